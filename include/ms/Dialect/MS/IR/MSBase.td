@@ -1,0 +1,46 @@
+//===- MSBase.td - The ms dialect definition ---------------*- tablegen -*-===//
+//
+// The `ms` dialect models MindSpore Cell-level ops on ranked tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_DIALECT_MS_IR_MSBASE_TD
+#define MS_DIALECT_MS_IR_MSBASE_TD
+
+include "mlir/IR/OpBase.td"
+
+def MS_Dialect : Dialect {
+  let name = "ms";
+  let cppNamespace = "::ms";
+  let summary = "Cell-level neural-network ops with MindSpore semantics";
+  let description = [{
+    The `ms` dialect holds the ops that MindSpore-style Cells are built from
+    (`nn.Dense`, `nn.ReLU`, `nn.Flatten`, ...), on ranked tensors, with
+    MindSpore's layouts and semantics: a dense weight is `[out, in]`,
+    elementwise ops broadcast like numpy, `flatten` keeps dimension 0.
+
+    A network is a `func.func` (entry `@construct` by default). Its inputs
+    come first; its parameters are further arguments tagged with
+    `{ms.param = "<cell path>.weight"}`, so one compiled graph serves any
+    checkpoint. Every op infers its result type, so frontends never compute
+    shapes by hand.
+
+    ```mlir
+    func.func @construct(%x: tensor<64x784xf32>,
+        %w: tensor<10x784xf32> {ms.param = "fc.weight"},
+        %b: tensor<10xf32> {ms.param = "fc.bias"}) -> tensor<64x10xf32> {
+      %0 = ms.dense %x, %w, %b : tensor<64x784xf32>, tensor<10x784xf32>, tensor<10xf32>
+      %1 = ms.relu %0 : tensor<64x10xf32>
+      return %1 : tensor<64x10xf32>
+    }
+    ```
+  }];
+}
+
+class MS_Op<string mnemonic, list<Trait> traits = []>
+    : Op<MS_Dialect, mnemonic, traits>;
+
+// f32 first; other element types come with their lowerings.
+def MS_Tensor : RankedTensorOf<[F32]>;
+
+#endif // MS_DIALECT_MS_IR_MSBASE_TD

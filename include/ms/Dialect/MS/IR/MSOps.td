@@ -1,0 +1,363 @@
+//===- MSOps.td - The ms dialect ops -----------------------*- tablegen -*-===//
+//
+// Every op is Pure, verifies its operands and infers its result type. Shape
+// rules live in lib/Dialect/MS/IR/MSShapeInference.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_DIALECT_MS_IR_MSOPS_TD
+#define MS_DIALECT_MS_IR_MSOPS_TD
+
+include "ms/Dialect/MS/IR/MSBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Op families
+//===----------------------------------------------------------------------===//
+
+// Elementwise op of one tensor; the result has the input's type.
+class MS_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
+    : MS_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise " # formula;
+  let description = !strconcat("Computes `", formula, [{` elementwise. The
+    result has the type of the input.
+
+    Example:
+
+    ```mlir
+    %y = ms.}], mnemonic, [{ %x : tensor<64x512xf32>
+    ```
+  }]);
+  let arguments = (ins MS_Tensor:$input);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::ms::inferUnaryType(getOperationName(), loc,
+                                  adaptor.getInput().getType(), types);
+    }
+  }];
+}
+
+// Elementwise op of two tensors with numpy broadcasting.
+class MS_BinaryOp<string mnemonic, string formula, list<Trait> traits = []>
+    : MS_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise " # formula # " with numpy broadcasting";
+  let description = !strconcat("Computes `", formula, [{` elementwise.
+    The operands broadcast like numpy: shapes are aligned on the right, and
+    a dimension of size 1 stretches to match the other operand.
+
+    Example:
+
+    ```mlir
+    %z = ms.}], mnemonic, [{ %x, %y : tensor<64x10xf32>, tensor<10xf32>
+    ```
+  }]);
+  let arguments = (ins MS_Tensor:$lhs, MS_Tensor:$rhs);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::ms::inferBroadcastType(getOperationName(), loc,
+                                      adaptor.getLhs().getType(),
+                                      adaptor.getRhs().getType(), types);
+    }
+  }];
+}
+
+// Reduction over `axes`; an empty list reduces every axis.
+class MS_ReduceOp<string mnemonic, string what>
+    : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = "reduces a tensor to its " # what # " over axes";
+  let description = !strconcat("Computes the ", what, [{ over the listed
+    axes (negative axes count from the end; an empty list means every axis),
+    as `ops.Reduce`/`Tensor.sum` do in MindSpore. With `keep_dims` the
+    reduced axes stay as size 1.
+
+    Example:
+
+    ```mlir
+    %s = ms.}], mnemonic, [{ %x axes [1] keep_dims : tensor<64x10xf32>
+    ```
+  }]);
+  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$axes,
+                   UnitAttr:$keep_dims);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat =
+      "$input `axes` $axes (`keep_dims` $keep_dims^)? attr-dict `:` type($input)";
+  let extraClassDeclaration = [{
+    /// The reduced axes, normalized to [0, rank) and sorted.
+    ::llvm::SmallVector<int64_t> getNormalizedAxes();
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::ms::inferReduceType(getOperationName(), loc,
+                                   adaptor.getInput().getType(),
+                                   adaptor.getAxes(), adaptor.getKeepDims(),
+                                   types);
+    }
+    ::llvm::SmallVector<int64_t> $cppClass::getNormalizedAxes() {
+      return ::ms::normalizeReduceAxes(getAxes(),
+                                       getInput().getType().getRank());
+    }
+  }];
+}
+
+// Softmax-like op along one axis; the result has the input's type.
+class MS_AxisOp<string mnemonic, string formula>
+    : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = "computes " # formula # " along an axis";
+  let description = !strconcat("Computes `", formula, [{` along `axis`
+    (negative counts from the end; MindSpore's default is -1).
+
+    Example:
+
+    ```mlir
+    %p = ms.}], mnemonic, [{ %logits axis -1 : tensor<64x10xf32>
+    ```
+  }]);
+  let arguments = (ins MS_Tensor:$input,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = "$input `axis` $axis attr-dict `:` type($input)";
+  let extraClassDeclaration = [{
+    /// `axis` normalized to [0, rank).
+    int64_t getNormalizedAxis() {
+      int64_t rank = getInput().getType().getRank();
+      return getAxis() < 0 ? getAxis() + rank : getAxis();
+    }
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::ms::inferAxisOpType(getOperationName(), loc,
+                                   adaptor.getInput().getType(),
+                                   adaptor.getAxis(), types);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+def MS_DenseOp : MS_Op<"dense", [Pure, InferTypeOpAdaptor]> {
+  let summary = "fully connected layer: x @ weight^T + bias (nn.Dense)";
+  let description = [{
+    MindSpore's `nn.Dense`: `output = input @ weight^T + bias`, with
+    `input` of shape `[..., in]`, `weight` of shape `[out, in]` and the
+    optional `bias` of shape `[out]`. The result has shape `[..., out]`.
+    The products along `in` are accumulated in order, each step one fused
+    multiply-add, and the bias is added last; every jit_level keeps that
+    order so results are identical bit for bit.
+
+    Example:
+
+    ```mlir
+    %y = ms.dense %x, %w, %b : tensor<64x784xf32>, tensor<512x784xf32>, tensor<512xf32>
+    %z = ms.dense %x, %w : tensor<64x784xf32>, tensor<512x784xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input, MS_Tensor:$weight,
+                       Optional<MS_Tensor>:$bias);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` type($input) `,` type($weight)
+    (`,` type($bias)^)?
+  }];
+}
+
+def MS_MatmulOp : MS_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
+  let summary = "matrix product with optional transposes and batch broadcasting";
+  let description = [{
+    `ops.matmul`: the product of the last two dimensions of each operand,
+    after transposing them when `transpose_a` / `transpose_b` is set. The
+    leading (batch) dimensions broadcast like numpy. Both operands have rank
+    2 or more.
+
+    Example:
+
+    ```mlir
+    %c = ms.matmul %a, %b : tensor<64x784xf32>, tensor<784x512xf32>
+    %d = ms.matmul %a, %w transpose_b : tensor<64x784xf32>, tensor<512x784xf32>
+    %e = ms.matmul %p, %q : tensor<8x4x3xf32>, tensor<3x5xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$lhs, MS_Tensor:$rhs,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
+    attr-dict `:` type($lhs) `,` type($rhs)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+def MS_AddOp : MS_BinaryOp<"add", "lhs + rhs", [Commutative]>;
+def MS_SubOp : MS_BinaryOp<"sub", "lhs - rhs">;
+def MS_MulOp : MS_BinaryOp<"mul", "lhs * rhs", [Commutative]>;
+def MS_DivOp : MS_BinaryOp<"div", "lhs / rhs">;
+def MS_MaximumOp : MS_BinaryOp<"maximum", "max(lhs, rhs)", [Commutative]>;
+def MS_MinimumOp : MS_BinaryOp<"minimum", "min(lhs, rhs)", [Commutative]>;
+
+def MS_ReluOp : MS_UnaryOp<"relu", "max(x, 0)"> { let hasFolder = 1; }
+def MS_SigmoidOp : MS_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
+def MS_TanhOp : MS_UnaryOp<"tanh", "tanh(x)">;
+def MS_ExpOp : MS_UnaryOp<"exp", "exp(x)">;
+def MS_LogOp : MS_UnaryOp<"log", "log(x)">;
+def MS_SqrtOp : MS_UnaryOp<"sqrt", "sqrt(x)">;
+def MS_NegOp : MS_UnaryOp<"neg", "-x"> { let hasFolder = 1; }
+def MS_AbsOp : MS_UnaryOp<"abs", "|x|"> { let hasFolder = 1; }
+
+def MS_GeluOp : MS_Op<"gelu", [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise GELU (nn.GELU)";
+  let description = [{
+    Gaussian error linear unit. With `approximate = true` (MindSpore's
+    default) it is `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`;
+    otherwise the exact `0.5 x (1 + erf(x / sqrt(2)))`.
+
+    Example:
+
+    ```mlir
+    %y = ms.gelu %x : tensor<64x512xf32>
+    %z = ms.gelu %x {approximate = false} : tensor<64x512xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input,
+                   DefaultValuedAttr<BoolAttr, "true">:$approximate);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def MS_DropoutOp : MS_Op<"dropout", [Pure, InferTypeOpAdaptor]> {
+  let summary = "dropout (nn.Dropout); the identity at inference";
+  let description = [{
+    `nn.Dropout(p=...)`. At inference (no `training` flag) it is the
+    identity and folds away. `p`, the probability of dropping an element, is
+    kept so the op round-trips and a training mode can use it later.
+
+    Example:
+
+    ```mlir
+    %y = ms.dropout %x {p = 5.000000e-01 : f32} : tensor<64x512xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input,
+                   DefaultValuedAttr<F32Attr, "0.5">:$p,
+                   UnitAttr:$training);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+def MS_FlattenOp : MS_Op<"flatten", [Pure, InferTypeOpAdaptor]> {
+  let summary = "flattens every dimension but the first (nn.Flatten)";
+  let description = [{
+    Collapses `[N, d1, ..., dk]` into `[N, d1 * ... * dk]`, as `nn.Flatten`
+    does. The input has rank 2 or more.
+
+    Example:
+
+    ```mlir
+    %y = ms.flatten %x : tensor<64x1x28x28xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasFolder = 1;
+}
+
+def MS_ReshapeOp : MS_Op<"reshape", [Pure, InferTypeOpAdaptor]> {
+  let summary = "reshapes a tensor (ops.reshape)";
+  let description = [{
+    Gives the elements of `input`, in row-major order, the shape `shape`.
+    At most one entry may be -1; it is computed from the element count.
+
+    Example:
+
+    ```mlir
+    %y = ms.reshape %x to [64, -1] : tensor<64x1x28x28xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = "$input `to` $shape attr-dict `:` type($input)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def MS_TransposeOp : MS_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "permutes the dimensions of a tensor (ops.transpose)";
+  let description = [{
+    Result dimension `i` is input dimension `perm[i]`.
+
+    Example:
+
+    ```mlir
+    %y = ms.transpose %x perm [1, 0] : tensor<64x10xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = "$input `perm` $perm attr-dict `:` type($input)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def MS_ConcatOp : MS_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+  let summary = "concatenates tensors along an axis (ops.concat)";
+  let description = [{
+    Joins the inputs along `axis` (negative counts from the end). They agree
+    in rank, element type and every other dimension.
+
+    Example:
+
+    ```mlir
+    %y = ms.concat %a, %b axis 1 : tensor<4x3xf32>, tensor<4x5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<MS_Tensor>:$inputs,
+                   DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = "$inputs `axis` $axis attr-dict `:` type($inputs)";
+  let extraClassDeclaration = [{
+    /// `axis` normalized to [0, rank).
+    int64_t getNormalizedAxis() {
+      int64_t rank = ::llvm::cast<::mlir::RankedTensorType>(
+          getType()).getRank();
+      return getAxis() < 0 ? getAxis() + rank : getAxis();
+    }
+  }];
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and reductions
+//===----------------------------------------------------------------------===//
+
+def MS_SoftmaxOp : MS_AxisOp<"softmax", "exp(x - max(x)) / sum(exp(x - max(x)))">;
+def MS_LogSoftmaxOp : MS_AxisOp<"log_softmax", "x - max(x) - log(sum(exp(x - max(x))))">;
+
+def MS_ReduceSumOp : MS_ReduceOp<"reduce_sum", "sum">;
+def MS_ReduceMeanOp : MS_ReduceOp<"reduce_mean", "mean">;
+def MS_ReduceMaxOp : MS_ReduceOp<"reduce_max", "maximum">;
+
+#endif // MS_DIALECT_MS_IR_MSOPS_TD

@@ -1,0 +1,24 @@
+//===- Passes.h - ms transformation passes ----------------------*- C++ -*-===//
+#ifndef MS_DIALECT_MS_TRANSFORMS_PASSES_H
+#define MS_DIALECT_MS_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace arith { class ArithDialect; }
+namespace linalg { class LinalgDialect; }
+namespace math { class MathDialect; }
+namespace tensor { class TensorDialect; }
+} // namespace mlir
+
+namespace ms {
+
+#define GEN_PASS_DECL
+#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+
+} // namespace ms
+
+#endif // MS_DIALECT_MS_TRANSFORMS_PASSES_H

@@ -1,0 +1,93 @@
+//===- HostTensor.h - Dense host-side tensor buffer -------------*- C++ -*-===//
+//
+// A simple row-major, contiguous host buffer with a dtype and a shape, used
+// to move tensors between files (.npy, .safetensors), the compiled program
+// and the printer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_RUNTIME_HOSTTENSOR_H
+#define MS_RUNTIME_HOSTTENSOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ms {
+namespace runtime {
+
+/// Element types a HostTensor can hold.
+enum class DType { F32, F16, I32, I64 };
+
+/// Size in bytes of one element of `dtype`.
+size_t dtypeSize(DType dtype);
+
+/// MLIR spelling of `dtype`: "f32", "f16", "i32" or "i64".
+llvm::StringRef dtypeName(DType dtype);
+
+/// Formats a shape as "[64, 10]" ("[]" for rank 0).
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+
+/// A dense, row-major, contiguous host tensor.
+///
+/// The storage is 64-byte aligned and owned through a std::shared_ptr, so
+/// copying a HostTensor is cheap and the copies SHARE the same buffer; writes
+/// through one are visible through the others. Use clone() for a deep copy.
+/// A default-constructed HostTensor is empty and invalid (isValid() false).
+class HostTensor {
+public:
+  /// Alignment of every buffer, in bytes.
+  static constexpr size_t kAlignment = 64;
+
+  HostTensor() = default;
+
+  /// Allocates zero-filled storage for `shape`. Zero-element shapes are
+  /// valid. All dimensions must be non-negative.
+  HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape);
+
+  bool isValid() const { return valid; }
+  explicit operator bool() const { return valid; }
+
+  DType dtype() const { return elementType; }
+  llvm::ArrayRef<int64_t> shape() const { return dims; }
+  size_t rank() const { return dims.size(); }
+  int64_t numElements() const { return numElts; }
+  size_t byteSize() const { return static_cast<size_t>(numElts) * dtypeSize(elementType); }
+
+  /// Row-major strides, in elements.
+  std::vector<int64_t> strides() const;
+
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+
+  template <typename T> T *dataAs() { return static_cast<T *>(data()); }
+  template <typename T> const T *dataAs() const {
+    return static_cast<const T *>(data());
+  }
+
+  /// MLIR-style type, e.g. "tensor<64x10xf32>" or "tensor<f32>".
+  std::string typeString() const;
+
+  /// True if both tensors have the same dtype and shape.
+  bool sameTypeAs(const HostTensor &other) const;
+
+  /// Deep copy with its own buffer.
+  HostTensor clone() const;
+
+private:
+  bool valid = false;
+  DType elementType = DType::F32;
+  std::vector<int64_t> dims;
+  int64_t numElts = 0;
+  std::shared_ptr<void> storage;
+};
+
+} // namespace runtime
+} // namespace ms
+
+#endif // MS_RUNTIME_HOSTTENSOR_H

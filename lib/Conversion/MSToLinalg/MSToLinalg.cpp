@@ -1,0 +1,636 @@
+//===- MSToLinalg.cpp - Lower ms ops to linalg/tensor/arith/math ----------===//
+//
+// Each ms op lowers on its own, on tensors. Arithmetic order is fixed here
+// once for every mode and jit_level: contractions start from zero and
+// accumulate along K in order, and a dense bias is added afterwards.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Conversion/Passes.h"
+#include "ms/Dialect/MS/IR/MSOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <cmath>
+
+namespace ms {
+#define GEN_PASS_DEF_CONVERTMSTOLINALG
+#include "ms/Conversion/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+using namespace ms;
+
+namespace {
+
+using utils::IteratorType;
+using BodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
+
+Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+/// A tensor of `type` filled with `value`.
+Value filled(OpBuilder &b, Location loc, RankedTensorType type, double value) {
+  Value init = emptyLike(b, loc, type);
+  Value scalar = floatConst(b, loc, type.getElementType(), value);
+  return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{init})
+      .getResult(0);
+}
+
+/// The map from the iteration space of `resultShape` into an operand of shape
+/// `operandShape` under numpy broadcasting: dimensions align on the right and
+/// a size-1 dimension that stretches reads index 0.
+AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
+                       ArrayRef<int64_t> resultShape) {
+  size_t offset = resultShape.size() - operandShape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, size] : llvm::enumerate(operandShape)) {
+    if (size == 1 && resultShape[i + offset] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(i + offset, ctx));
+  }
+  return AffineMap::get(resultShape.size(), 0, exprs, ctx);
+}
+
+/// An elementwise linalg.generic over `resultType` whose inputs broadcast into
+/// it; `body` computes one element from the input elements.
+Value elementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                  ValueRange inputs, BodyFn body) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs)
+    maps.push_back(broadcastMap(
+        ctx, cast<RankedTensorType>(input.getType()).getShape(),
+        resultType.getShape()));
+  maps.push_back(AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx));
+  SmallVector<IteratorType> iterators(resultType.getRank(),
+                                      IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs,
+      ValueRange{emptyLike(b, loc, resultType)}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value result = body(nb, nloc, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, result);
+      });
+  return generic.getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+/// Lowers an ms elementwise op through a scalar body builder.
+template <typename SourceOp>
+struct ElementwisePattern : OpConversionPattern<SourceOp> {
+  using ScalarFn = Value (*)(OpBuilder &, Location, ValueRange, SourceOp);
+  ElementwisePattern(MLIRContext *ctx, ScalarFn fn)
+      : OpConversionPattern<SourceOp>(ctx), fn(fn) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Value result = elementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return fn(b, loc, args, op);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  ScalarFn fn;
+};
+
+template <typename ArithOp, typename SourceOp>
+Value binary(OpBuilder &b, Location loc, ValueRange args, SourceOp) {
+  return ArithOp::create(b, loc, args[0], args[1]);
+}
+
+template <typename MathOp, typename SourceOp>
+Value unary(OpBuilder &b, Location loc, ValueRange args, SourceOp) {
+  return MathOp::create(b, loc, args[0]);
+}
+
+Value relu(OpBuilder &b, Location loc, ValueRange args, ReluOp) {
+  Value zero = floatConst(b, loc, args[0].getType(), 0.0);
+  return arith::MaximumFOp::create(b, loc, args[0], zero);
+}
+
+Value sigmoid(OpBuilder &b, Location loc, ValueRange args, SigmoidOp) {
+  Type t = args[0].getType();
+  Value negX = arith::NegFOp::create(b, loc, args[0]);
+  Value e = math::ExpOp::create(b, loc, negX);
+  Value denom = arith::AddFOp::create(b, loc, floatConst(b, loc, t, 1.0), e);
+  return arith::DivFOp::create(b, loc, floatConst(b, loc, t, 1.0), denom);
+}
+
+Value gelu(OpBuilder &b, Location loc, ValueRange args, GeluOp op) {
+  Type t = args[0].getType();
+  Value x = args[0];
+  Value half = floatConst(b, loc, t, 0.5);
+  Value one = floatConst(b, loc, t, 1.0);
+  Value inner;
+  if (op.getApproximate()) {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    Value x3 = arith::MulFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, x, x), x);
+    Value cubic = arith::AddFOp::create(
+        b, loc, x,
+        arith::MulFOp::create(b, loc, floatConst(b, loc, t, 0.044715), x3));
+    Value scaled = arith::MulFOp::create(
+        b, loc, floatConst(b, loc, t, std::sqrt(2.0 / M_PI)), cubic);
+    inner = math::TanhOp::create(b, loc, scaled);
+  } else {
+    // 0.5 x (1 + erf(x / sqrt(2)))
+    Value scaled =
+        arith::MulFOp::create(b, loc, x, floatConst(b, loc, t, M_SQRT1_2));
+    inner = math::ErfOp::create(b, loc, scaled);
+  }
+  Value sum = arith::AddFOp::create(b, loc, one, inner);
+  return arith::MulFOp::create(b, loc,
+                               arith::MulFOp::create(b, loc, half, x), sum);
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+/// lhs @ rhs (after the optional transposes) with numpy batch broadcasting, as
+/// a zero-initialized contraction that accumulates along K in order. Rank-2
+/// cases use the named linalg.matmul variants; the rest a linalg.generic.
+Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                  bool transposeA, bool transposeB,
+                  RankedTensorType resultType) {
+  Value init = filled(b, loc, resultType, 0.0);
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  if (lhsType.getRank() == 2 && rhsType.getRank() == 2 &&
+      !(transposeA && transposeB)) {
+    Operation *mm;
+    if (transposeB)
+      mm = linalg::MatmulTransposeBOp::create(b, loc, TypeRange{resultType},
+                                              ValueRange{lhs, rhs},
+                                              ValueRange{init});
+    else if (transposeA)
+      mm = linalg::MatmulTransposeAOp::create(b, loc, TypeRange{resultType},
+                                              ValueRange{lhs, rhs},
+                                              ValueRange{init});
+    else
+      mm = linalg::MatmulOp::create(b, loc, TypeRange{resultType},
+                                    ValueRange{lhs, rhs}, ValueRange{init});
+    return mm->getResult(0);
+  }
+
+  // Iteration space: [batch..., m, n, k].
+  MLIRContext *ctx = b.getContext();
+  int64_t batchRank = resultType.getRank() - 2;
+  unsigned numDims = batchRank + 3;
+  AffineExpr m = getAffineDimExpr(batchRank, ctx);
+  AffineExpr n = getAffineDimExpr(batchRank + 1, ctx);
+  AffineExpr k = getAffineDimExpr(batchRank + 2, ctx);
+  ArrayRef<int64_t> resultBatch = resultType.getShape().drop_back(2);
+  auto operandMap = [&](RankedTensorType type, AffineExpr row,
+                        AffineExpr col) {
+    ArrayRef<int64_t> batch = type.getShape().drop_back(2);
+    size_t offset = resultBatch.size() - batch.size();
+    SmallVector<AffineExpr> exprs;
+    for (auto [i, size] : llvm::enumerate(batch))
+      exprs.push_back(size == 1 && resultBatch[i + offset] != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : getAffineDimExpr(i + offset, ctx));
+    exprs.push_back(row);
+    exprs.push_back(col);
+    return AffineMap::get(numDims, 0, exprs, ctx);
+  };
+  SmallVector<AffineExpr> resultExprs;
+  for (int64_t i = 0; i < batchRank; ++i)
+    resultExprs.push_back(getAffineDimExpr(i, ctx));
+  resultExprs.push_back(m);
+  resultExprs.push_back(n);
+  SmallVector<AffineMap> maps = {
+      transposeA ? operandMap(lhsType, k, m) : operandMap(lhsType, m, k),
+      transposeB ? operandMap(rhsType, n, k) : operandMap(rhsType, k, n),
+      AffineMap::get(numDims, 0, resultExprs, ctx)};
+  SmallVector<IteratorType> iterators(numDims - 1, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
+      maps, iterators, [](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+        Value sum = arith::AddFOp::create(nb, nloc, args[2], prod);
+        linalg::YieldOp::create(nb, nloc, sum);
+      });
+  return generic.getResult(0);
+}
+
+struct MatmulPattern : OpConversionPattern<MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, contraction(rewriter, op.getLoc(), adaptor.getLhs(),
+                        adaptor.getRhs(), op.getTransposeA(),
+                        op.getTransposeB(),
+                        cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+/// dense(x[..., in], w[out, in], b[out]) = (x2d @ w^T) + b, reshaped back.
+struct DensePattern : OpConversionPattern<DenseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DenseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    int64_t in = inputType.getShape().back();
+    int64_t out = resultType.getShape().back();
+    int64_t rows = inputType.getNumElements() / std::max<int64_t>(in, 1);
+    if (in == 0)
+      rows = resultType.getNumElements() / std::max<int64_t>(out, 1);
+
+    // Bring the input to [rows, in].
+    Value input = adaptor.getInput();
+    int64_t rank = inputType.getRank();
+    auto input2dType = RankedTensorType::get({rows, in}, elementType);
+    if (rank == 1) {
+      input = tensor::ExpandShapeOp::create(rewriter, loc, input2dType, input,
+                                            {{0, 1}});
+    } else if (rank > 2) {
+      ReassociationIndices lead;
+      for (int64_t i = 0; i < rank - 1; ++i)
+        lead.push_back(i);
+      input = tensor::CollapseShapeOp::create(rewriter, loc, input2dType,
+                                              input, {lead, {rank - 1}});
+    }
+
+    auto mm2dType = RankedTensorType::get({rows, out}, elementType);
+    Value result = contraction(rewriter, loc, input, adaptor.getWeight(),
+                               /*transposeA=*/false, /*transposeB=*/true,
+                               mm2dType);
+    if (Value bias = adaptor.getBias())
+      result = elementwise(rewriter, loc, mm2dType, ValueRange{result, bias},
+                           [](OpBuilder &b, Location l, ValueRange args) {
+                             return arith::AddFOp::create(b, l, args[0],
+                                                          args[1])
+                                 .getResult();
+                           });
+
+    if (rank == 1) {
+      result = tensor::CollapseShapeOp::create(rewriter, loc, resultType,
+                                               result, {{0, 1}});
+    } else if (rank > 2) {
+      ReassociationIndices lead;
+      for (int64_t i = 0; i < rank - 1; ++i)
+        lead.push_back(i);
+      result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
+                                             {lead, {rank - 1}});
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions and softmax
+//===----------------------------------------------------------------------===//
+
+enum class ReduceKind { Sum, Max };
+
+/// Reduces `input` over the sorted `axes` (dropping them) with linalg.reduce.
+Value reduce(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
+             ReduceKind kind) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < inputType.getRank(); ++i)
+    if (!llvm::is_contained(axes, i))
+      shape.push_back(inputType.getDimSize(i));
+  auto resultType = RankedTensorType::get(shape, inputType.getElementType());
+  double initValue = kind == ReduceKind::Sum
+                         ? 0.0
+                         : -std::numeric_limits<double>::infinity();
+  Value init = filled(b, loc, resultType, initValue);
+  auto op = linalg::ReduceOp::create(
+      b, loc, ValueRange{input}, ValueRange{init}, axes,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value r = kind == ReduceKind::Sum
+                      ? arith::AddFOp::create(nb, nloc, args[1], args[0])
+                            .getResult()
+                      : arith::MaximumFOp::create(nb, nloc, args[1], args[0])
+                            .getResult();
+        linalg::YieldOp::create(nb, nloc, r);
+      });
+  return op.getResult(0);
+}
+
+/// Re-inserts size-1 dims at the (sorted) reduced `axes` of a rank-`rank`
+/// tensor, as keep_dims asks.
+Value keepDims(OpBuilder &b, Location loc, Value reduced,
+               RankedTensorType keptType, ArrayRef<int64_t> axes) {
+  int64_t rank = keptType.getRank();
+  SmallVector<ReassociationIndices> groups;
+  // Every kept dim owns itself, the reduced dims right after it, and (for the
+  // first kept dim) the reduced dims before it.
+  ReassociationIndices pending;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (llvm::is_contained(axes, i)) {
+      if (groups.empty())
+        pending.push_back(i);
+      else
+        groups.back().push_back(i);
+      continue;
+    }
+    ReassociationIndices group = pending;
+    pending.clear();
+    group.push_back(i);
+    groups.push_back(group);
+  }
+  // A full reduction yields rank 0: the reassociation is empty.
+  return tensor::ExpandShapeOp::create(b, loc, keptType, reduced, groups);
+}
+
+template <typename SourceOp, ReduceKind kind, bool mean>
+struct ReducePattern : OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    SmallVector<int64_t> axes = op.getNormalizedAxes();
+    Value result = reduce(rewriter, loc, adaptor.getInput(), axes, kind);
+    if (mean) {
+      int64_t count = 1;
+      for (int64_t axis : axes)
+        count *= inputType.getDimSize(axis);
+      auto type = cast<RankedTensorType>(result.getType());
+      result = elementwise(rewriter, loc, type, ValueRange{result},
+                           [&](OpBuilder &b, Location l, ValueRange args) {
+                             Value n = floatConst(b, l, args[0].getType(),
+                                                  static_cast<double>(count));
+                             return arith::DivFOp::create(b, l, args[0], n)
+                                 .getResult();
+                           });
+    }
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (op.getKeepDims())
+      result = keepDims(rewriter, loc, result, resultType, axes);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Value init = emptyLike(rewriter, op.getLoc(), type);
+    rewriter.replaceOpWithNewOp<linalg::SoftmaxOp>(
+        op, TypeRange{type}, adaptor.getInput(), init,
+        static_cast<uint64_t>(op.getNormalizedAxis()));
+    return success();
+  }
+};
+
+/// log_softmax(x) = (x - max) - log(sum(exp(x - max))) along the axis.
+struct LogSoftmaxPattern : OpConversionPattern<LogSoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LogSoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t axis = op.getNormalizedAxis();
+    MLIRContext *ctx = rewriter.getContext();
+    // Maps from the full iteration space into the reduced tensor.
+    SmallVector<AffineExpr> reducedExprs;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (i != axis)
+        reducedExprs.push_back(getAffineDimExpr(i, ctx));
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+    AffineMap reducedMap = AffineMap::get(type.getRank(), 0, reducedExprs, ctx);
+    SmallVector<IteratorType> parallel(type.getRank(), IteratorType::parallel);
+    auto alongAxis = [&](Value full, Value reduced, auto fn) {
+      return linalg::GenericOp::create(
+                 rewriter, loc, TypeRange{type}, ValueRange{full, reduced},
+                 ValueRange{emptyLike(rewriter, loc, type)},
+                 ArrayRef<AffineMap>{identity, reducedMap, identity}, parallel,
+                 [&](OpBuilder &b, Location l, ValueRange args) {
+                   linalg::YieldOp::create(b, l, fn(b, l, args[0], args[1]));
+                 })
+          .getResult(0);
+    };
+    Value max = reduce(rewriter, loc, adaptor.getInput(), {axis},
+                       ReduceKind::Max);
+    Value shifted = alongAxis(adaptor.getInput(), max,
+                              [](OpBuilder &b, Location l, Value x, Value m) {
+                                return arith::SubFOp::create(b, l, x, m)
+                                    .getResult();
+                              });
+    Value exps = elementwise(rewriter, loc, type, ValueRange{shifted},
+                             [](OpBuilder &b, Location l, ValueRange args) {
+                               return math::ExpOp::create(b, l, args[0])
+                                   .getResult();
+                             });
+    Value sum = reduce(rewriter, loc, exps, {axis}, ReduceKind::Sum);
+    Value result = alongAxis(shifted, sum,
+                             [](OpBuilder &b, Location l, Value x, Value s) {
+                               Value logSum = math::LogOp::create(b, l, s);
+                               return arith::SubFOp::create(b, l, x, logSum)
+                                   .getResult();
+                             });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+struct FlattenPattern : OpConversionPattern<FlattenOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FlattenOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t rank = cast<RankedTensorType>(adaptor.getInput().getType()).getRank();
+    ReassociationIndices rest;
+    for (int64_t i = 1; i < rank; ++i)
+      rest.push_back(i);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, op.getType(), adaptor.getInput(),
+        ArrayRef<ReassociationIndices>{{0}, rest});
+    return success();
+  }
+};
+
+/// Any reshape is a collapse to rank 1 followed by an expand to the target.
+struct ReshapePattern : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto allDims = [](int64_t rank) {
+      ReassociationIndices all;
+      for (int64_t i = 0; i < rank; ++i)
+        all.push_back(i);
+      return all;
+    };
+    Value value = adaptor.getInput();
+    if (inputType.getRank() == 0 || resultType.getRank() == 0) {
+      // Rank 0 holds one element; every dimension on the other side is 1.
+      if (inputType.getRank() == 0)
+        value = tensor::ExpandShapeOp::create(
+            rewriter, loc, resultType, value,
+            ArrayRef<ReassociationIndices>{});
+      else
+        value = tensor::CollapseShapeOp::create(
+            rewriter, loc, resultType, value,
+            ArrayRef<ReassociationIndices>{});
+      rewriter.replaceOp(op, value);
+      return success();
+    }
+    auto flatType = RankedTensorType::get({inputType.getNumElements()},
+                                          inputType.getElementType());
+    if (inputType.getRank() != 1)
+      value = tensor::CollapseShapeOp::create(
+          rewriter, loc, flatType, value,
+          ArrayRef<ReassociationIndices>{allDims(inputType.getRank())});
+    if (resultType.getRank() != 1)
+      value = tensor::ExpandShapeOp::create(
+          rewriter, loc, resultType, value,
+          ArrayRef<ReassociationIndices>{allDims(resultType.getRank())});
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+struct TransposePattern : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Value init = emptyLike(rewriter, op.getLoc(), type);
+    auto transpose = linalg::TransposeOp::create(
+        rewriter, op.getLoc(), adaptor.getInput(), init, op.getPerm());
+    rewriter.replaceOp(op, transpose->getResult(0));
+    return success();
+  }
+};
+
+struct ConcatPattern : OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t axis = op.getNormalizedAxis();
+    Value result = emptyLike(rewriter, loc, type);
+    int64_t offset = 0;
+    for (Value input : adaptor.getInputs()) {
+      auto inputType = cast<RankedTensorType>(input.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, strides(type.getRank(),
+                                               rewriter.getIndexAttr(1));
+      for (int64_t d : inputType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(d));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
+                                             offsets, sizes, strides);
+      offset += inputType.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct DropoutPattern : OpConversionPattern<DropoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DropoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getTraining())
+      return failure();
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+struct ConvertMSToLinalgPass
+    : ms::impl::ConvertMSToLinalgBase<ConvertMSToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    // Training-mode dropout needs random masks, which ms does not have yet.
+    WalkResult walk = getOperation()->walk([](DropoutOp op) {
+      if (op.getTraining()) {
+        op.emitOpError("in training mode is not supported; ms runs "
+                       "inference only (call set_train(False))");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<ElementwisePattern<AddOp>>(ctx, binary<arith::AddFOp, AddOp>);
+    patterns.add<ElementwisePattern<SubOp>>(ctx, binary<arith::SubFOp, SubOp>);
+    patterns.add<ElementwisePattern<MulOp>>(ctx, binary<arith::MulFOp, MulOp>);
+    patterns.add<ElementwisePattern<DivOp>>(ctx, binary<arith::DivFOp, DivOp>);
+    patterns.add<ElementwisePattern<MaximumOp>>(
+        ctx, binary<arith::MaximumFOp, MaximumOp>);
+    patterns.add<ElementwisePattern<MinimumOp>>(
+        ctx, binary<arith::MinimumFOp, MinimumOp>);
+    patterns.add<ElementwisePattern<ReluOp>>(ctx, relu);
+    patterns.add<ElementwisePattern<SigmoidOp>>(ctx, sigmoid);
+    patterns.add<ElementwisePattern<GeluOp>>(ctx, gelu);
+    patterns.add<ElementwisePattern<TanhOp>>(ctx, unary<math::TanhOp, TanhOp>);
+    patterns.add<ElementwisePattern<ExpOp>>(ctx, unary<math::ExpOp, ExpOp>);
+    patterns.add<ElementwisePattern<LogOp>>(ctx, unary<math::LogOp, LogOp>);
+    patterns.add<ElementwisePattern<SqrtOp>>(ctx, unary<math::SqrtOp, SqrtOp>);
+    patterns.add<ElementwisePattern<NegOp>>(ctx, unary<arith::NegFOp, NegOp>);
+    patterns.add<ElementwisePattern<AbsOp>>(ctx, unary<math::AbsFOp, AbsOp>);
+    patterns.add<DensePattern, MatmulPattern, SoftmaxPattern, LogSoftmaxPattern,
+                 FlattenPattern, ReshapePattern, TransposePattern,
+                 ConcatPattern, DropoutPattern,
+                 ReducePattern<ReduceSumOp, ReduceKind::Sum, false>,
+                 ReducePattern<ReduceMeanOp, ReduceKind::Sum, true>,
+                 ReducePattern<ReduceMaxOp, ReduceKind::Max, false>>(ctx);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<MSDialect>();
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

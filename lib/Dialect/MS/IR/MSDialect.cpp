@@ -1,0 +1,19 @@
+//===- MSDialect.cpp - The ms dialect -------------------------------------===//
+
+#include "ms/Dialect/MS/IR/MSDialect.h"
+#include "ms/Dialect/MS/IR/MSOps.h"
+
+using namespace mlir;
+using namespace ms;
+
+#include "ms/Dialect/MS/IR/MSOpsDialect.cpp.inc"
+
+void MSDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "ms/Dialect/MS/IR/MSOps.cpp.inc"
+      >();
+}
+
+#define GET_OP_CLASSES
+#include "ms/Dialect/MS/IR/MSOps.cpp.inc"

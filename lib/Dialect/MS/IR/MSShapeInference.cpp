@@ -1,0 +1,399 @@
+//===- MSShapeInference.cpp - Result types of ms ops ----------------------===//
+//
+// Shape rules for every ms op. Errors go through emitOptionalError so that the
+// parser (which infers while parsing the custom form) and the verifier (which
+// re-infers for the generic form) report the same message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Dialect/MS/IR/MSOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+namespace ms {
+namespace {
+
+/// Prints a shape as [64, 784].
+std::string shapeStr(ArrayRef<int64_t> shape) {
+  return "[" +
+         llvm::join(llvm::map_range(shape,
+                                    [](int64_t d) { return std::to_string(d); }),
+                    ", ") +
+         "]";
+}
+
+/// Emits "'<op>' op <message>" at `loc` when a location is available.
+template <typename... Args>
+LogicalResult opError(StringRef opName, std::optional<Location> loc,
+                      Args &&...args) {
+  return emitOptionalError(loc, "'", opName, "' op ",
+                           std::forward<Args>(args)...);
+}
+
+/// Casts `type` to a static-shaped ranked tensor, or reports why not.
+FailureOr<RankedTensorType> staticTensor(StringRef opName,
+                                         std::optional<Location> loc,
+                                         Type type, StringRef operandName) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return opError(opName, loc, operandName, " must be a ranked tensor, got ",
+                   type);
+  if (!tensor.hasStaticShape())
+    return opError(opName, loc, operandName,
+                   " must have a static shape, got ", type);
+  return tensor;
+}
+
+/// Checks that an axis lies in [-rank, rank).
+LogicalResult checkAxis(StringRef opName, std::optional<Location> loc,
+                        int64_t axis, int64_t rank, StringRef what) {
+  if (axis < -rank || axis >= rank)
+    return opError(opName, loc, what, " ", axis, " is out of range for rank ",
+                   rank, " (expected [", -rank, ", ", rank, "))");
+  return success();
+}
+
+} // namespace
+
+std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
+                                                    ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Align from the right: missing leading dims count as 1.
+    int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+    int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    if (l != r && l != 1 && r != 1)
+      return std::nullopt;
+    result[i] = l == 1 ? r : l;
+  }
+  return result;
+}
+
+SmallVector<int64_t> normalizeReduceAxes(ArrayRef<int64_t> axes, int64_t rank) {
+  SmallVector<int64_t> result;
+  if (axes.empty()) {
+    for (int64_t i = 0; i < rank; ++i)
+      result.push_back(i);
+    return result;
+  }
+  for (int64_t axis : axes)
+    result.push_back(axis < 0 ? axis + rank : axis);
+  llvm::sort(result);
+  return result;
+}
+
+LogicalResult inferUnaryType(StringRef opName, std::optional<Location> loc,
+                             Type input, SmallVectorImpl<Type> &types) {
+  auto tensor = staticTensor(opName, loc, input, "input");
+  if (failed(tensor))
+    return failure();
+  types.push_back(*tensor);
+  return success();
+}
+
+LogicalResult inferBroadcastType(StringRef opName, std::optional<Location> loc,
+                                 Type lhsType, Type rhsType,
+                                 SmallVectorImpl<Type> &types) {
+  auto lhs = staticTensor(opName, loc, lhsType, "lhs");
+  auto rhs = staticTensor(opName, loc, rhsType, "rhs");
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  if (lhs->getElementType() != rhs->getElementType())
+    return opError(opName, loc, "element types differ: lhs ",
+                   lhs->getElementType(), " vs rhs ", rhs->getElementType());
+  auto shape = broadcastShapes(lhs->getShape(), rhs->getShape());
+  if (!shape)
+    return opError(opName, loc, "operands do not broadcast: lhs shape ",
+                   shapeStr(lhs->getShape()), " vs rhs shape ",
+                   shapeStr(rhs->getShape()));
+  types.push_back(RankedTensorType::get(*shape, lhs->getElementType()));
+  return success();
+}
+
+LogicalResult inferReduceType(StringRef opName, std::optional<Location> loc,
+                              Type inputType, ArrayRef<int64_t> axes,
+                              bool keepDims, SmallVectorImpl<Type> &types) {
+  auto input = staticTensor(opName, loc, inputType, "input");
+  if (failed(input))
+    return failure();
+  int64_t rank = input->getRank();
+  for (int64_t axis : axes)
+    if (failed(checkAxis(opName, loc, axis, rank, "axis")))
+      return failure();
+  SmallVector<int64_t> normalized = normalizeReduceAxes(axes, rank);
+  if (std::adjacent_find(normalized.begin(), normalized.end()) !=
+      normalized.end())
+    return opError(opName, loc, "axes ", shapeStr(axes),
+                   " name the same axis twice");
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    bool reduced = llvm::is_contained(normalized, i);
+    if (!reduced)
+      shape.push_back(input->getDimSize(i));
+    else if (keepDims)
+      shape.push_back(1);
+  }
+  types.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult inferAxisOpType(StringRef opName, std::optional<Location> loc,
+                              Type inputType, int64_t axis,
+                              SmallVectorImpl<Type> &types) {
+  auto input = staticTensor(opName, loc, inputType, "input");
+  if (failed(input))
+    return failure();
+  if (input->getRank() == 0)
+    return opError(opName, loc, "input must have rank 1 or more");
+  if (failed(checkAxis(opName, loc, axis, input->getRank(), "axis")))
+    return failure();
+  types.push_back(*input);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Ops with their own rules
+//===----------------------------------------------------------------------===//
+
+LogicalResult DenseOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto weight =
+      staticTensor(name, loc, adaptor.getWeight().getType(), "weight");
+  if (failed(input) || failed(weight))
+    return failure();
+  if (input->getRank() < 1)
+    return opError(name, loc, "input must have rank 1 or more");
+  if (weight->getRank() != 2)
+    return opError(name, loc, "weight must have rank 2 ([out, in]), got shape ",
+                   shapeStr(weight->getShape()));
+  int64_t in = input->getShape().back();
+  int64_t out = weight->getDimSize(0);
+  if (weight->getDimSize(1) != in)
+    return opError(name, loc, "input feature size ", in,
+                   " (last dim of input ", shapeStr(input->getShape()),
+                   ") does not match weight in-dim ", weight->getDimSize(1),
+                   " (dim 1 of weight ", shapeStr(weight->getShape()), ")");
+  if (weight->getElementType() != input->getElementType())
+    return opError(name, loc, "element types differ: input ",
+                   input->getElementType(), " vs weight ",
+                   weight->getElementType());
+  if (Value biasValue = adaptor.getBias()) {
+    auto bias = staticTensor(name, loc, biasValue.getType(), "bias");
+    if (failed(bias))
+      return failure();
+    if (bias->getRank() != 1 || bias->getDimSize(0) != out)
+      return opError(name, loc, "bias shape ", shapeStr(bias->getShape()),
+                     " does not match weight out-dim ", out, " (expected [",
+                     out, "])");
+    if (bias->getElementType() != input->getElementType())
+      return opError(name, loc, "element types differ: input ",
+                     input->getElementType(), " vs bias ",
+                     bias->getElementType());
+  }
+  SmallVector<int64_t> shape(input->getShape());
+  shape.back() = out;
+  types.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto lhs = staticTensor(name, loc, adaptor.getLhs().getType(), "lhs");
+  auto rhs = staticTensor(name, loc, adaptor.getRhs().getType(), "rhs");
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  if (lhs->getRank() < 2 || rhs->getRank() < 2)
+    return opError(name, loc, "operands must have rank 2 or more, got lhs ",
+                   shapeStr(lhs->getShape()), " and rhs ",
+                   shapeStr(rhs->getShape()));
+  if (lhs->getElementType() != rhs->getElementType())
+    return opError(name, loc, "element types differ: lhs ",
+                   lhs->getElementType(), " vs rhs ", rhs->getElementType());
+  ArrayRef<int64_t> a = lhs->getShape(), b = rhs->getShape();
+  int64_t m = adaptor.getTransposeA() ? a.back() : a[a.size() - 2];
+  int64_t ka = adaptor.getTransposeA() ? a[a.size() - 2] : a.back();
+  int64_t kb = adaptor.getTransposeB() ? b.back() : b[b.size() - 2];
+  int64_t n = adaptor.getTransposeB() ? b[b.size() - 2] : b.back();
+  if (ka != kb)
+    return opError(name, loc, "contraction sizes differ: lhs ",
+                   shapeStr(a), (adaptor.getTransposeA() ? " (transposed)" : ""),
+                   " has K = ", ka, ", rhs ", shapeStr(b),
+                   (adaptor.getTransposeB() ? " (transposed)" : ""),
+                   " has K = ", kb);
+  auto batch = broadcastShapes(a.drop_back(2), b.drop_back(2));
+  if (!batch)
+    return opError(name, loc, "batch dimensions do not broadcast: lhs ",
+                   shapeStr(a.drop_back(2)), " vs rhs ",
+                   shapeStr(b.drop_back(2)));
+  SmallVector<int64_t> shape(*batch);
+  shape.push_back(m);
+  shape.push_back(n);
+  types.push_back(RankedTensorType::get(shape, lhs->getElementType()));
+  return success();
+}
+
+LogicalResult GeluOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  return inferUnaryType(getOperationName(), loc, adaptor.getInput().getType(),
+                        types);
+}
+
+LogicalResult DropoutOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferUnaryType(getOperationName(), loc, adaptor.getInput().getType(),
+                        types);
+}
+
+LogicalResult DropoutOp::verify() {
+  float p = getP().convertToFloat();
+  if (!(p >= 0.0f && p < 1.0f))
+    return emitOpError("p = ") << p << " must lie in [0, 1)";
+  return success();
+}
+
+LogicalResult FlattenOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  if (failed(input))
+    return failure();
+  if (input->getRank() < 2)
+    return opError(name, loc, "input must have rank 2 or more ([N, ...]), got ",
+                   shapeStr(input->getShape()));
+  int64_t inner = 1;
+  for (int64_t d : input->getShape().drop_front())
+    inner *= d;
+  types.push_back(RankedTensorType::get({input->getDimSize(0), inner},
+                                        input->getElementType()));
+  return success();
+}
+
+LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  if (failed(input))
+    return failure();
+  ArrayRef<int64_t> requested = adaptor.getShape();
+  SmallVector<int64_t> shape(requested);
+  int64_t known = 1;
+  std::optional<size_t> inferredDim;
+  for (auto [i, d] : llvm::enumerate(requested)) {
+    if (d == -1) {
+      if (inferredDim)
+        return opError(name, loc, "shape ", shapeStr(requested),
+                       " has more than one -1");
+      inferredDim = i;
+    } else if (d < 0) {
+      return opError(name, loc, "shape ", shapeStr(requested),
+                     " has negative size ", d, " at dim ", i);
+    } else {
+      known *= d;
+    }
+  }
+  int64_t count = input->getNumElements();
+  if (inferredDim) {
+    if (known == 0 || count % known != 0)
+      return opError(name, loc, "cannot reshape ", shapeStr(input->getShape()),
+                     " (", count, " elements) to ", shapeStr(requested));
+    shape[*inferredDim] = count / known;
+  } else if (known != count) {
+    return opError(name, loc, "cannot reshape ", shapeStr(input->getShape()),
+                   " (", count, " elements) to ", shapeStr(requested), " (",
+                   known, " elements)");
+  }
+  types.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  if (failed(input))
+    return failure();
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  int64_t rank = input->getRank();
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return opError(name, loc, "perm ", shapeStr(perm), " has ", perm.size(),
+                   " entries but the input has rank ", rank);
+  SmallVector<bool> seen(rank, false);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen[p])
+      return opError(name, loc, "perm ", shapeStr(perm),
+                     " is not a permutation of [0, ", rank, ")");
+    seen[p] = true;
+    shape.push_back(input->getDimSize(p));
+  }
+  types.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  if (adaptor.getInputs().empty())
+    return opError(name, loc, "needs at least one input");
+  auto first =
+      staticTensor(name, loc, adaptor.getInputs().front().getType(), "input 0");
+  if (failed(first))
+    return failure();
+  int64_t rank = first->getRank();
+  if (rank == 0)
+    return opError(name, loc, "inputs must have rank 1 or more");
+  int64_t axis = adaptor.getAxis();
+  if (failed(checkAxis(name, loc, axis, rank, "axis")))
+    return failure();
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> shape(first->getShape());
+  for (auto [i, value] : llvm::enumerate(adaptor.getInputs().drop_front())) {
+    std::string operand = "input " + std::to_string(i + 1);
+    auto t = staticTensor(name, loc, value.getType(), operand);
+    if (failed(t))
+      return failure();
+    if (t->getElementType() != first->getElementType())
+      return opError(name, loc, operand, " has element type ",
+                     t->getElementType(), ", input 0 has ",
+                     first->getElementType());
+    if (t->getRank() != rank)
+      return opError(name, loc, operand, " has rank ", t->getRank(),
+                     ", input 0 has rank ", rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis)
+        continue;
+      if (t->getDimSize(d) != first->getDimSize(d))
+        return opError(name, loc, operand, " has size ", t->getDimSize(d),
+                       " at dim ", d, ", input 0 has ", first->getDimSize(d),
+                       " (only axis ", axis, " may differ)");
+    }
+    shape[axis] += t->getDimSize(axis);
+  }
+  types.push_back(RankedTensorType::get(shape, first->getElementType()));
+  return success();
+}
+
+} // namespace ms

@@ -1,0 +1,39 @@
+//===- DecomposeAggregates.cpp - Decompose aggregated linalg ops ----------===//
+
+#include "ms/Dialect/MS/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ms {
+#define GEN_PASS_DEF_MSDECOMPOSEAGGREGATES
+#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+struct MSDecomposeAggregatesPass
+    : ms::impl::MSDecomposeAggregatesBase<MSDecomposeAggregatesPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::AggregatedOpInterface> aggregates;
+    getOperation()->walk(
+        [&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::AggregatedOpInterface op : aggregates) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
+      if (failed(values)) {
+        op->emitOpError("could not be decomposed");
+        return signalPassFailure();
+      }
+      rewriter.replaceOp(op, *values);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,27 @@
+//===- EmitCInterface.cpp - Tag public functions for the C interface ------===//
+
+#include "ms/Dialect/MS/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace ms {
+#define GEN_PASS_DEF_MSEMITCINTERFACE
+#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+struct MSEmitCInterfacePass
+    : ms::impl::MSEmitCInterfaceBase<MSEmitCInterfacePass> {
+  void runOnOperation() override {
+    UnitAttr unit = UnitAttr::get(&getContext());
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func.isPublic() && !func.isExternal())
+        func->setAttr("llvm.emit_c_interface", unit);
+  }
+};
+
+} // namespace
