@@ -122,6 +122,11 @@ void registerMSDialects(DialectRegistry &registry) {
 }
 
 void registerUpstreamPassesForMS() {
+  // Registering a pass twice is fatal; tools and libraries may both ask.
+  static bool registered = false;
+  if (registered)
+    return;
+  registered = true;
   registerTransformsPasses();
   registerConversionPasses();
   affine::registerAffinePasses();
@@ -132,6 +137,10 @@ void registerUpstreamPassesForMS() {
 }
 
 void registerMSPasses() {
+  static bool registered = false;
+  if (registered)
+    return;
+  registered = true;
   registerConvertMSToLinalgPass();
   registerMSTransformsPasses();
   PassPipelineRegistration<>(

@@ -116,11 +116,14 @@ LogicalResult inferBroadcastType(StringRef opName, std::optional<Location> loc,
 }
 
 LogicalResult inferReduceType(StringRef opName, std::optional<Location> loc,
-                              Type inputType, ArrayRef<int64_t> axes,
+                              Type inputType, DenseI64ArrayAttr axesAttr,
                               bool keepDims, SmallVectorImpl<Type> &types) {
   auto input = staticTensor(opName, loc, inputType, "input");
   if (failed(input))
     return failure();
+  if (!axesAttr)
+    return opError(opName, loc, "requires attribute 'axes'");
+  ArrayRef<int64_t> axes = axesAttr.asArrayRef();
   int64_t rank = input->getRank();
   for (int64_t axis : axes)
     if (failed(checkAxis(opName, loc, axis, rank, "axis")))
@@ -292,6 +295,8 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
   auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
   if (failed(input))
     return failure();
+  if (!adaptor.getShapeAttr())
+    return opError(name, loc, "requires attribute 'shape'");
   ArrayRef<int64_t> requested = adaptor.getShape();
   SmallVector<int64_t> shape(requested);
   int64_t known = 1;
@@ -332,6 +337,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
   if (failed(input))
     return failure();
+  if (!adaptor.getPermAttr())
+    return opError(name, loc, "requires attribute 'perm'");
   ArrayRef<int64_t> perm = adaptor.getPerm();
   int64_t rank = input->getRank();
   if (static_cast<int64_t>(perm.size()) != rank)

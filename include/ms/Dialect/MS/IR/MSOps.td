@@ -101,8 +101,8 @@ class MS_ReduceOp<string mnemonic, string what>
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
       return ::ms::inferReduceType(getOperationName(), loc,
                                    adaptor.getInput().getType(),
-                                   adaptor.getAxes(), adaptor.getKeepDims(),
-                                   types);
+                                   adaptor.getAxesAttr(),
+                                   adaptor.getKeepDims(), types);
     }
     ::llvm::SmallVector<int64_t> $cppClass::getNormalizedAxes() {
       return ::ms::normalizeReduceAxes(getAxes(),

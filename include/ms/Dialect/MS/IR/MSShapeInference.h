@@ -28,7 +28,7 @@ llvm::LogicalResult inferBroadcastType(llvm::StringRef opName,
 llvm::LogicalResult inferReduceType(llvm::StringRef opName,
                                     std::optional<mlir::Location> loc,
                                     mlir::Type input,
-                                    llvm::ArrayRef<int64_t> axes, bool keepDims,
+                                    mlir::DenseI64ArrayAttr axes, bool keepDims,
                                     llvm::SmallVectorImpl<mlir::Type> &types);
 
 llvm::LogicalResult inferAxisOpType(llvm::StringRef opName,

@@ -1,0 +1,89 @@
+//===- EagerExecutor.h - PyNative: run ms ops one at a time -----*- C++ -*-===//
+//
+// The PyNative executor. Each op runs as soon as it is reached, on real
+// buffers. Its kernel comes from a KernelCache keyed by (op name, attributes,
+// operand types); a miss wraps the single op in a function and compiles it
+// with the same pipeline as Graph mode, so the two modes cannot drift apart.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MS_RUNTIME_EAGEREXECUTOR_H
+#define MS_RUNTIME_EAGEREXECUTOR_H
+
+#include "ms/Pipelines/Pipelines.h"
+#include "ms/Runtime/HostTensor.h"
+
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace func {
+class FuncOp;
+} // namespace func
+} // namespace mlir
+
+namespace ms {
+namespace runtime {
+
+struct EagerOptions {
+  JitLevel jitLevel = JitLevel::O0;
+};
+
+/// One op to run, independent of any IR: its name ("ms.relu") and its
+/// attributes as an MLIR attribute dictionary ("" or "{axis = 1 : i64}").
+struct OpCall {
+  std::string name;
+  std::string attributes;
+};
+
+/// What --print-intermediates shows for each op.
+struct EagerStep {
+  std::string cellPath; // from the op's location; may be empty
+  std::string opName;
+  const HostTensor *result = nullptr;
+};
+using EagerTrace = std::function<void(const EagerStep &)>;
+std::string formatEagerStep(const EagerStep &step);
+
+struct EagerStats {
+  uint64_t hits = 0;
+  uint64_t misses = 0;
+  double compileSeconds = 0;
+  double runSeconds = 0;
+};
+std::string formatStats(const EagerStats &stats);
+
+class EagerExecutor {
+public:
+  explicit EagerExecutor(EagerOptions options = {});
+  ~EagerExecutor();
+  EagerExecutor(const EagerExecutor &) = delete;
+  EagerExecutor &operator=(const EagerExecutor &) = delete;
+
+  /// Runs one op on `inputs` and returns its results. A failed compile or a
+  /// shape error is returned as an error and leaves the executor usable.
+  llvm::Expected<std::vector<HostTensor>> run(const OpCall &op,
+                                              llvm::ArrayRef<HostTensor> inputs);
+
+  /// Runs the ms ops of `func` one at a time on `args`, calling `trace` after
+  /// each op.
+  llvm::Expected<std::vector<HostTensor>>
+  runFunction(mlir::func::FuncOp func, llvm::ArrayRef<HostTensor> args,
+              const EagerTrace &trace = {});
+
+  const EagerStats &stats() const;
+  /// Number of distinct kernels compiled and cached.
+  size_t numKernels() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace runtime
+} // namespace ms
+
+#endif // MS_RUNTIME_EAGEREXECUTOR_H

@@ -1,0 +1,78 @@
+//===- JitModule.h - A compiled ms module, ready to call --------*- C++ -*-===//
+//
+// Wraps MLIR's ExecutionEngine: compiles a module of ms functions with the
+// pipeline for a jit_level, optimizes the LLVM IR at -O3 for the host CPU,
+// and calls the entry with host tensors. Every call checks the caller's
+// tensors against the entry's signature first; results are buffers the
+// runtime allocates (the compiled code writes into out-params).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MS_RUNTIME_JITMODULE_H
+#define MS_RUNTIME_JITMODULE_H
+
+#include "ms/Pipelines/Pipelines.h"
+#include "ms/Runtime/Signature.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+class ModuleOp;
+} // namespace mlir
+
+namespace ms {
+namespace runtime {
+
+struct CompileOptions {
+  PipelineOptions pipeline;
+  /// When set, the IR after each pipeline stage goes to
+  /// <dir>/<NN>_<stage>.mlir (like MindSpore's save_graphs).
+  std::string dumpIRDir;
+};
+
+/// Seconds spent in each part of a compile.
+struct CompileTimes {
+  double lowering = 0; // MLIR pipeline
+  double codegen = 0;  // LLVM -O3 and JIT
+};
+
+class JitModule {
+public:
+  /// Compiles `entry` of `module`. The module is lowered in place; pass a
+  /// clone to keep the original. Errors carry the diagnostics, located.
+  static llvm::Expected<std::unique_ptr<JitModule>>
+  compile(mlir::ModuleOp module, llvm::StringRef entry,
+          const CompileOptions &options);
+  ~JitModule();
+
+  const EntrySignature &signature() const { return sig; }
+  const CompileTimes &compileTimes() const { return times; }
+
+  /// Checks `args` against the signature, allocates the results, and calls.
+  llvm::Expected<std::vector<HostTensor>> run(llvm::ArrayRef<HostTensor> args);
+
+  /// Calls with caller-checked arguments and caller-allocated results. The
+  /// PyNative hot path uses it after its own cache lookup did the checking.
+  void runUnchecked(llvm::ArrayRef<HostTensor> args,
+                    llvm::ArrayRef<HostTensor> results);
+
+  /// Allocates result tensors of the entry's result types.
+  std::vector<HostTensor> allocateResults() const;
+
+private:
+  JitModule() = default;
+
+  EntrySignature sig;
+  CompileTimes times;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  void (*packedEntry)(void **) = nullptr;
+};
+
+} // namespace runtime
+} // namespace ms
+
+#endif // MS_RUNTIME_JITMODULE_H

@@ -1,0 +1,51 @@
+//===- Signature.h - The tensor signature of a compiled entry ---*- C++ -*-===//
+//
+// What a caller must pass to an entry and what it gets back. Read from the
+// func.func on tensors before lowering, so it speaks the user's language
+// (parameter names, shapes), not memref descriptors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MS_RUNTIME_SIGNATURE_H
+#define MS_RUNTIME_SIGNATURE_H
+
+#include "ms/Runtime/HostTensor.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class Operation;
+} // namespace mlir
+
+namespace ms {
+namespace runtime {
+
+struct TensorSpec {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  /// The `ms.param` name for parameters; empty for inputs and results.
+  std::string paramName;
+
+  bool isParameter() const { return !paramName.empty(); }
+  std::string typeString() const;
+  bool matches(const HostTensor &tensor) const;
+};
+
+struct EntrySignature {
+  std::string entry;
+  std::vector<TensorSpec> args;
+  std::vector<TensorSpec> results;
+
+  /// Checks a caller's arguments: count, dtype and shape of each.
+  llvm::Error checkArguments(llvm::ArrayRef<HostTensor> tensors) const;
+};
+
+/// Reads the signature of `funcOp` (a func.func on static-shaped tensors).
+llvm::Expected<EntrySignature> readSignature(mlir::Operation *funcOp);
+
+} // namespace runtime
+} // namespace ms
+
+#endif // MS_RUNTIME_SIGNATURE_H

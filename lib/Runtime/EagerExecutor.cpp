@@ -1,0 +1,242 @@
+//===- EagerExecutor.cpp - PyNative: run ms ops one at a time -------------===//
+
+#include "ms/Runtime/EagerExecutor.h"
+
+#include "ms/Runtime/Diagnostics.h"
+#include "ms/Runtime/KernelCache.h"
+#include "ms/Runtime/NumpyFormat.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
+
+#include <chrono>
+
+using namespace mlir;
+
+namespace ms {
+namespace runtime {
+namespace {
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+Type elementTypeOf(MLIRContext *ctx, DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return Float32Type::get(ctx);
+  case DType::F16:
+    return Float16Type::get(ctx);
+  case DType::I32:
+    return IntegerType::get(ctx, 32);
+  case DType::I64:
+    return IntegerType::get(ctx, 64);
+  }
+  return Float32Type::get(ctx);
+}
+
+/// The Cell path(s) a location names ("dense_relu_sequential.0").
+std::string cellPathOf(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location part : fused.getLocations())
+      if (std::string path = cellPathOf(part); !path.empty())
+        return path;
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return cellPathOf(callSite.getCallee());
+  return "";
+}
+
+} // namespace
+
+struct EagerExecutor::Impl {
+  explicit Impl(EagerOptions options) : options(options) {
+    DialectRegistry registry;
+    registerMSDialects(registry);
+    registerMSPasses();
+    registerUpstreamPassesForMS();
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    // Kernels compile on demand; one thread keeps that predictable.
+    context.disableMultithreading();
+  }
+
+  /// Wraps `op` applied to `inputs` in @kernel and compiles it.
+  llvm::Expected<std::unique_ptr<JitModule>>
+  compileKernel(const OpCall &op, llvm::ArrayRef<HostTensor> inputs);
+
+  EagerOptions options;
+  MLIRContext context;
+  KernelCache cache;
+  EagerStats stats;
+  std::string key; // reused so a cache hit allocates nothing for the key
+};
+
+llvm::Expected<std::unique_ptr<JitModule>>
+EagerExecutor::Impl::compileKernel(const OpCall &op,
+                                   llvm::ArrayRef<HostTensor> inputs) {
+  MLIRContext *ctx = &context;
+  DiagnosticCollector diagnostics(ctx);
+  std::optional<RegisteredOperationName> opName =
+      RegisteredOperationName::lookup(op.name, ctx);
+  if (!opName || opName->getDialectNamespace() != "ms")
+    return error("'" + op.name + "' is not an ms op");
+  if (!opName->hasInterface<InferTypeOpInterface>() ||
+      !opName->hasTrait<OpTrait::OneResult>())
+    return error("'" + op.name + "' cannot run eagerly");
+  DictionaryAttr attributes;
+  if (!op.attributes.empty()) {
+    attributes = dyn_cast_or_null<DictionaryAttr>(
+        parseAttribute(op.attributes, ctx));
+    if (!attributes)
+      return diagnostics.takeError("attributes of '" + op.name +
+                                   "' are not an attribute dictionary: " +
+                                   op.attributes);
+  }
+
+  Location loc = NameLoc::get(StringAttr::get(ctx, op.name));
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder b(module->getBodyRegion());
+  SmallVector<Type> inputTypes;
+  for (const HostTensor &input : inputs)
+    inputTypes.push_back(RankedTensorType::get(
+        input.shape(), elementTypeOf(ctx, input.dtype())));
+  auto func = func::FuncOp::create(b, loc, "kernel",
+                                   b.getFunctionType(inputTypes, {}));
+  Block *body = func.addEntryBlock();
+  b.setInsertionPointToStart(body);
+
+  // Build the op with a placeholder result, then let it infer the real one.
+  OperationState state(loc, *opName);
+  state.addOperands(body->getArguments());
+  state.addTypes(b.getNoneType());
+  Operation *created = b.create(state);
+  if (attributes)
+    created->setAttrs(attributes);
+  SmallVector<Type> resultTypes;
+  if (failed(cast<InferTypeOpInterface>(created).inferReturnTypes(
+          ctx, loc, created->getOperands(), created->getRawDictionaryAttrs(),
+          created->getPropertiesStorage(), created->getRegions(),
+          resultTypes)))
+    return diagnostics.takeError("cannot infer the result type of '" +
+                                 op.name + "'");
+  created->getResult(0).setType(resultTypes.front());
+  func::ReturnOp::create(b, loc, created->getResults());
+  func.setFunctionType(b.getFunctionType(inputTypes, resultTypes));
+  if (failed(verify(*module)))
+    return diagnostics.takeError("'" + op.name + "' is not valid");
+
+  CompileOptions compileOptions;
+  compileOptions.pipeline.jitLevel = options.jitLevel;
+  return JitModule::compile(*module, "kernel", compileOptions);
+}
+
+EagerExecutor::EagerExecutor(EagerOptions options)
+    : impl(std::make_unique<Impl>(options)) {}
+
+EagerExecutor::~EagerExecutor() = default;
+
+const EagerStats &EagerExecutor::stats() const { return impl->stats; }
+
+size_t EagerExecutor::numKernels() const { return impl->cache.size(); }
+
+llvm::Expected<std::vector<HostTensor>>
+EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
+  using Clock = std::chrono::steady_clock;
+  impl->key.clear();
+  appendKernelKey(impl->key, op, inputs);
+  JitModule *kernel = impl->cache.lookup(impl->key);
+  if (kernel) {
+    ++impl->stats.hits;
+  } else {
+    ++impl->stats.misses;
+    auto start = Clock::now();
+    auto compiled = impl->compileKernel(op, inputs);
+    impl->stats.compileSeconds +=
+        std::chrono::duration<double>(Clock::now() - start).count();
+    if (!compiled)
+      return compiled.takeError();
+    kernel = impl->cache.insert(impl->key, std::move(*compiled));
+  }
+  auto start = Clock::now();
+  std::vector<HostTensor> results = kernel->allocateResults();
+  kernel->runUnchecked(inputs, results);
+  impl->stats.runSeconds +=
+      std::chrono::duration<double>(Clock::now() - start).count();
+  return results;
+}
+
+llvm::Expected<std::vector<HostTensor>>
+EagerExecutor::runFunction(func::FuncOp func, llvm::ArrayRef<HostTensor> args,
+                           const EagerTrace &trace) {
+  if (func.isExternal())
+    return error("@" + func.getSymName() + " has no body");
+  Block &body = func.getBody().front();
+  if (args.size() != body.getNumArguments())
+    return error("@" + func.getSymName() + " takes " +
+                 llvm::Twine(body.getNumArguments()) + " arguments, got " +
+                 llvm::Twine(args.size()));
+  llvm::DenseMap<Value, HostTensor> values;
+  for (auto [arg, tensor] : llvm::zip(body.getArguments(), args))
+    values[arg] = tensor;
+
+  for (Operation &op : body) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      std::vector<HostTensor> results;
+      for (Value v : ret.getOperands())
+        results.push_back(values.lookup(v));
+      return results;
+    }
+    std::string where = formatLocation(op.getLoc());
+    if (!op.getDialect() || op.getDialect()->getNamespace() != "ms")
+      return error(where + ": error: PyNative runs ms ops only; '" +
+                   op.getName().getStringRef() + "' is not one");
+    OpCall call;
+    call.name = op.getName().getStringRef().str();
+    DictionaryAttr attributes = op.getAttrDictionary();
+    if (!attributes.empty()) {
+      llvm::raw_string_ostream os(call.attributes);
+      attributes.print(os);
+    }
+    SmallVector<HostTensor, 4> inputs;
+    for (Value operand : op.getOperands())
+      inputs.push_back(values.lookup(operand));
+    auto results = run(call, inputs);
+    if (!results)
+      return error(where + ": error: " + llvm::toString(results.takeError()));
+    for (auto [value, tensor] : llvm::zip(op.getResults(), *results))
+      values[value] = tensor;
+    if (trace)
+      trace(EagerStep{cellPathOf(op.getLoc()), call.name, &results->front()});
+  }
+  return error("@" + func.getSymName() + " has no return");
+}
+
+std::string formatEagerStep(const EagerStep &step) {
+  std::string text = "[pynative] ";
+  text += step.cellPath.empty() ? "<no cell>" : step.cellPath;
+  text += " " + step.opName + " -> " + step.result->typeString() + "\n";
+  text += formatLikeNumpy(*step.result);
+  return text;
+}
+
+std::string formatStats(const EagerStats &stats) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "ms-run: kernel cache: " << stats.hits << " hits, " << stats.misses
+     << " misses; compile "
+     << llvm::format("%.1f", stats.compileSeconds * 1e3) << " ms, run "
+     << llvm::format("%.3f", stats.runSeconds * 1e3) << " ms";
+  return text;
+}
+
+} // namespace runtime
+} // namespace ms

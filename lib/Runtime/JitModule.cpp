@@ -1,0 +1,199 @@
+//===- JitModule.cpp - A compiled ms module, ready to call ----------------===//
+
+#include "ms/Runtime/JitModule.h"
+
+#include "ms/Runtime/Diagnostics.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+#include <mutex>
+
+using namespace mlir;
+
+namespace ms {
+namespace runtime {
+namespace {
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+llvm::Error writeModule(ModuleOp module, llvm::StringRef dir, unsigned index,
+                        llvm::StringRef stage) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return error("--dump-ir-after-all: cannot create '" + dir +
+                 "': " + ec.message());
+  llvm::SmallString<128> path(dir);
+  llvm::sys::path::append(path, (index < 10 ? "0" : "") + llvm::Twine(index) +
+                                    "_" + stage + ".mlir");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return error("--dump-ir-after-all: cannot write '" + path +
+                 "': " + ec.message());
+  module.print(os);
+  return llvm::Error::success();
+}
+
+/// One memref descriptor per tensor, laid out as the C interface expects:
+/// {allocated, aligned, offset, sizes[rank], strides[rank]}.
+void appendDescriptor(llvm::SmallVectorImpl<int64_t> &storage,
+                      const HostTensor &tensor) {
+  auto ptr = reinterpret_cast<int64_t>(tensor.data());
+  storage.push_back(ptr);
+  storage.push_back(ptr);
+  storage.push_back(0);
+  llvm::ArrayRef<int64_t> shape = tensor.shape();
+  storage.append(shape.begin(), shape.end());
+  int64_t stride = 1;
+  size_t first = storage.size();
+  storage.resize(first + shape.size());
+  for (size_t i = shape.size(); i-- > 0;) {
+    storage[first + i] = stride;
+    stride *= shape[i];
+  }
+}
+
+} // namespace
+
+JitModule::~JitModule() = default;
+
+llvm::Expected<std::unique_ptr<JitModule>>
+JitModule::compile(ModuleOp module, llvm::StringRef entry,
+                   const CompileOptions &options) {
+  MLIRContext *ctx = module.getContext();
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func) {
+    std::string available;
+    for (auto f : module.getOps<func::FuncOp>())
+      available += (available.empty() ? "" : ", ") + ("@" + f.getSymName()).str();
+    return error("no function named @" + entry + " in the module" +
+                 (available.empty() ? "" : " (it has " + available + ")"));
+  }
+  auto sig = readSignature(func);
+  if (!sig)
+    return sig.takeError();
+
+  std::unique_ptr<JitModule> jit(new JitModule());
+  jit->sig = std::move(*sig);
+
+  // Lower stage by stage, so a failure names its stage and dumps are per
+  // stage.
+  auto start = std::chrono::steady_clock::now();
+  DiagnosticCollector diagnostics(ctx);
+  if (!options.dumpIRDir.empty())
+    if (auto err = writeModule(module, options.dumpIRDir, 0, "input"))
+      return std::move(err);
+  unsigned index = 1;
+  for (const PipelineStage &stage : getPipelineStages(options.pipeline)) {
+    PassManager pm(ctx, ModuleOp::getOperationName());
+    if (failed(parsePassPipeline(stage.pipeline, pm)))
+      return diagnostics.takeError("internal error: cannot parse pipeline "
+                                   "stage '" + stage.name + "'");
+    if (failed(pm.run(module)))
+      return diagnostics.takeError("compilation failed in stage '" +
+                                   stage.name + "'");
+    if (!options.dumpIRDir.empty())
+      if (auto err = writeModule(module, options.dumpIRDir, index, stage.name))
+        return std::move(err);
+    ++index;
+  }
+  jit->times.lowering = secondsSince(start);
+
+  start = std::chrono::steady_clock::now();
+  initializeNativeTarget();
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return tmBuilder.takeError();
+  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  // Without LLVM optimization the JIT code is several times slower.
+  auto transformer = makeOptimizingTransformer(3, 0, tm->get());
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  auto engine = ExecutionEngine::create(module, engineOptions, std::move(*tm));
+  if (!engine)
+    return diagnostics.takeError("LLVM code generation failed: " +
+                                 llvm::toString(engine.takeError()));
+  jit->engine = std::move(*engine);
+  auto packed = jit->engine->lookupPacked(("_mlir_ciface_" + entry).str());
+  if (!packed)
+    return error("compiled module has no C entry for @" + entry + ": " +
+                 llvm::toString(packed.takeError()));
+  jit->packedEntry = *packed;
+  jit->times.codegen = secondsSince(start);
+  return jit;
+}
+
+std::vector<HostTensor> JitModule::allocateResults() const {
+  std::vector<HostTensor> results;
+  results.reserve(sig.results.size());
+  for (const TensorSpec &spec : sig.results)
+    results.emplace_back(spec.dtype, spec.shape);
+  return results;
+}
+
+llvm::Expected<std::vector<HostTensor>>
+JitModule::run(llvm::ArrayRef<HostTensor> args) {
+  if (auto err = sig.checkArguments(args))
+    return std::move(err);
+  std::vector<HostTensor> results = allocateResults();
+  runUnchecked(args, results);
+  return results;
+}
+
+void JitModule::runUnchecked(llvm::ArrayRef<HostTensor> args,
+                             llvm::ArrayRef<HostTensor> results) {
+  // Descriptors first, then pointers into them: appending may reallocate.
+  llvm::SmallVector<int64_t, 64> storage;
+  llvm::SmallVector<size_t, 8> offsets;
+  for (const HostTensor &t : args) {
+    offsets.push_back(storage.size());
+    appendDescriptor(storage, t);
+  }
+  for (const HostTensor &t : results) {
+    offsets.push_back(storage.size());
+    appendDescriptor(storage, t);
+  }
+  llvm::SmallVector<void *, 8> descriptors;
+  for (size_t offset : offsets)
+    descriptors.push_back(storage.data() + offset);
+  llvm::SmallVector<void *, 8> packed;
+  for (void *&descriptor : descriptors)
+    packed.push_back(&descriptor);
+  packedEntry(packed.data());
+}
+
+} // namespace runtime
+} // namespace ms

@@ -1,0 +1,331 @@
+//===- SafeTensors.cpp - .safetensors reading and writing -----------------===//
+
+#include "ms/Runtime/SafeTensors.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace ms::runtime;
+using llvm::StringRef;
+
+namespace {
+
+/// Same limit as the reference implementation; protects against allocating
+/// or parsing absurd headers from corrupt files.
+constexpr uint64_t kMaxHeaderSize = 100'000'000;
+
+llvm::Error makeError(StringRef path, const llvm::Twine &message) {
+  std::string text = (path + ": " + message).str();
+  // Keep every diagnostic on one line, whatever the underlying message says.
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
+}
+
+struct DTypeInfo {
+  StringRef name;
+  uint64_t size;
+  std::optional<DType> dtype;
+};
+
+/// Every byte-sized dtype the safetensors format defines.
+const DTypeInfo kDTypes[] = {
+    {"BOOL", 1, std::nullopt},    {"U8", 1, std::nullopt},
+    {"I8", 1, std::nullopt},      {"F8_E5M2", 1, std::nullopt},
+    {"F8_E4M3", 1, std::nullopt}, {"F8_E8M0", 1, std::nullopt},
+    {"I16", 2, std::nullopt},     {"U16", 2, std::nullopt},
+    {"F16", 2, DType::F16},       {"BF16", 2, std::nullopt},
+    {"I32", 4, DType::I32},       {"U32", 4, std::nullopt},
+    {"F32", 4, DType::F32},       {"F64", 8, std::nullopt},
+    {"I64", 8, DType::I64},       {"U64", 8, std::nullopt},
+};
+
+const DTypeInfo *lookupDType(StringRef name) {
+  for (const DTypeInfo &info : kDTypes)
+    if (info.name == name)
+      return &info;
+  return nullptr;
+}
+
+StringRef safeTensorsName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "F32";
+  case DType::F16:
+    return "F16";
+  case DType::I32:
+    return "I32";
+  case DType::I64:
+    return "I64";
+  }
+  return "";
+}
+
+std::optional<uint64_t> getNonNegative(const llvm::json::Value &value) {
+  if (auto i = value.getAsInteger()) {
+    if (*i < 0)
+      return std::nullopt;
+    return static_cast<uint64_t>(*i);
+  }
+  return value.getAsUINT64();
+}
+
+} // namespace
+
+llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
+  auto bufferOrErr = llvm::MemoryBuffer::getFile(
+      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!bufferOrErr)
+    return makeError(path, "cannot open file: " +
+                               bufferOrErr.getError().message());
+  SafeTensorsFile file;
+  file.filePath = path.str();
+  file.buffer = std::move(*bufferOrErr);
+  StringRef bytes = file.buffer->getBuffer();
+
+  if (bytes.size() < 8)
+    return makeError(path, "not a safetensors file: " +
+                               llvm::Twine(bytes.size()) +
+                               " bytes is too short for the header length");
+  uint64_t headerLen = 0;
+  for (unsigned i = 0; i < 8; ++i)
+    headerLen |= uint64_t((unsigned char)bytes[i]) << (8 * i);
+  if (headerLen > kMaxHeaderSize)
+    return makeError(path, "header length " + llvm::Twine(headerLen) +
+                               " exceeds the limit of " +
+                               llvm::Twine(kMaxHeaderSize) + " bytes");
+  if (headerLen > bytes.size() - 8)
+    return makeError(path, "header length " + llvm::Twine(headerLen) +
+                               " is larger than the rest of the file (" +
+                               llvm::Twine(bytes.size() - 8) + " bytes)");
+  StringRef headerText = bytes.substr(8, headerLen);
+  file.dataStart = 8 + headerLen;
+  uint64_t dataSize = bytes.size() - file.dataStart;
+
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(headerText);
+  if (!json)
+    return makeError(path, "malformed JSON header: " +
+                               llvm::toString(json.takeError()));
+  const llvm::json::Object *root = json->getAsObject();
+  if (!root)
+    return makeError(path, "JSON header is not an object");
+
+  // Validate in name order so the first error reported is deterministic.
+  std::vector<std::string> keys;
+  for (const auto &kv : *root)
+    keys.push_back(kv.first.str());
+  std::sort(keys.begin(), keys.end());
+
+  for (const std::string &name : keys) {
+    const llvm::json::Value &value = *root->get(name);
+    if (name == "__metadata__") {
+      const llvm::json::Object *metadata = value.getAsObject();
+      bool ok = metadata != nullptr;
+      if (ok)
+        for (const auto &kv : *metadata)
+          ok &= kv.second.getAsString().has_value();
+      if (!ok)
+        return makeError(path, "'__metadata__' must be an object mapping "
+                               "strings to strings");
+      continue;
+    }
+    std::string prefix = "tensor '" + name + "'";
+    const llvm::json::Object *object = value.getAsObject();
+    if (!object)
+      return makeError(path, prefix + ": entry is not a JSON object");
+
+    Entry entry;
+    const llvm::json::Value *dtypeValue = object->get("dtype");
+    std::optional<StringRef> dtypeString =
+        dtypeValue ? dtypeValue->getAsString() : std::nullopt;
+    if (!dtypeString)
+      return makeError(path, prefix + ": missing or non-string \"dtype\"");
+    const DTypeInfo *info = lookupDType(*dtypeString);
+    if (!info)
+      return makeError(path, prefix + " has unknown dtype '" + *dtypeString +
+                                 "'");
+    entry.dtypeString = dtypeString->str();
+    entry.dtype = info->dtype;
+
+    const llvm::json::Array *shape = object->getArray("shape");
+    if (!shape)
+      return makeError(path, prefix + ": \"shape\" must be a list of "
+                                      "non-negative integers");
+    uint64_t numElements = 1;
+    bool overflow = false;
+    for (const llvm::json::Value &dim : *shape) {
+      std::optional<uint64_t> d = getNonNegative(dim);
+      if (!d || *d > uint64_t(INT64_MAX))
+        return makeError(path, prefix + ": \"shape\" must be a list of "
+                                        "non-negative integers");
+      entry.shape.push_back(static_cast<int64_t>(*d));
+      bool stepOverflow = false;
+      numElements = llvm::SaturatingMultiply(numElements, *d, &stepOverflow);
+      overflow |= stepOverflow;
+    }
+
+    const llvm::json::Array *offsets = object->getArray("data_offsets");
+    std::optional<uint64_t> begin, end;
+    if (offsets && offsets->size() == 2) {
+      begin = getNonNegative((*offsets)[0]);
+      end = getNonNegative((*offsets)[1]);
+    }
+    if (!begin || !end)
+      return makeError(path, prefix + ": \"data_offsets\" must be a list of "
+                                      "two non-negative integers");
+    std::string offsetText = "[" + std::to_string(*begin) + ", " +
+                             std::to_string(*end) + "]";
+    if (*begin > *end)
+      return makeError(path, prefix + " has data_offsets " + offsetText +
+                                 " with begin after end");
+    if (*end > dataSize)
+      return makeError(path, prefix + " has data_offsets " + offsetText +
+                                 " past the end of the data section (" +
+                                 llvm::Twine(dataSize) + " bytes)");
+    bool bytesOverflow = false;
+    uint64_t expectedBytes =
+        llvm::SaturatingMultiply(numElements, info->size, &bytesOverflow);
+    if (overflow || bytesOverflow || expectedBytes != *end - *begin)
+      return makeError(path, prefix + " has shape " +
+                                 shapeString(entry.shape) + " and dtype " +
+                                 entry.dtypeString + ", which needs " +
+                                 (overflow || bytesOverflow
+                                      ? std::string("too many")
+                                      : std::to_string(expectedBytes)) +
+                                 " bytes, but data_offsets " + offsetText +
+                                 " span " + llvm::Twine(*end - *begin));
+    entry.begin = *begin;
+    entry.end = *end;
+    file.entries.emplace(name, std::move(entry));
+  }
+  return file;
+}
+
+bool SafeTensorsFile::contains(StringRef name) const {
+  return entries.count(name.str()) != 0;
+}
+
+std::vector<std::string> SafeTensorsFile::names() const {
+  std::vector<std::string> result;
+  result.reserve(entries.size());
+  for (const auto &kv : entries)
+    result.push_back(kv.first);
+  return result;
+}
+
+llvm::Expected<const SafeTensorsFile::Entry *>
+SafeTensorsFile::lookup(StringRef name) const {
+  auto it = entries.find(name.str());
+  if (it == entries.end())
+    return makeError(filePath, "has no tensor named '" + name + "'");
+  const Entry &entry = it->second;
+  if (!entry.dtype)
+    return makeError(filePath, "tensor '" + name + "' has dtype " +
+                                   entry.dtypeString +
+                                   ", which is not supported (expected F32, "
+                                   "F16, I32 or I64)");
+  return &entry;
+}
+
+HostTensor SafeTensorsFile::copyOut(const Entry &entry) const {
+  HostTensor tensor(*entry.dtype, entry.shape);
+  if (entry.end > entry.begin)
+    std::memcpy(tensor.data(),
+                buffer->getBufferStart() + dataStart + entry.begin,
+                entry.end - entry.begin);
+  return tensor;
+}
+
+llvm::Expected<HostTensor>
+SafeTensorsFile::load(StringRef name, DType expectedDType,
+                      llvm::ArrayRef<int64_t> expectedShape) const {
+  llvm::Expected<const Entry *> entry = lookup(name);
+  if (!entry)
+    return entry.takeError();
+  const Entry &e = **entry;
+  if (*e.dtype != expectedDType)
+    return makeError(filePath, "tensor '" + name + "' has dtype " +
+                                   dtypeName(*e.dtype) +
+                                   ", parameter expects " +
+                                   dtypeName(expectedDType));
+  if (llvm::ArrayRef<int64_t>(e.shape) != expectedShape)
+    return makeError(filePath, "tensor '" + name + "' has shape " +
+                                   shapeString(e.shape) +
+                                   ", parameter expects " +
+                                   shapeString(expectedShape));
+  return copyOut(e);
+}
+
+llvm::Expected<HostTensor> SafeTensorsFile::load(StringRef name) const {
+  llvm::Expected<const Entry *> entry = lookup(name);
+  if (!entry)
+    return entry.takeError();
+  return copyOut(**entry);
+}
+
+llvm::Error ms::runtime::writeSafeTensors(
+    StringRef path,
+    llvm::ArrayRef<std::pair<std::string, HostTensor>> tensors) {
+  llvm::StringSet<> seen;
+  for (const auto &[name, tensor] : tensors) {
+    if (!tensor.isValid())
+      return makeError(path, "cannot write invalid (empty) tensor '" + name +
+                                 "'");
+    if (name == "__metadata__")
+      return makeError(path, "'__metadata__' is reserved and cannot name a "
+                             "tensor");
+    if (!seen.insert(name).second)
+      return makeError(path, "duplicate tensor name '" + name + "'");
+  }
+
+  std::string header;
+  {
+    llvm::raw_string_ostream os(header);
+    llvm::json::OStream json(os);
+    uint64_t offset = 0;
+    json.object([&] {
+      for (const auto &[name, tensor] : tensors) {
+        uint64_t end = offset + tensor.byteSize();
+        json.attributeObject(name, [&] {
+          json.attribute("dtype", safeTensorsName(tensor.dtype()));
+          json.attributeArray("shape", [&] {
+            for (int64_t d : tensor.shape())
+              json.value(d);
+          });
+          json.attributeArray("data_offsets", [&] {
+            json.value(offset);
+            json.value(end);
+          });
+        });
+        offset = end;
+      }
+    });
+  }
+  // Pad so the data section starts 8-byte aligned, like the reference writer.
+  header.append((8 - header.size() % 8) % 8, ' ');
+
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return makeError(path, "cannot open file for writing: " + ec.message());
+  uint64_t headerLen = header.size();
+  for (unsigned i = 0; i < 8; ++i)
+    out << char((headerLen >> (8 * i)) & 0xff);
+  out << header;
+  for (const auto &entry : tensors)
+    out.write(static_cast<const char *>(entry.second.data()),
+              entry.second.byteSize());
+  out.close();
+  if (out.has_error()) {
+    std::string message = out.error().message();
+    out.clear_error();
+    return makeError(path, "write failed: " + message);
+  }
+  return llvm::Error::success();
+}

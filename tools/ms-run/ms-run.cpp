@@ -1,0 +1,392 @@
+//===- ms-run.cpp - Run an ms network from the command line ---------------===//
+//
+// ms-run FILE.mlir compiles the entry of a network written in the ms dialect
+// and runs it on inputs and parameters given on the command line, in Graph
+// mode (the whole function compiled once) or PyNative mode (one op at a time).
+//
+// Exit codes: 0 ok, 1 compile / runtime / file error, 2 usage error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Pipelines/Pipelines.h"
+#include "ms/Runtime/Diagnostics.h"
+#include "ms/Runtime/EagerExecutor.h"
+#include "ms/Runtime/JitModule.h"
+#include "ms/Runtime/Npy.h"
+#include "ms/Runtime/NumpyFormat.h"
+#include "ms/Runtime/ParamInit.h"
+#include "ms/Runtime/SafeTensors.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace mlir;
+using namespace ms;
+using namespace ms::runtime;
+namespace cl = llvm::cl;
+
+namespace {
+
+enum ExitCode { Ok = 0, Failure = 1, Usage = 2 };
+
+cl::OptionCategory category("ms-run options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.mlir>"),
+                               cl::cat(category));
+cl::opt<std::string> entry("entry", cl::desc("Function to run"),
+                           cl::init("construct"), cl::cat(category));
+cl::opt<std::string>
+    mode("mode",
+         cl::desc("graph: compile the whole function once (jit); pynative: "
+                  "run it one op at a time, each op a cached kernel"),
+         cl::init("graph"), cl::value_desc("graph|pynative"),
+         cl::cat(category));
+cl::opt<std::string> jitLevel("jit-level",
+                              cl::desc("Optimization level (JitConfig "
+                                       "jit_level)"),
+                              cl::init("O0"), cl::value_desc("O0|O1|O2"),
+                              cl::cat(category));
+cl::list<std::string>
+    inputs("input",
+           cl::desc("One per non-parameter argument, in order (default "
+                    "ones): ones, zeros, rand[:SEED] (uniform [0, 1)) or "
+                    "PATH.npy"),
+           cl::value_desc("spec"), cl::cat(category));
+cl::opt<std::string> paramsFile("params",
+                                cl::desc("Parameters, bound by ms.param name"),
+                                cl::value_desc("PATH.safetensors"),
+                                cl::cat(category));
+cl::opt<uint64_t>
+    initParams("init-params",
+               cl::desc("Initialize parameters missing from --params as "
+                        "MindSpore's layers do (HeUniform weight, Uniform "
+                        "bias), from this seed"),
+               cl::value_desc("SEED"), cl::cat(category));
+cl::list<std::string> outputs("output",
+                              cl::desc("Write result i to the i-th PATH.npy"),
+                              cl::value_desc("PATH.npy"), cl::cat(category));
+cl::opt<bool> printResults("print",
+                           cl::desc("Print the results like numpy does"),
+                           cl::cat(category));
+cl::opt<unsigned> repeat("repeat",
+                         cl::desc("Time N runs; prints 'ms-run: N runs, "
+                                  "median X ms, min Y ms' on stderr"),
+                         cl::init(1), cl::value_desc("N"), cl::cat(category));
+cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs before --repeat"),
+                         cl::init(0), cl::value_desc("M"), cl::cat(category));
+cl::opt<std::string>
+    dumpIR("dump-ir-after-all",
+           cl::desc("Write the IR after each pipeline stage to DIR, one file "
+                    "per stage (graph mode)"),
+           cl::value_desc("DIR"), cl::cat(category));
+cl::opt<bool> printIntermediates(
+    "print-intermediates",
+    cl::desc("PyNative: print every op's result as it is produced (Cell "
+             "path, op, shape, summary)"),
+    cl::cat(category));
+// LLVM owns the name "-stats"; main() maps --stats onto this option.
+cl::opt<bool> stats("ms-run-stats", cl::ReallyHidden, cl::cat(category));
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "ms-run: error: " << message << "\n";
+  return Failure;
+}
+
+int fail(llvm::Error error) {
+  // Located diagnostics already say where; everything else gets our prefix.
+  std::string text = llvm::toString(std::move(error));
+  llvm::StringRef rest = text;
+  while (!rest.empty()) {
+    auto [line, tail] = rest.split('\n');
+    if (line.contains(": error: "))
+      llvm::errs() << line << "\n";
+    else
+      llvm::errs() << "ms-run: error: " << line << "\n";
+    rest = tail;
+  }
+  return Failure;
+}
+
+int usage(const llvm::Twine &message) {
+  llvm::errs() << "ms-run: usage error: " << message
+               << "\n(see ms-run --help)\n";
+  return Usage;
+}
+
+/// Makes the tensor for one non-parameter argument from its --input spec.
+llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
+                                     const TensorSpec &arg, size_t index) {
+  auto error = [](const llvm::Twine &m) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), m);
+  };
+  if (spec.ends_with(".npy")) {
+    auto tensor = readNpy(spec);
+    if (!tensor)
+      return tensor.takeError();
+    if (!arg.matches(*tensor))
+      return error(spec + ": holds " + tensor->typeString() + ", but input " +
+                   llvm::Twine(index) + " of @" + entry + " is " +
+                   arg.typeString());
+    return tensor;
+  }
+  HostTensor tensor(arg.dtype, arg.shape);
+  if (spec == "zeros")
+    return tensor;
+  if (spec == "ones") {
+    for (int64_t i = 0; i < tensor.numElements(); ++i) {
+      switch (arg.dtype) {
+      case DType::F32:
+        tensor.dataAs<float>()[i] = 1.0f;
+        break;
+      case DType::F16:
+        tensor.dataAs<uint16_t>()[i] = 0x3c00; // 1.0 in binary16
+        break;
+      case DType::I32:
+        tensor.dataAs<int32_t>()[i] = 1;
+        break;
+      case DType::I64:
+        tensor.dataAs<int64_t>()[i] = 1;
+        break;
+      }
+    }
+    return tensor;
+  }
+  // rand[:SEED], validated by the caller.
+  uint64_t seed = 0;
+  if (spec.consume_front("rand:"))
+    spec.getAsInteger(10, seed);
+  if (arg.dtype != DType::F32)
+    return error("--input=rand needs an f32 input; input " +
+                 llvm::Twine(index) + " is " + arg.typeString());
+  fillUniform(tensor, 0.0f, 1.0f, seed);
+  return tensor;
+}
+
+bool isValidInputSpec(llvm::StringRef spec) {
+  if (spec == "ones" || spec == "zeros" || spec == "rand" ||
+      spec.ends_with(".npy"))
+    return true;
+  uint64_t seed;
+  return spec.consume_front("rand:") && !spec.getAsInteger(10, seed);
+}
+
+/// Binds every argument of the entry: inputs from --input, parameters from
+/// --params or --init-params.
+llvm::Expected<std::vector<HostTensor>>
+bindArguments(const EntrySignature &sig) {
+  auto error = [](const llvm::Twine &m) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), m);
+  };
+  std::optional<SafeTensorsFile> params;
+  if (!paramsFile.empty()) {
+    auto file = SafeTensorsFile::open(paramsFile);
+    if (!file)
+      return file.takeError();
+    params = std::move(*file);
+  }
+  std::vector<HostTensor> args;
+  size_t inputIndex = 0;
+  for (const TensorSpec &arg : sig.args) {
+    if (!arg.isParameter()) {
+      llvm::StringRef spec =
+          inputIndex < inputs.size() ? llvm::StringRef(inputs[inputIndex])
+                                     : "ones";
+      auto tensor = makeInput(spec, arg, inputIndex++);
+      if (!tensor)
+        return tensor.takeError();
+      args.push_back(std::move(*tensor));
+      continue;
+    }
+    if (params && params->contains(arg.paramName)) {
+      auto tensor = params->load(arg.paramName, arg.dtype, arg.shape);
+      if (!tensor)
+        return tensor.takeError();
+      args.push_back(std::move(*tensor));
+      continue;
+    }
+    if (initParams.getNumOccurrences() == 0)
+      return error("parameter '" + arg.paramName + "' (" + arg.typeString() +
+                   ") is not given: " +
+                   (params ? "it is not in " + paramsFile + "; "
+                           : std::string("no --params file; ")) +
+                   "pass --params=PATH.safetensors or --init-params=SEED");
+    auto tensor = initParameter(arg, sig, initParams);
+    if (!tensor)
+      return tensor.takeError();
+    args.push_back(std::move(*tensor));
+  }
+  return args;
+}
+
+/// Runs `body` --warmup + --repeat times; reports timing when asked.
+template <typename Fn> llvm::Error timeRuns(Fn body) {
+  for (unsigned i = 0; i < warmup; ++i)
+    if (auto err = body())
+      return err;
+  std::vector<double> millis;
+  for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
+    auto start = std::chrono::steady_clock::now();
+    if (auto err = body())
+      return err;
+    millis.push_back(std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - start)
+                         .count());
+  }
+  if (repeat.getNumOccurrences()) {
+    std::vector<double> sorted = millis;
+    std::sort(sorted.begin(), sorted.end());
+    double median = sorted.size() % 2
+                        ? sorted[sorted.size() / 2]
+                        : (sorted[sorted.size() / 2 - 1] +
+                           sorted[sorted.size() / 2]) /
+                              2;
+    llvm::errs() << llvm::format("ms-run: %zu runs, median %.3f ms, min "
+                                 "%.3f ms\n",
+                                 sorted.size(), median, sorted.front());
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  std::vector<const char *> argvList(argv, argv + argc);
+  for (const char *&arg : argvList)
+    if (llvm::StringRef(arg) == "--stats" || llvm::StringRef(arg) == "-stats")
+      arg = "--ms-run-stats";
+  if (!cl::ParseCommandLineOptions(
+          argvList.size(), argvList.data(),
+          "ms-run: compile and run an ms network (Graph or PyNative mode)\n\n"
+          "  ms-run net.mlir --mode=graph --jit-level=O0 --init-params=0 "
+          "--print\n\n"
+          "  --stats  PyNative: report kernel-cache hits and misses and the "
+          "time spent\n           compiling vs running, on stderr\n\n"
+          "Exit codes: 0 ok, 1 compile/runtime/file error, 2 usage error.\n",
+          &llvm::errs()))
+    return Usage;
+
+  if (inputFile.empty())
+    return usage("no input file; expected ms-run FILE.mlir [options]");
+  if (mode != "graph" && mode != "pynative")
+    return usage("--mode must be graph or pynative, got '" + mode + "'");
+  std::optional<JitLevel> level = parseJitLevel(jitLevel);
+  if (!level)
+    return usage("--jit-level must be O0, O1 or O2, got '" + jitLevel + "'");
+  for (const std::string &spec : inputs)
+    if (!isValidInputSpec(spec))
+      return usage("--input=" + spec +
+                   ": expected ones, zeros, rand[:SEED] or a PATH.npy");
+  for (const std::string &path : outputs)
+    if (!llvm::StringRef(path).ends_with(".npy"))
+      return usage("--output=" + path + ": expected a PATH.npy");
+  if (repeat == 0)
+    return usage("--repeat must be at least 1");
+  if (mode == "graph" && (printIntermediates || stats))
+    return usage("--print-intermediates and --stats need --mode=pynative");
+
+  DialectRegistry registry;
+  registerMSDialects(registry);
+  registerMSPasses();
+  registerUpstreamPassesForMS();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+  if (!buffer)
+    return fail("cannot open '" + inputFile +
+                "': " + buffer.getError().message());
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module;
+  {
+    DiagnosticCollector diagnostics(&context);
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return fail(diagnostics.takeError(inputFile + " is not valid MLIR"));
+  }
+
+  auto func = module->lookupSymbol<func::FuncOp>(entry);
+  if (!func) {
+    std::string available;
+    for (auto f : module->getOps<func::FuncOp>())
+      available += (available.empty() ? "" : ", ") + ("@" + f.getSymName()).str();
+    return fail("no function @" + entry + " in " + inputFile +
+                (available.empty() ? "" : " (it has " + available + ")"));
+  }
+  auto sig = readSignature(func);
+  if (!sig)
+    return fail(sig.takeError());
+  size_t numInputs = llvm::count_if(
+      sig->args, [](const TensorSpec &a) { return !a.isParameter(); });
+  if (inputs.size() > numInputs)
+    return usage(llvm::Twine(inputs.size()) + " --input given, but @" + entry +
+                 " has " + llvm::Twine(numInputs) + " non-parameter inputs");
+  if (outputs.size() > sig->results.size())
+    return usage(llvm::Twine(outputs.size()) + " --output given, but @" +
+                 entry + " has " + llvm::Twine(sig->results.size()) +
+                 " results");
+
+  auto args = bindArguments(*sig);
+  if (!args)
+    return fail(args.takeError());
+
+  std::vector<HostTensor> results;
+  if (mode == "graph") {
+    CompileOptions options;
+    options.pipeline.jitLevel = *level;
+    options.dumpIRDir = dumpIR;
+    auto jit = JitModule::compile(*module, entry, options);
+    if (!jit)
+      return fail(jit.takeError());
+    if (auto err = timeRuns([&]() -> llvm::Error {
+          auto out = (*jit)->run(*args);
+          if (!out)
+            return out.takeError();
+          results = std::move(*out);
+          return llvm::Error::success();
+        }))
+      return fail(std::move(err));
+  } else {
+    EagerExecutor executor(EagerOptions{*level});
+    EagerTrace trace;
+    if (printIntermediates)
+      trace = [](const EagerStep &step) {
+        llvm::outs() << formatEagerStep(step) << "\n";
+      };
+    unsigned run = 0;
+    if (auto err = timeRuns([&]() -> llvm::Error {
+          // Intermediates once, not once per repeat.
+          auto out = executor.runFunction(func, *args,
+                                          run++ == 0 ? trace : EagerTrace());
+          if (!out)
+            return out.takeError();
+          results = std::move(*out);
+          return llvm::Error::success();
+        }))
+      return fail(std::move(err));
+    if (stats)
+      llvm::errs() << formatStats(executor.stats()) << "\n";
+  }
+
+  for (auto [i, path] : llvm::enumerate(outputs))
+    if (auto err = writeNpy(path, results[i]))
+      return fail(std::move(err));
+  if (printResults)
+    for (const HostTensor &result : results)
+      llvm::outs() << formatLikeNumpy(result) << "\n";
+  return Ok;
+}
