@@ -131,8 +131,10 @@ class MS_AxisOp<string mnemonic, string formula>
   let extraClassDeclaration = [{
     /// `axis` normalized to [0, rank).
     int64_t getNormalizedAxis() {
+      // I64Attr reads back as uint64_t; the axis is signed.
+      int64_t axis = static_cast<int64_t>(getAxis());
       int64_t rank = getInput().getType().getRank();
-      return getAxis() < 0 ? getAxis() + rank : getAxis();
+      return axis < 0 ? axis + rank : axis;
     }
   }];
   let extraClassDefinition = [{
@@ -343,7 +345,8 @@ def MS_ConcatOp : MS_Op<"concat", [Pure, InferTypeOpAdaptor]> {
     int64_t getNormalizedAxis() {
       int64_t rank = ::llvm::cast<::mlir::RankedTensorType>(
           getType()).getRank();
-      return getAxis() < 0 ? getAxis() + rank : getAxis();
+      int64_t axis = static_cast<int64_t>(getAxis());
+      return axis < 0 ? axis + rank : axis;
     }
   }];
   let hasFolder = 1;

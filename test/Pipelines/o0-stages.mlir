@@ -1,0 +1,25 @@
+// The O0 pipeline stage by stage (the stages ms-run --dump-ir-after-all
+// writes). Bufferization turns the result into an out-param written in place.
+// RUN: ms-opt %s --pass-pipeline="builtin.module(canonicalize,convert-ms-to-linalg,ms-decompose-aggregates,func.func(linalg-generalize-named-ops),ms-contraction-to-fma)" \
+// RUN:   | FileCheck %s --check-prefix=GENERIC
+// RUN: ms-opt %s --canonicalize --convert-ms-to-linalg --ms-decompose-aggregates \
+// RUN:   --ms-emit-c-interface \
+// RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+// RUN:   --buffer-results-to-out-params="hoist-static-allocs modify-public-functions" \
+// RUN:   | FileCheck %s --check-prefix=BUFFER
+
+// GENERIC-LABEL: func @construct
+// GENERIC: linalg.generic {{.*}}["parallel", "parallel", "reduction"]
+// GENERIC: math.fma
+// GENERIC-NOT: linalg.matmul
+
+// BUFFER: func.func @construct(%{{.*}}: memref<4x8xf32>, {{.*}}, %[[OUT:[a-z0-9]+]]: memref<4x3xf32>) attributes {llvm.emit_c_interface}
+// BUFFER: linalg.generic {{.*}} outs(%[[OUT]] : memref<4x3xf32>)
+// BUFFER-NOT: memref.copy
+func.func @construct(%x: tensor<4x8xf32>, %w: tensor<3x8xf32> {ms.param = "fc.weight"},
+                     %b: tensor<3xf32> {ms.param = "fc.bias"}) -> tensor<4x3xf32> {
+  %0 = ms.dense %x, %w, %b : tensor<4x8xf32>, tensor<3x8xf32>, tensor<3xf32>
+  %1 = ms.relu %0 : tensor<4x3xf32>
+  %2 = ms.relu %1 : tensor<4x3xf32>
+  return %2 : tensor<4x3xf32>
+}
