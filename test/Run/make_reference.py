@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Writes the execution tests under test/Run/ops/ and their reference data.
+
+For every op of the first op set: an ms function (test/Run/ops/<case>.mlir,
+whose RUN lines run it through ms-run in graph and PyNative mode), its inputs
+and the expected output computed independently with numpy in float64
+(test/Run/reference/<case>/). For the seed MLP, PyTorch (Debian's
+python3-torch) makes the weights, the input and the expected output
+(test/Run/reference/mlp/).
+
+Run it from anywhere with /usr/bin/python3; the outputs are committed, so the
+test suite itself needs neither this script nor PyTorch.
+"""
+import json
+import math
+import os
+import struct
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OPS = os.path.join(HERE, "ops")
+REF = os.path.join(HERE, "reference")
+
+rng = np.random.default_rng(20261130)
+
+
+def randn(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def positive(*shape):
+    return rng.uniform(0.1, 4.0, shape).astype(np.float32)
+
+
+def f64(*xs):
+    return [x.astype(np.float64) for x in xs]
+
+
+def erf(x):
+    return np.vectorize(math.erf)(x)
+
+
+def softmax(x, axis):
+    z = x - x.max(axis=axis, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def log_softmax(x, axis):
+    z = x - x.max(axis=axis, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=axis, keepdims=True))
+
+
+def tensor_type(a):
+    return "tensor<" + "".join(f"{d}x" for d in a.shape) + "f32>"
+
+
+# name: (ms body using %a0, %a1, ...; inputs; numpy reference on float64)
+CASES = {
+    "dense": ("ms.dense %a0, %a1, %a2 : {t0}, {t1}, {t2}",
+              [randn(5, 16), randn(7, 16), randn(7)],
+              lambda x, w, b: x @ w.T + b),
+    "dense_rank3_nobias": ("ms.dense %a0, %a1 : {t0}, {t1}",
+                           [randn(2, 3, 16), randn(7, 16)],
+                           lambda x, w: x @ w.T),
+    "matmul": ("ms.matmul %a0, %a1 : {t0}, {t1}",
+               [randn(5, 9), randn(9, 6)], lambda a, b: a @ b),
+    "matmul_transpose_a": ("ms.matmul %a0, %a1 transpose_a : {t0}, {t1}",
+                           [randn(9, 5), randn(9, 6)], lambda a, b: a.T @ b),
+    "matmul_transpose_b": ("ms.matmul %a0, %a1 transpose_b : {t0}, {t1}",
+                           [randn(5, 9), randn(6, 9)], lambda a, b: a @ b.T),
+    "matmul_transpose_both": (
+        "ms.matmul %a0, %a1 transpose_a transpose_b : {t0}, {t1}",
+        [randn(9, 5), randn(6, 9)], lambda a, b: a.T @ b.T),
+    "matmul_batched": ("ms.matmul %a0, %a1 : {t0}, {t1}",
+                       [randn(3, 1, 4, 5), randn(2, 5, 6)],
+                       lambda a, b: np.matmul(a, b)),
+    "add": ("ms.add %a0, %a1 : {t0}, {t1}", [randn(4, 10), randn(10)],
+            lambda a, b: a + b),
+    "sub": ("ms.sub %a0, %a1 : {t0}, {t1}", [randn(4, 1), randn(3, 1, 10)],
+            lambda a, b: a - b),
+    "mul": ("ms.mul %a0, %a1 : {t0}, {t1}", [randn(4, 10), randn(4, 10)],
+            lambda a, b: a * b),
+    "div": ("ms.div %a0, %a1 : {t0}, {t1}", [randn(4, 10), positive(4, 1)],
+            lambda a, b: a / b),
+    "maximum": ("ms.maximum %a0, %a1 : {t0}, {t1}",
+                [randn(4, 10), randn(10)], np.maximum),
+    "minimum": ("ms.minimum %a0, %a1 : {t0}, {t1}",
+                [randn(4, 10), randn(10)], np.minimum),
+    "relu": ("ms.relu %a0 : {t0}", [randn(6, 10)], lambda x: np.maximum(x, 0)),
+    "sigmoid": ("ms.sigmoid %a0 : {t0}", [randn(6, 10) * 4],
+                lambda x: 1 / (1 + np.exp(-x))),
+    "tanh": ("ms.tanh %a0 : {t0}", [randn(6, 10) * 2], np.tanh),
+    "gelu": ("ms.gelu %a0 : {t0}", [randn(6, 10) * 2],
+             lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) *
+                                              (x + 0.044715 * x ** 3)))),
+    "gelu_exact": ("ms.gelu %a0 {{approximate = false}} : {t0}",
+                   [randn(6, 10) * 2],
+                   lambda x: 0.5 * x * (1 + erf(x / math.sqrt(2)))),
+    "exp": ("ms.exp %a0 : {t0}", [randn(6, 10) * 3], np.exp),
+    "log": ("ms.log %a0 : {t0}", [positive(6, 10)], np.log),
+    "sqrt": ("ms.sqrt %a0 : {t0}", [positive(6, 10)], np.sqrt),
+    "neg": ("ms.neg %a0 : {t0}", [randn(6, 10)], np.negative),
+    "abs": ("ms.abs %a0 : {t0}", [randn(6, 10)], np.abs),
+    "flatten": ("ms.flatten %a0 : {t0}", [randn(3, 2, 4, 5)],
+                lambda x: x.reshape(3, -1)),
+    "reshape": ("ms.reshape %a0 to [4, -1, 3] : {t0}", [randn(2, 6, 5)],
+                lambda x: x.reshape(4, -1, 3)),
+    "transpose": ("ms.transpose %a0 perm [2, 0, 1] : {t0}", [randn(2, 3, 4)],
+                  lambda x: np.transpose(x, (2, 0, 1))),
+    "concat": ("ms.concat %a0, %a1, %a2 axis -1 : {t0}, {t1}, {t2}",
+               [randn(3, 2), randn(3, 5), randn(3, 1)],
+               lambda a, b, c: np.concatenate([a, b, c], axis=-1)),
+    "softmax": ("ms.softmax %a0 axis -1 : {t0}", [randn(5, 10) * 3],
+                lambda x: softmax(x, -1)),
+    "softmax_axis0": ("ms.softmax %a0 axis 0 : {t0}", [randn(5, 10) * 3],
+                      lambda x: softmax(x, 0)),
+    "log_softmax": ("ms.log_softmax %a0 axis 1 : {t0}", [randn(5, 10) * 3],
+                    lambda x: log_softmax(x, 1)),
+    "reduce_sum": ("ms.reduce_sum %a0 axes [0, 2] : {t0}", [randn(3, 4, 5)],
+                   lambda x: x.sum(axis=(0, 2))),
+    "reduce_mean": ("ms.reduce_mean %a0 axes [-1] keep_dims : {t0}",
+                    [randn(3, 4, 5)], lambda x: x.mean(axis=-1, keepdims=True)),
+    "reduce_max": ("ms.reduce_max %a0 axes [] : {t0}", [randn(3, 4, 5)],
+                   lambda x: np.array(x.max())),
+    "dropout": ("ms.dropout %a0 {{p = 0.5 : f32}} : {t0}", [randn(4, 10)],
+                lambda x: x),
+}
+
+TEST_TEMPLATE = """\
+// Generated by test/Run/make_reference.py: {name} against numpy (float64).
+// Graph mode matches the reference; PyNative matches graph mode bit for bit.
+// RUN: ms-run %s {inputs} --output=%t.graph.npy
+// RUN: %compare %t.graph.npy %S/../reference/{name}/expected.npy
+// RUN: ms-run %s --mode=pynative {inputs} --output=%t.pynative.npy
+// RUN: %compare --exact %t.pynative.npy %t.graph.npy
+func.func @construct({args}) -> {result_type} {{
+  %0 = {body}
+  return %0 : {result_type}
+}}
+"""
+
+
+def write_op_cases():
+    os.makedirs(OPS, exist_ok=True)
+    for name, (body, inputs, ref) in CASES.items():
+        directory = os.path.join(REF, name)
+        os.makedirs(directory, exist_ok=True)
+        expected = np.asarray(ref(*f64(*inputs))).astype(np.float32)
+        for i, x in enumerate(inputs):
+            np.save(os.path.join(directory, f"in{i}.npy"), x)
+        np.save(os.path.join(directory, "expected.npy"), expected)
+        types = {f"t{i}": tensor_type(x) for i, x in enumerate(inputs)}
+        test = TEST_TEMPLATE.format(
+            name=name,
+            inputs=" ".join(f"--input=%S/../reference/{name}/in{i}.npy"
+                            for i in range(len(inputs))),
+            args=", ".join(f"%a{i}: {tensor_type(x)}"
+                           for i, x in enumerate(inputs)),
+            result_type=tensor_type(expected),
+            body=body.format(**types))
+        with open(os.path.join(OPS, f"{name}.mlir"), "w") as f:
+            f.write(test)
+
+
+def write_safetensors(path, tensors):
+    """Minimal safetensors writer: u64 header size, JSON header, raw data."""
+    header, offset, blobs = {}, 0, []
+    for name, array in tensors.items():
+        data = np.ascontiguousarray(array, dtype="<f4").tobytes()
+        header[name] = {"dtype": "F32", "shape": list(array.shape),
+                        "data_offsets": [offset, offset + len(data)]}
+        offset += len(data)
+        blobs.append(data)
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for blob in blobs:
+            f.write(blob)
+
+
+def write_mlp():
+    import torch
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(
+        torch.nn.Linear(28 * 28, 512), torch.nn.ReLU(),
+        torch.nn.Linear(512, 512), torch.nn.ReLU(),
+        torch.nn.Linear(512, 10))
+    x = torch.rand(64, 1, 28, 28)
+    with torch.inference_mode():
+        y = net(torch.flatten(x, 1))
+    directory = os.path.join(REF, "mlp")
+    os.makedirs(directory, exist_ok=True)
+    # nn.Linear's weight is [out, in], like nn.Dense's: no transposition.
+    params = {}
+    for index, layer in [(0, net[0]), (2, net[2]), (4, net[4])]:
+        prefix = f"dense_relu_sequential.{index}"
+        params[prefix + ".weight"] = layer.weight.detach().numpy()
+        params[prefix + ".bias"] = layer.bias.detach().numpy()
+    write_safetensors(os.path.join(directory, "params.safetensors"), params)
+    np.save(os.path.join(directory, "input.npy"), x.numpy())
+    np.save(os.path.join(directory, "expected.npy"), y.numpy())
+
+
+if __name__ == "__main__":
+    write_op_cases()
+    write_mlp()

@@ -1,0 +1,10 @@
+// The seed MLP with weights and input made by PyTorch (make_reference.py):
+// graph mode matches PyTorch to 1e-5 relative, and PyNative matches graph
+// mode bit for bit, both on the file output and on the printed numbers.
+// RUN: ms-run %S/../../examples/mlp.mlir --params=%S/reference/mlp/params.safetensors \
+// RUN:   --input=%S/reference/mlp/input.npy --output=%t.graph.npy --print > %t.graph.txt
+// RUN: %compare %t.graph.npy %S/reference/mlp/expected.npy
+// RUN: ms-run %S/../../examples/mlp.mlir --mode=pynative --params=%S/reference/mlp/params.safetensors \
+// RUN:   --input=%S/reference/mlp/input.npy --output=%t.pynative.npy --print > %t.pynative.txt
+// RUN: %compare --exact %t.pynative.npy %t.graph.npy
+// RUN: diff %t.graph.txt %t.pynative.txt
