@@ -23,6 +23,9 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%compare", config.python_executable + " " +
      os.path.join(config.test_source_root, "Run", "compare.py")))
+config.substitutions.append(
+    ("%expect_exit", config.python_executable + " " +
+     os.path.join(config.test_source_root, "Run", "expect_exit.py")))
 config.substitutions.append(("%mlir_opt",
                              os.path.join(config.mlir_tools_dir, "mlir-opt")))
 

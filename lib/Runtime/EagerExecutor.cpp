@@ -92,6 +92,21 @@ EagerExecutor::Impl::compileKernel(const OpCall &op,
   if (!opName->hasInterface<InferTypeOpInterface>() ||
       !opName->hasTrait<OpTrait::OneResult>())
     return error("'" + op.name + "' cannot run eagerly");
+  // Shape inference reads operands by position: check the count first.
+  std::optional<unsigned> arity;
+  if (opName->hasTrait<OpTrait::OneOperand>())
+    arity = 1;
+  else if (opName->hasTrait<OpTrait::NOperands<2>::Impl>())
+    arity = 2;
+  else if (opName->hasTrait<OpTrait::NOperands<3>::Impl>())
+    arity = 3;
+  if (arity && *arity != inputs.size())
+    return error("'" + op.name + "' takes " + llvm::Twine(*arity) +
+                 " operands, got " + llvm::Twine(inputs.size()));
+  if (opName->hasTrait<OpTrait::AtLeastNOperands<2>::Impl>() &&
+      (inputs.size() < 2 || inputs.size() > 3))
+    return error("'" + op.name + "' takes 2 or 3 operands, got " +
+                 llvm::Twine(inputs.size()));
   DictionaryAttr attributes;
   if (!op.attributes.empty()) {
     attributes = dyn_cast_or_null<DictionaryAttr>(

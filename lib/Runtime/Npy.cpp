@@ -8,13 +8,13 @@
 
 #include "ms/Runtime/Npy.h"
 
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
 #include <cstring>
 #include <optional>
 
@@ -95,9 +95,8 @@ private:
   }
 
   void skipSpace() {
-    while (pos < text.size() &&
-           (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' ||
-            text[pos] == '\r'))
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' ||
+                                 text[pos] == '\n' || text[pos] == '\r'))
       ++pos;
   }
 
@@ -105,8 +104,8 @@ private:
     if (!text.substr(pos).starts_with(word))
       return false;
     size_t end = pos + word.size();
-    if (end < text.size() && (std::isalnum((unsigned char)text[end]) ||
-                              text[end] == '_'))
+    if (end < text.size() &&
+        (std::isalnum((unsigned char)text[end]) || text[end] == '_'))
       return false;
     pos = end;
     return true;
@@ -232,8 +231,8 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
   auto bufferOrErr = llvm::MemoryBuffer::getFile(
       path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!bufferOrErr)
-    return makeError(path, "cannot open file: " +
-                               bufferOrErr.getError().message());
+    return makeError(path,
+                     "cannot open file: " + bufferOrErr.getError().message());
   StringRef file = (*bufferOrErr)->getBuffer();
 
   if (file.size() < kMagicLen || std::memcmp(file.data(), kMagic, kMagicLen))
@@ -291,9 +290,8 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
                            "supported; expected <f4, <f2, <i4 or <i8)");
   StringRef descrStr = descr->str;
   std::optional<DType> dtype;
-  if (descrStr.size() >= 2 &&
-      (descrStr[0] == '<' || descrStr[0] == '>' || descrStr[0] == '=' ||
-       descrStr[0] == '|'))
+  if (descrStr.size() >= 2 && (descrStr[0] == '<' || descrStr[0] == '>' ||
+                               descrStr[0] == '=' || descrStr[0] == '|'))
     dtype = dtypeFromCode(descrStr.drop_front());
   if (!dtype || descrStr[0] == '|')
     return makeError(path, "unsupported dtype '" + descrStr +
@@ -325,8 +323,8 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
       return makeError(path, "malformed header: shape dimension too large");
     shape.push_back(static_cast<int64_t>(dim.integer));
     bool overflowed = false;
-    numElements = llvm::SaturatingMultiply(numElements, dim.integer,
-                                           &overflowed);
+    numElements =
+        llvm::SaturatingMultiply(numElements, dim.integer, &overflowed);
     countOverflow |= overflowed;
   }
   bool bytesOverflow = false;
@@ -336,10 +334,9 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
     return makeError(path, "malformed header: shape " + shapeString(shape) +
                                " is too large");
   if (dataBytes > payload.size())
-    return makeError(path, "truncated: header promises " +
-                               llvm::Twine(dataBytes) +
-                               " bytes of data, file has " +
-                               llvm::Twine(payload.size()));
+    return makeError(
+        path, "truncated: header promises " + llvm::Twine(dataBytes) +
+                  " bytes of data, file has " + llvm::Twine(payload.size()));
 
   HostTensor tensor(*dtype, shape);
   if (dataBytes)

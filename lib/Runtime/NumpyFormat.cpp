@@ -473,8 +473,7 @@ std::string formatFloatScalar(double value, DType dtype) {
 /// NumPy's FloatingFormat with floatmode='maxprec', sign='-'.
 class FloatFormatter {
 public:
-  FloatFormatter(const std::vector<double> &data, DType dtype)
-      : dtype(dtype) {
+  FloatFormatter(const std::vector<double> &data, DType dtype) : dtype(dtype) {
     std::vector<double> finite;
     bool hasNonFinite = false, hasNegInf = false;
     for (double v : data) {
@@ -535,15 +534,14 @@ public:
 
     if (hasNonFinite) {
       int offset = padRightWidth + 1;
-      padLeftWidth = std::max({padLeftWidth, 3 - offset,
-                               3 + int(hasNegInf) - offset});
+      padLeftWidth =
+          std::max({padLeftWidth, 3 - offset, 3 + int(hasNegInf) - offset});
     }
   }
 
   std::string operator()(double value) const {
     if (!std::isfinite(value))
-      return padLeft(nonFiniteString(value),
-                     padLeftWidth + padRightWidth + 1);
+      return padLeft(nonFiniteString(value), padLeftWidth + padRightWidth + 1);
     if (expFormat) {
       // Exact digits are generated up to the common precision.
       Cutoff cutoff{Cutoff::TotalLength, precision + 1, precision + 1};
@@ -577,8 +575,7 @@ private:
 class ArrayLayout {
 public:
   ArrayLayout(llvm::ArrayRef<int64_t> shape, std::vector<int64_t> strides,
-              bool summarize,
-              std::function<std::string(int64_t)> formatElement)
+              bool summarize, std::function<std::string(int64_t)> formatElement)
       : shape(shape), strides(std::move(strides)), summarize(summarize),
         formatElement(std::move(formatElement)) {}
 
@@ -665,8 +662,7 @@ private:
 /// _leading_trailing), in row-major order.
 void collectDisplayed(llvm::ArrayRef<int64_t> shape,
                       llvm::ArrayRef<int64_t> strides, bool summarize,
-                      size_t axis, int64_t offset,
-                      std::vector<int64_t> &out) {
+                      size_t axis, int64_t offset, std::vector<int64_t> &out) {
   if (axis == shape.size()) {
     out.push_back(offset);
     return;
@@ -716,8 +712,8 @@ std::string ms::runtime::formatLikeNumpy(const HostTensor &tensor) {
       maxVal = std::max(maxVal, intAt(tensor, i));
       minVal = std::min(minVal, intAt(tensor, i));
     }
-    size_t width = std::max(std::to_string(maxVal).size(),
-                            std::to_string(minVal).size());
+    size_t width =
+        std::max(std::to_string(maxVal).size(), std::to_string(minVal).size());
     formatElement = [width, &tensor](int64_t i) {
       return padLeft(std::to_string(intAt(tensor, i)), width);
     };

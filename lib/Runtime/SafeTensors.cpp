@@ -82,17 +82,17 @@ llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
   auto bufferOrErr = llvm::MemoryBuffer::getFile(
       path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!bufferOrErr)
-    return makeError(path, "cannot open file: " +
-                               bufferOrErr.getError().message());
+    return makeError(path,
+                     "cannot open file: " + bufferOrErr.getError().message());
   SafeTensorsFile file;
   file.filePath = path.str();
   file.buffer = std::move(*bufferOrErr);
   StringRef bytes = file.buffer->getBuffer();
 
   if (bytes.size() < 8)
-    return makeError(path, "not a safetensors file: " +
-                               llvm::Twine(bytes.size()) +
-                               " bytes is too short for the header length");
+    return makeError(path,
+                     "not a safetensors file: " + llvm::Twine(bytes.size()) +
+                         " bytes is too short for the header length");
   uint64_t headerLen = 0;
   for (unsigned i = 0; i < 8; ++i)
     headerLen |= uint64_t((unsigned char)bytes[i]) << (8 * i);
@@ -148,8 +148,8 @@ llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
       return makeError(path, prefix + ": missing or non-string \"dtype\"");
     const DTypeInfo *info = lookupDType(*dtypeString);
     if (!info)
-      return makeError(path, prefix + " has unknown dtype '" + *dtypeString +
-                                 "'");
+      return makeError(path,
+                       prefix + " has unknown dtype '" + *dtypeString + "'");
     entry.dtypeString = dtypeString->str();
     entry.dtype = info->dtype;
 
@@ -179,8 +179,8 @@ llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
     if (!begin || !end)
       return makeError(path, prefix + ": \"data_offsets\" must be a list of "
                                       "two non-negative integers");
-    std::string offsetText = "[" + std::to_string(*begin) + ", " +
-                             std::to_string(*end) + "]";
+    std::string offsetText =
+        "[" + std::to_string(*begin) + ", " + std::to_string(*end) + "]";
     if (*begin > *end)
       return makeError(path, prefix + " has data_offsets " + offsetText +
                                  " with begin after end");
@@ -192,9 +192,9 @@ llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
     uint64_t expectedBytes =
         llvm::SaturatingMultiply(numElements, info->size, &bytesOverflow);
     if (overflow || bytesOverflow || expectedBytes != *end - *begin)
-      return makeError(path, prefix + " has shape " +
-                                 shapeString(entry.shape) + " and dtype " +
-                                 entry.dtypeString + ", which needs " +
+      return makeError(path, prefix + " has shape " + shapeString(entry.shape) +
+                                 " and dtype " + entry.dtypeString +
+                                 ", which needs " +
                                  (overflow || bytesOverflow
                                       ? std::string("too many")
                                       : std::to_string(expectedBytes)) +
@@ -250,15 +250,13 @@ SafeTensorsFile::load(StringRef name, DType expectedDType,
     return entry.takeError();
   const Entry &e = **entry;
   if (*e.dtype != expectedDType)
-    return makeError(filePath, "tensor '" + name + "' has dtype " +
-                                   dtypeName(*e.dtype) +
-                                   ", parameter expects " +
-                                   dtypeName(expectedDType));
+    return makeError(filePath,
+                     "tensor '" + name + "' has dtype " + dtypeName(*e.dtype) +
+                         ", parameter expects " + dtypeName(expectedDType));
   if (llvm::ArrayRef<int64_t>(e.shape) != expectedShape)
-    return makeError(filePath, "tensor '" + name + "' has shape " +
-                                   shapeString(e.shape) +
-                                   ", parameter expects " +
-                                   shapeString(expectedShape));
+    return makeError(filePath,
+                     "tensor '" + name + "' has shape " + shapeString(e.shape) +
+                         ", parameter expects " + shapeString(expectedShape));
   return copyOut(e);
 }
 
@@ -275,8 +273,8 @@ llvm::Error ms::runtime::writeSafeTensors(
   llvm::StringSet<> seen;
   for (const auto &[name, tensor] : tensors) {
     if (!tensor.isValid())
-      return makeError(path, "cannot write invalid (empty) tensor '" + name +
-                                 "'");
+      return makeError(path,
+                       "cannot write invalid (empty) tensor '" + name + "'");
     if (name == "__metadata__")
       return makeError(path, "'__metadata__' is reserved and cannot name a "
                              "tensor");

@@ -55,7 +55,8 @@ cl::opt<std::string>
          cl::cat(category));
 cl::opt<std::string> jitLevel("jit-level",
                               cl::desc("Optimization level (JitConfig "
-                                       "jit_level)"),
+                                       "jit_level); O1 and O2 compile as O0 "
+                                       "until their pipelines land"),
                               cl::init("O0"), cl::value_desc("O0|O1|O2"),
                               cl::cat(category));
 cl::list<std::string>

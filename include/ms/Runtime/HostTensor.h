@@ -57,7 +57,9 @@ public:
   llvm::ArrayRef<int64_t> shape() const { return dims; }
   size_t rank() const { return dims.size(); }
   int64_t numElements() const { return numElts; }
-  size_t byteSize() const { return static_cast<size_t>(numElts) * dtypeSize(elementType); }
+  size_t byteSize() const {
+    return static_cast<size_t>(numElts) * dtypeSize(elementType);
+  }
 
   /// Row-major strides, in elements.
   std::vector<int64_t> strides() const;

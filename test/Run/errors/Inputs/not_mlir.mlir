@@ -1,0 +1,1 @@
+print("this is Python, no MLIR here")

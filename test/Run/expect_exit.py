@@ -1,0 +1,21 @@
+#!/usr/bin/env python3
+"""expect_exit.py CODE CMD...: runs CMD and fails unless it exits with CODE,
+never crashed (no signal), and wrote exactly one line to stderr for exit
+code 1 (ms-run's contract: bad input gets one clear line). Prints CMD's
+stderr so FileCheck can read it."""
+import subprocess
+import sys
+
+code = int(sys.argv[1])
+proc = subprocess.run(sys.argv[2:], capture_output=True, text=True, timeout=120)
+sys.stdout.write(proc.stderr)
+if proc.returncode < 0:
+    print(f"expect_exit: crashed with signal {-proc.returncode}")
+    sys.exit(1)
+if proc.returncode != code:
+    print(f"expect_exit: exit code {proc.returncode}, expected {code}")
+    sys.exit(1)
+lines = [l for l in proc.stderr.splitlines() if l.strip()]
+if code == 1 and len(lines) != 1:
+    print(f"expect_exit: {len(lines)} lines on stderr, expected 1")
+    sys.exit(1)

@@ -1,0 +1,124 @@
+//===- HostTensorTest.cpp - Tests for HostTensor --------------------------===//
+
+#include "ms/Runtime/HostTensor.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdint>
+#include <cstring>
+
+using namespace ms::runtime;
+
+namespace {
+
+TEST(HostTensorTest, DTypeHelpers) {
+  EXPECT_EQ(dtypeSize(DType::F32), 4u);
+  EXPECT_EQ(dtypeSize(DType::F16), 2u);
+  EXPECT_EQ(dtypeSize(DType::I32), 4u);
+  EXPECT_EQ(dtypeSize(DType::I64), 8u);
+  EXPECT_EQ(dtypeName(DType::F32), "f32");
+  EXPECT_EQ(dtypeName(DType::F16), "f16");
+  EXPECT_EQ(dtypeName(DType::I32), "i32");
+  EXPECT_EQ(dtypeName(DType::I64), "i64");
+}
+
+TEST(HostTensorTest, ShapeString) {
+  EXPECT_EQ(shapeString({64, 10}), "[64, 10]");
+  EXPECT_EQ(shapeString({7}), "[7]");
+  EXPECT_EQ(shapeString({}), "[]");
+  EXPECT_EQ(shapeString({0, 3}), "[0, 3]");
+}
+
+TEST(HostTensorTest, DefaultIsInvalid) {
+  HostTensor t;
+  EXPECT_FALSE(t.isValid());
+  EXPECT_FALSE(static_cast<bool>(t));
+  EXPECT_EQ(t.numElements(), 0);
+  EXPECT_EQ(t.byteSize(), 0u);
+  EXPECT_EQ(t.data(), nullptr);
+  EXPECT_FALSE(t.clone().isValid());
+}
+
+TEST(HostTensorTest, AllocatesZeroFilledAlignedStorage) {
+  HostTensor t(DType::F32, {3, 5});
+  ASSERT_TRUE(t.isValid());
+  EXPECT_EQ(t.dtype(), DType::F32);
+  EXPECT_EQ(t.rank(), 2u);
+  EXPECT_EQ(t.numElements(), 15);
+  EXPECT_EQ(t.byteSize(), 60u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data()) % HostTensor::kAlignment, 0u);
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    EXPECT_EQ(t.dataAs<float>()[i], 0.0f);
+}
+
+TEST(HostTensorTest, ZeroElementAndScalarShapes) {
+  HostTensor empty(DType::I64, {4, 0, 2});
+  EXPECT_TRUE(empty.isValid());
+  EXPECT_EQ(empty.numElements(), 0);
+  EXPECT_EQ(empty.byteSize(), 0u);
+  EXPECT_NE(empty.data(), nullptr);
+  EXPECT_EQ(empty.typeString(), "tensor<4x0x2xi64>");
+  HostTensor emptyCopy = empty.clone();
+  EXPECT_TRUE(emptyCopy.sameTypeAs(empty));
+
+  HostTensor scalar(DType::F16, {});
+  EXPECT_EQ(scalar.rank(), 0u);
+  EXPECT_EQ(scalar.numElements(), 1);
+  EXPECT_EQ(scalar.byteSize(), 2u);
+  EXPECT_TRUE(scalar.strides().empty());
+  EXPECT_EQ(scalar.typeString(), "tensor<f16>");
+}
+
+TEST(HostTensorTest, Strides) {
+  HostTensor t(DType::I32, {2, 3, 4});
+  EXPECT_EQ(t.strides(), (std::vector<int64_t>{12, 4, 1}));
+  HostTensor v(DType::I32, {5});
+  EXPECT_EQ(v.strides(), (std::vector<int64_t>{1}));
+}
+
+TEST(HostTensorTest, TypeString) {
+  EXPECT_EQ(HostTensor(DType::F32, {64, 10}).typeString(), "tensor<64x10xf32>");
+  EXPECT_EQ(HostTensor(DType::I32, {7}).typeString(), "tensor<7xi32>");
+  EXPECT_EQ(HostTensor(DType::F32, {}).typeString(), "tensor<f32>");
+}
+
+TEST(HostTensorTest, SameTypeAs) {
+  HostTensor a(DType::F32, {2, 3});
+  EXPECT_TRUE(a.sameTypeAs(HostTensor(DType::F32, {2, 3})));
+  EXPECT_FALSE(a.sameTypeAs(HostTensor(DType::F32, {3, 2})));
+  EXPECT_FALSE(a.sameTypeAs(HostTensor(DType::I32, {2, 3})));
+  EXPECT_FALSE(a.sameTypeAs(HostTensor(DType::F32, {6})));
+  EXPECT_FALSE(a.sameTypeAs(HostTensor()));
+}
+
+TEST(HostTensorTest, CopiesShareStorage) {
+  HostTensor a(DType::I32, {4});
+  HostTensor b = a;
+  b.dataAs<int32_t>()[2] = 42;
+  EXPECT_EQ(a.dataAs<int32_t>()[2], 42);
+  EXPECT_EQ(a.data(), b.data());
+}
+
+TEST(HostTensorTest, CloneIsDeep) {
+  HostTensor a(DType::I64, {2, 2});
+  for (int i = 0; i < 4; ++i)
+    a.dataAs<int64_t>()[i] = i * 1000000000000LL;
+  HostTensor c = a.clone();
+  ASSERT_TRUE(c.sameTypeAs(a));
+  EXPECT_NE(c.data(), a.data());
+  EXPECT_EQ(std::memcmp(c.data(), a.data(), a.byteSize()), 0);
+  c.dataAs<int64_t>()[0] = -1;
+  EXPECT_EQ(a.dataAs<int64_t>()[0], 0);
+}
+
+TEST(HostTensorTest, StorageOutlivesOriginal) {
+  HostTensor copy;
+  {
+    HostTensor original(DType::F32, {3});
+    original.dataAs<float>()[1] = 2.5f;
+    copy = original;
+  }
+  EXPECT_EQ(copy.dataAs<float>()[1], 2.5f);
+}
+
+} // namespace

@@ -1,0 +1,114 @@
+//===- JitModuleTest.cpp - Graph-mode JIT modules -------------------------===//
+
+#include "ms/Runtime/JitModule.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace ms;
+using namespace ms::runtime;
+
+namespace {
+
+const char *kNet = R"mlir(
+func.func @construct(%x: tensor<2x3xf32>,
+                     %w: tensor<4x3xf32> {ms.param = "fc.weight"})
+    -> tensor<2x4xf32> {
+  %0 = ms.dense %x, %w : tensor<2x3xf32>, tensor<4x3xf32>
+  %1 = ms.relu %0 : tensor<2x4xf32>
+  return %1 : tensor<2x4xf32>
+}
+)mlir";
+
+class JitModuleTest : public ::testing::Test {
+protected:
+  JitModuleTest() {
+    mlir::DialectRegistry registry;
+    registerMSDialects(registry);
+    registerMSPasses();
+    registerUpstreamPassesForMS();
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  std::unique_ptr<JitModule> compile(llvm::StringRef source,
+                                     llvm::StringRef entry = "construct") {
+    auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+    EXPECT_TRUE(module);
+    auto jit = JitModule::compile(*module, entry, CompileOptions());
+    if (!jit) {
+      ADD_FAILURE() << llvm::toString(jit.takeError());
+      return nullptr;
+    }
+    return std::move(*jit);
+  }
+
+  mlir::MLIRContext context;
+};
+
+TEST_F(JitModuleTest, SignatureComesFromTheTensorFunction) {
+  auto jit = compile(kNet);
+  ASSERT_TRUE(jit);
+  const EntrySignature &sig = jit->signature();
+  ASSERT_EQ(sig.args.size(), 2u);
+  EXPECT_FALSE(sig.args[0].isParameter());
+  EXPECT_EQ(sig.args[1].paramName, "fc.weight");
+  EXPECT_EQ(sig.args[1].typeString(), "tensor<4x3xf32>");
+  ASSERT_EQ(sig.results.size(), 1u);
+  EXPECT_EQ(sig.results[0].typeString(), "tensor<2x4xf32>");
+}
+
+TEST_F(JitModuleTest, RunsAndOwnsItsResults) {
+  auto jit = compile(kNet);
+  ASSERT_TRUE(jit);
+  HostTensor x(DType::F32, {2, 3}), w(DType::F32, {4, 3});
+  for (int i = 0; i < 6; ++i)
+    x.dataAs<float>()[i] = static_cast<float>(i);
+  for (int i = 0; i < 12; ++i)
+    w.dataAs<float>()[i] = (i % 3 == 0) ? 1.0f : -1.0f;
+  auto out = jit->run({x, w});
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  // Row 1 of x is [3, 4, 5]; every weight row is [1, -1, -1]: 3 - 9 < 0.
+  const float *y = out->front().dataAs<float>();
+  EXPECT_EQ(y[0], 0.0f);      // relu(0 - 1 - 2)
+  EXPECT_EQ(y[4 + 0], 0.0f);  // relu(3 - 4 - 5)
+  // Two runs give two distinct result buffers.
+  auto again = jit->run({x, w});
+  ASSERT_TRUE(static_cast<bool>(again));
+  EXPECT_NE(again->front().data(), out->front().data());
+}
+
+TEST_F(JitModuleTest, ChecksShapesAndDtypesBeforeEveryCall) {
+  auto jit = compile(kNet);
+  ASSERT_TRUE(jit);
+  HostTensor w(DType::F32, {4, 3});
+  auto wrongShape = jit->run({HostTensor(DType::F32, {3, 3}), w});
+  ASSERT_FALSE(static_cast<bool>(wrongShape));
+  EXPECT_EQ(llvm::toString(wrongShape.takeError()),
+            "@construct: argument 0 expects tensor<2x3xf32>, got "
+            "tensor<3x3xf32>");
+  auto wrongDtype = jit->run({HostTensor(DType::F32, {2, 3}),
+                              HostTensor(DType::I32, {4, 3})});
+  ASSERT_FALSE(static_cast<bool>(wrongDtype));
+  EXPECT_EQ(llvm::toString(wrongDtype.takeError()),
+            "@construct: parameter 'fc.weight' expects tensor<4x3xf32>, got "
+            "tensor<4x3xi32>");
+  auto wrongCount = jit->run({w});
+  ASSERT_FALSE(static_cast<bool>(wrongCount));
+  EXPECT_EQ(llvm::toString(wrongCount.takeError()),
+            "@construct takes 2 arguments, got 1");
+}
+
+TEST_F(JitModuleTest, UnknownEntryNamesTheFunctionsThereAre) {
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(kNet, &context);
+  ASSERT_TRUE(module);
+  auto jit = JitModule::compile(*module, "forward", CompileOptions());
+  ASSERT_FALSE(static_cast<bool>(jit));
+  EXPECT_EQ(llvm::toString(jit.takeError()),
+            "no function named @forward in the module (it has @construct)");
+}
+
+} // namespace
