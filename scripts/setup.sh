@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages ms builds and tests with (when missing), then
+# configures and builds ms in ./build. Safe to run again: it only installs
+# what is missing and rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  g++ cmake ninja-build ccache libgtest-dev libbenchmark-dev
+  python3-numpy python3-pybind11 pybind11-dev python3-pytest
+  # Independent references for parity tests and peers for benchmarks; the
+  # product itself never needs them.
+  python3-torch libopenblas0-pthread
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+fi
+
+BUILD_TYPE=${MS_BUILD_TYPE:-Release}
+if [ ! -f build/build.ninja ]; then
+  cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE="$BUILD_TYPE"
+fi
+ninja -C build
