@@ -69,9 +69,9 @@ struct EagerExecutor::Impl {
     context.disableMultithreading();
   }
 
-  /// Wraps `op` applied to `inputs` in @kernel and compiles it.
-  llvm::Expected<std::unique_ptr<JitModule>>
-  compileKernel(const OpCall &op, llvm::ArrayRef<HostTensor> inputs);
+  /// Wraps `op` applied to operands of `inputs` types in @kernel, verified.
+  llvm::Expected<OwningOpRef<ModuleOp>>
+  buildKernel(const OpCall &op, llvm::ArrayRef<TensorSpec> inputs);
 
   EagerOptions options;
   MLIRContext context;
@@ -80,9 +80,9 @@ struct EagerExecutor::Impl {
   std::string key; // reused so a cache hit allocates nothing for the key
 };
 
-llvm::Expected<std::unique_ptr<JitModule>>
-EagerExecutor::Impl::compileKernel(const OpCall &op,
-                                   llvm::ArrayRef<HostTensor> inputs) {
+llvm::Expected<OwningOpRef<ModuleOp>>
+EagerExecutor::Impl::buildKernel(const OpCall &op,
+                                 llvm::ArrayRef<TensorSpec> inputs) {
   MLIRContext *ctx = &context;
   DiagnosticCollector diagnostics(ctx);
   std::optional<RegisteredOperationName> opName =
@@ -121,9 +121,9 @@ EagerExecutor::Impl::compileKernel(const OpCall &op,
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder b(module->getBodyRegion());
   SmallVector<Type> inputTypes;
-  for (const HostTensor &input : inputs)
+  for (const TensorSpec &input : inputs)
     inputTypes.push_back(RankedTensorType::get(
-        input.shape(), elementTypeOf(ctx, input.dtype())));
+        input.shape, elementTypeOf(ctx, input.dtype)));
   auto func = func::FuncOp::create(b, loc, "kernel",
                                    b.getFunctionType(inputTypes, {}));
   Block *body = func.addEntryBlock();
@@ -148,10 +148,30 @@ EagerExecutor::Impl::compileKernel(const OpCall &op,
   func.setFunctionType(b.getFunctionType(inputTypes, resultTypes));
   if (failed(verify(*module)))
     return diagnostics.takeError("'" + op.name + "' is not valid");
+  return module;
+}
 
-  CompileOptions compileOptions;
-  compileOptions.pipeline.jitLevel = options.jitLevel;
-  return JitModule::compile(*module, "kernel", compileOptions);
+/// The type of each tensor, as a signature entry.
+static std::vector<TensorSpec> specsOf(llvm::ArrayRef<HostTensor> tensors) {
+  std::vector<TensorSpec> specs(tensors.size());
+  for (auto [spec, tensor] : llvm::zip(specs, tensors)) {
+    spec.dtype = tensor.dtype();
+    spec.shape.assign(tensor.shape().begin(), tensor.shape().end());
+  }
+  return specs;
+}
+
+llvm::Expected<std::vector<TensorSpec>>
+EagerExecutor::inferResults(const OpCall &op,
+                            llvm::ArrayRef<TensorSpec> inputs) {
+  auto module = impl->buildKernel(op, inputs);
+  if (!module)
+    return module.takeError();
+  auto func = cast<func::FuncOp>((**module).getBody()->front());
+  auto sig = readSignature(func);
+  if (!sig)
+    return sig.takeError();
+  return sig->results;
 }
 
 EagerExecutor::EagerExecutor(EagerOptions options)
@@ -174,7 +194,15 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
   } else {
     ++impl->stats.misses;
     auto start = Clock::now();
-    auto compiled = impl->compileKernel(op, inputs);
+    llvm::Expected<std::unique_ptr<JitModule>> compiled =
+        [&]() -> llvm::Expected<std::unique_ptr<JitModule>> {
+      auto module = impl->buildKernel(op, specsOf(inputs));
+      if (!module)
+        return module.takeError();
+      CompileOptions compileOptions;
+      compileOptions.pipeline.jitLevel = impl->options.jitLevel;
+      return JitModule::compile(**module, "kernel", compileOptions);
+    }();
     impl->stats.compileSeconds +=
         std::chrono::duration<double>(Clock::now() - start).count();
     if (!compiled)

@@ -165,3 +165,25 @@ TEST_F(EagerExecutorTest, MatchesHandComputedDense) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(EagerExecutorInferTest, InfersResultTypesWithoutCompiling) {
+  EagerExecutor executor;
+  TensorSpec x{DType::F32, {64, 1, 28, 28}, ""};
+  auto flat = executor.inferResults({"ms.flatten", ""}, {x});
+  ASSERT_TRUE(static_cast<bool>(flat)) << llvm::toString(flat.takeError());
+  EXPECT_EQ(flat->front().typeString(), "tensor<64x784xf32>");
+  TensorSpec w{DType::F32, {10, 784}, ""};
+  auto dense = executor.inferResults({"ms.dense", ""}, {flat->front(), w});
+  ASSERT_TRUE(static_cast<bool>(dense));
+  EXPECT_EQ(dense->front().typeString(), "tensor<64x10xf32>");
+  auto bad = executor.inferResults({"ms.dense", ""}, {x, w});
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("does not match weight"),
+            std::string::npos);
+  EXPECT_EQ(executor.numKernels(), 0u);
+  EXPECT_EQ(executor.stats().misses, 0u);
+}
+
+} // namespace

@@ -11,6 +11,7 @@
 
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Runtime/HostTensor.h"
+#include "ms/Runtime/Signature.h"
 
 #include "llvm/Support/Error.h"
 
@@ -67,6 +68,12 @@ public:
   /// shape error is returned as an error and leaves the executor usable.
   llvm::Expected<std::vector<HostTensor>> run(const OpCall &op,
                                               llvm::ArrayRef<HostTensor> inputs);
+
+  /// The results `op` would produce on inputs of these types, found by the
+  /// op's own shape inference; nothing is compiled. Graph capture uses it to
+  /// give symbolic tensors their shapes.
+  llvm::Expected<std::vector<TensorSpec>>
+  inferResults(const OpCall &op, llvm::ArrayRef<TensorSpec> inputs);
 
   /// Runs the ms ops of `func` one at a time on `args`, calling `trace` after
   /// each op.
