@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-  g++ cmake ninja-build ccache libgtest-dev libbenchmark-dev
+  g++ cmake ninja-build ccache libgtest-dev libbenchmark-dev libomp-22-dev
   python3-numpy python3-pybind11 pybind11-dev python3-pytest
   # Independent references for parity tests and peers for benchmarks; the
   # product itself never needs them.

@@ -31,19 +31,46 @@
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/TransformOps/BufferizationTransformOps.h"
+#include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
+#include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
+#include "mlir/Dialect/Tensor/TransformOps/TensorTransformOps.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
+#include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "ms/Dialect/MS/Transforms/TileSizeModel.h"
+
+#include <algorithm>
+#include <thread>
 
 #include "mlir/Dialect/Func/Extensions/AllExtensions.h"
 
 using namespace mlir;
 
 namespace ms {
+
+/// L2 size for affine-loop-tile, which takes KiB.
+static unsigned CpuModelL2KiB() { return CpuModel::host().l2Bytes / 1024; }
 
 std::optional<JitLevel> parseJitLevel(llvm::StringRef text) {
   if (text == "O0")
@@ -67,32 +94,83 @@ llvm::StringRef jitLevelName(JitLevel level) {
   return "O0";
 }
 
+unsigned effectiveThreads(const PipelineOptions &options) {
+  if (options.jitLevel != JitLevel::O2)
+    return 1;
+  if (options.numThreads)
+    return options.numThreads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
-  // O1 and O2 add their tiling, fusion and vectorization stages here (issue
-  // on jit levels); until then every level runs the O0 stages.
-  (void)options;
-  return {
-      // ms-level folds (relu of relu, reshape chains, dropout at inference).
-      {"ms-canonicalize", "canonicalize"},
-      {"ms-to-linalg", "convert-ms-to-linalg,ms-decompose-aggregates"},
-      // Contractions accumulate with FMA in every mode.
-      {"linalg-generalize",
-       "func.func(linalg-generalize-named-ops),ms-contraction-to-fma"},
-      {"bufferize",
-       "ms-emit-c-interface,"
-       "one-shot-bufferize{bufferize-function-boundaries "
-       "function-boundary-type-conversion=identity-layout-map},"
-       "buffer-results-to-out-params{hoist-static-allocs "
-       "modify-public-functions},"
-       "buffer-deallocation-pipeline,ms-copy-to-linalg,canonicalize"},
-      {"loops", "func.func(convert-linalg-to-affine-loops),lower-affine,"
-                "convert-scf-to-cf,canonicalize,cse"},
-      {"llvm",
-       "convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,"
-       "lower-affine,finalize-memref-to-llvm,convert-func-to-llvm,"
-       "convert-arith-to-llvm,convert-cf-to-llvm,convert-index-to-llvm,"
-       "convert-ub-to-llvm,reconcile-unrealized-casts"},
-  };
+  JitLevel level = options.jitLevel;
+  unsigned threads = effectiveThreads(options);
+  std::vector<PipelineStage> stages;
+  // ms-level folds (relu of relu, reshape chains, dropout at inference).
+  stages.push_back({"ms-canonicalize", "canonicalize"});
+  stages.push_back({"ms-to-linalg",
+                    "convert-ms-to-linalg,ms-decompose-aggregates"});
+  if (level == JitLevel::O2)
+    // Register-tiled, vectorized matmuls (contractions become FMAs later).
+    stages.push_back(
+        {"vectorize", "ms-transpose-matmul-operands,canonicalize,"
+                      "ms-vectorize-matmuls{num-threads=" +
+                          std::to_string(threads) + "}"});
+  // Scalar contractions accumulate with FMA in every mode, like the vector
+  // ones; O1/O2 fuse elementwise chains (bias + activation) into one loop.
+  std::string generic =
+      "func.func(linalg-generalize-named-ops),ms-contraction-to-fma";
+  if (level != JitLevel::O0)
+    generic += ",linalg-fuse-elementwise-ops,canonicalize";
+  stages.push_back({"linalg-generic", generic});
+  std::string bufferize =
+      "ms-emit-c-interface,"
+      "one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map},"
+      "buffer-results-to-out-params{hoist-static-allocs "
+      "modify-public-functions}";
+  if (level == JitLevel::O0) {
+    stages.push_back({"bufferize", bufferize +
+                                       ",buffer-deallocation-pipeline,"
+                                       "ms-copy-to-linalg,canonicalize"});
+    stages.push_back({"loops",
+                      "func.func(convert-linalg-to-affine-loops),lower-affine,"
+                      "convert-scf-to-cf,canonicalize,cse"});
+  } else {
+    if (level == JitLevel::O2)
+      bufferize += ",canonicalize,fold-memref-alias-ops,cse,canonicalize,"
+                   "ms-lower-vectors";
+    stages.push_back({"bufferize", bufferize + ",canonicalize"});
+    // Affine fusion puts each epilogue inside its producer's loops (a dense
+    // + relu writes its output once); tiling for L2, scalar replacement and
+    // invariant code motion follow. Fusion leaves tiny private buffers,
+    // which go on the stack, and deallocation runs last.
+    std::string loops =
+        "func.func(convert-linalg-to-affine-loops,affine-loop-fusion,"
+        "affine-loop-tile{cache-size=" +
+        std::to_string(CpuModelL2KiB()) +
+        "},affine-scalrep,affine-loop-invariant-code-motion),canonicalize,"
+        "func.func(promote-buffers-to-stack{max-alloc-size-in-bytes=4096}),"
+        "lower-affine,buffer-deallocation-pipeline,ms-copy-to-linalg,"
+        "func.func(convert-linalg-to-loops)";
+    if (threads > 1)
+      // Canonicalization inlines the alloca scopes scf-to-openmp wraps
+      // around loop bodies without allocas; scf-to-cf cannot enter them.
+      loops += ",scf-forall-to-parallel,convert-scf-to-openmp{num-threads=" +
+               std::to_string(threads) + "},canonicalize";
+    stages.push_back({"loops", loops + ",convert-scf-to-cf,canonicalize,cse"});
+  }
+  std::string llvm =
+      "convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,"
+      "convert-math-to-llvm,"
+      "convert-math-to-libm,expand-strided-metadata,lower-affine,"
+      "finalize-memref-to-llvm,convert-vector-to-llvm,convert-func-to-llvm,"
+      "convert-arith-to-llvm,convert-cf-to-llvm,convert-index-to-llvm,"
+      "convert-ub-to-llvm";
+  if (threads > 1)
+    llvm += ",convert-openmp-to-llvm";
+  stages.push_back({"llvm", llvm + ",reconcile-unrealized-casts"});
+  return stages;
 }
 
 LogicalResult buildMSPipeline(OpPassManager &pm,
@@ -109,8 +187,26 @@ void registerMSDialects(DialectRegistry &registry) {
                   func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
                   linalg::LinalgDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+                  tensor::TensorDialect, transform::TransformDialect,
+                  ub::UBDialect, vector::VectorDialect,
+                  omp::OpenMPDialect>();
+  // Tiling, vectorization and bufferization of vector transfers (O1/O2).
+  linalg::registerAllDialectInterfaceImplementations(registry);
+  tensor::registerTilingInterfaceExternalModels(registry);
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerSubsetOpInterfaceExternalModels(registry);
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  tensor::registerValueBoundsOpInterfaceExternalModels(registry);
+  vector::registerValueBoundsOpInterfaceExternalModels(registry);
+  // O2 schedules matmuls with transform-dialect sequences.
+  bufferization::registerTransformDialectExtension(registry);
+  linalg::registerTransformDialectExtension(registry);
+  scf::registerTransformDialectExtension(registry);
+  tensor::registerTransformDialectExtension(registry);
+  vector::registerTransformDialectExtension(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
@@ -122,6 +218,7 @@ void registerMSDialects(DialectRegistry &registry) {
   func::registerAllExtensions(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
 }
 
 void registerUpstreamPassesForMS() {
@@ -137,7 +234,17 @@ void registerUpstreamPassesForMS() {
   bufferization::registerBufferizationPipelines();
   registerLinalgPasses();
   memref::registerMemRefPasses();
+  transform::registerTransformPasses();
+  registerSCFPasses();
 }
+
+namespace {
+struct ThreadsOption : public PassPipelineOptions<ThreadsOption> {
+  Option<unsigned> numThreads{*this, "num-threads",
+                              llvm::cl::desc("O2 threads (0: the core count)"),
+                              llvm::cl::init(0)};
+};
+} // namespace
 
 void registerMSPasses() {
   static bool registered = false;
@@ -146,16 +253,35 @@ void registerMSPasses() {
   registered = true;
   registerConvertMSToLinalgPass();
   registerMSTransformsPasses();
-  PassPipelineRegistration<>(
-      "ms-pipeline-O0",
-      "Lower ms to the LLVM dialect at jit_level O0: each op on its own, "
-      "no fusion",
-      [](OpPassManager &pm) {
-        PipelineOptions options;
-        options.jitLevel = JitLevel::O0;
-        if (failed(buildMSPipeline(pm, options)))
-          llvm::report_fatal_error("ms-pipeline-O0 failed to build");
-      });
+  struct Level {
+    const char *name;
+    JitLevel level;
+    const char *description;
+  };
+  static const Level levels[] = {
+      {"ms-pipeline-O0", JitLevel::O0,
+       "Lower ms to the LLVM dialect at jit_level O0: each op on its own, "
+       "no fusion"},
+      {"ms-pipeline-O1", JitLevel::O1,
+       "Lower ms to the LLVM dialect at jit_level O1: elementwise and "
+       "epilogue fusion, cache tiling, scalar replacement, LICM"},
+      {"ms-pipeline-O2", JitLevel::O2,
+       "Lower ms to the LLVM dialect at jit_level O2: O1 plus register-tiled "
+       "vectorized matmuls and multithreading (num-threads, default: cores)"},
+  };
+  for (const Level &entry : levels) {
+    JitLevel level = entry.level;
+    std::string name = entry.name;
+    PassPipelineRegistration<ThreadsOption>(
+        entry.name, entry.description,
+        [level, name](OpPassManager &pm, const ThreadsOption &threads) {
+          PipelineOptions options;
+          options.jitLevel = level;
+          options.numThreads = threads.numThreads;
+          if (failed(buildMSPipeline(pm, options)))
+            llvm::report_fatal_error(llvm::Twine(name) + " failed to build");
+        });
+  }
 }
 
 } // namespace ms

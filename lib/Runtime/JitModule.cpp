@@ -138,6 +138,11 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
   // Without LLVM optimization the JIT code is several times slower.
   auto transformer = makeOptimizingTransformer(3, 0, tm->get());
   ExecutionEngineOptions engineOptions;
+  // O2's parallel loops call into the OpenMP runtime.
+  llvm::SmallVector<llvm::StringRef, 1> libraries;
+  if (effectiveThreads(options.pipeline) > 1)
+    libraries.push_back(MS_LIBOMP_PATH);
+  engineOptions.sharedLibPaths = libraries;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.enableGDBNotificationListener = false;

@@ -55,10 +55,15 @@ cl::opt<std::string>
          cl::cat(category));
 cl::opt<std::string> jitLevel("jit-level",
                               cl::desc("Optimization level (JitConfig "
-                                       "jit_level); O1 and O2 compile as O0 "
-                                       "until their pipelines land"),
+                                       "jit_level): O0 op by op, O1 fused "
+                                       "and tiled, O2 vectorized and "
+                                       "multithreaded"),
                               cl::init("O0"), cl::value_desc("O0|O1|O2"),
                               cl::cat(category));
+cl::opt<unsigned> numThreads(
+    "num-threads",
+    cl::desc("Threads for O2's parallel loops (default 0: the core count)"),
+    cl::init(0), cl::value_desc("N"), cl::cat(category));
 cl::list<std::string>
     inputs("input",
            cl::desc("One per non-parameter argument, in order (default "
@@ -349,6 +354,7 @@ int main(int argc, char **argv) {
   if (mode == "graph") {
     CompileOptions options;
     options.pipeline.jitLevel = *level;
+    options.pipeline.numThreads = numThreads;
     options.dumpIRDir = dumpIR;
     auto jit = JitModule::compile(*module, entry, options);
     if (!jit)

@@ -31,7 +31,12 @@ llvm::StringRef jitLevelName(JitLevel level);
 
 struct PipelineOptions {
   JitLevel jitLevel = JitLevel::O0;
+  /// Threads for O2's parallel loops; 0 means the host's core count.
+  unsigned numThreads = 0;
 };
+
+/// The thread count O2 uses for `options` (1 below O2).
+unsigned effectiveThreads(const PipelineOptions &options);
 
 /// The passes from ms on tensors to the LLVM dialect, as textual stages. Each
 /// stage is a (name, pipeline) pair; --dump-ir-after-all writes one file per

@@ -8,7 +8,10 @@ namespace mlir {
 namespace arith { class ArithDialect; }
 namespace linalg { class LinalgDialect; }
 namespace math { class MathDialect; }
+namespace scf { class SCFDialect; }
 namespace tensor { class TensorDialect; }
+namespace transform { class TransformDialect; }
+namespace vector { class VectorDialect; }
 } // namespace mlir
 
 namespace ms {

@@ -52,4 +52,59 @@ def MSCopyToLinalg : Pass<"ms-copy-to-linalg"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def MSTransposeMatmulOperands
+    : Pass<"ms-transpose-matmul-operands", "mlir::ModuleOp"> {
+  let summary = "Compute x @ w^T as (w @ x^T)^T so weights stream by rows";
+  let description = [{
+    A dense layer multiplies by its `[out, in]` weight transposed. The
+    register-tiled kernel needs one operand broadcast element by element and
+    the other read as contiguous vectors; with `w` on the left both hold:
+    `C^T = w @ x^T` reads `w` row by row and `x^T` (small, transposed once)
+    as vectors, and the final transpose fuses into the epilogue. Each output
+    element still accumulates the same products in the same K order.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
+  let summary = "Tile matmuls for cache and registers and vectorize them";
+  let description = [{
+    Schedules every static `linalg.matmul` with a transform-dialect sequence
+    built from a small cost model (vector width, register count, L1/L2
+    sizes, the shape): rows and columns split into a part that the
+    micro-tile divides and remainder parts with their own exact tiles; a
+    cache tile on K and the columns; a register micro-tile (6x16 for
+    AVX2/FMA); K stepped one at a time and unrolled; then vectorization to
+    `vector.contract`, which `ms-lower-vectors` turns into FMAs. With more
+    than one thread, the rows are split across threads with `scf.forall`.
+    K stays in order, so results equal the scalar lowering bit for bit.
+  }];
+  let options = [
+    Option<"numThreads", "num-threads", "unsigned", "1",
+           "Threads to split the rows over (1: no scf.forall)">,
+    Option<"vectorLanes", "vector-lanes", "unsigned", "0",
+           "f32 lanes per vector register (0: the host's)">,
+    Option<"l1KiB", "l1-kib", "unsigned", "0", "L1 data cache (0: the host's)">,
+    Option<"l2KiB", "l2-kib", "unsigned", "0", "L2 cache (0: the host's)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::transform::TransformDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def MSLowerVectors : Pass<"ms-lower-vectors", "mlir::ModuleOp"> {
+  let summary = "Hoist accumulators and lower vector contractions to FMAs";
+  let description = [{
+    Runs after bufferization: hoists loop-invariant vector transfers out of
+    the K loop so the accumulators stay in registers, then lowers
+    `vector.contract` to outer products and those to `vector.fma`, and
+    lowers transfers, shape casts, transposes and broadcasts.
+  }];
+  let dependentDialects = ["mlir::transform::TransformDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 #endif // MS_DIALECT_MS_TRANSFORMS_PASSES_TD

@@ -1,0 +1,16 @@
+//===- TransformScript.h - Apply a transform-dialect script -----*- C++ -*-===//
+#ifndef MS_DIALECT_MS_TRANSFORMS_TRANSFORMSCRIPT_H
+#define MS_DIALECT_MS_TRANSFORMS_TRANSFORMSCRIPT_H
+
+#include "mlir/IR/Operation.h"
+
+namespace ms {
+
+/// Parses `script` (a module holding @__transform_main) and applies it to
+/// `payload`. Errors are emitted as diagnostics.
+llvm::LogicalResult applyTransformScript(mlir::Operation *payload,
+                                         llvm::StringRef script);
+
+} // namespace ms
+
+#endif // MS_DIALECT_MS_TRANSFORMS_TRANSFORMSCRIPT_H

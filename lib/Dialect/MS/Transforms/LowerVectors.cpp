@@ -1,0 +1,55 @@
+//===- LowerVectors.cpp - Hoist accumulators, contractions to FMAs --------===//
+
+#include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Dialect/MS/Transforms/TransformScript.h"
+
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace ms {
+#define GEN_PASS_DEF_MSLOWERVECTORS
+#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+// Hoisting first: with the accumulators out of the K loop, each k step is
+// one broadcast and one FMA per accumulator register.
+constexpr llvm::StringLiteral kScript = R"mlir(
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %funcs = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %hoisted = transform.structured.hoist_redundant_vector_transfers %funcs : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %hoisted {
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.vector.lower_outerproduct
+    } : !transform.any_op
+    transform.apply_patterns to %hoisted {
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+      transform.apply_patterns.vector.lower_shape_cast
+      transform.apply_patterns.vector.lower_transpose
+      transform.apply_patterns.vector.lower_broadcast
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.yield
+  }
+}
+)mlir";
+
+struct MSLowerVectorsPass : ms::impl::MSLowerVectorsBase<MSLowerVectorsPass> {
+  void runOnOperation() override {
+    bool hasVectors = false;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<vector::VectorDialect>(op->getDialect()))
+        hasVectors = true;
+    });
+    if (hasVectors && failed(ms::applyTransformScript(getOperation(), kScript)))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,93 @@
+//===- TileSizeModel.cpp - Tile sizes from the target and the shape -------===//
+
+#include "ms/Dialect/MS/Transforms/TileSizeModel.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+
+namespace ms {
+namespace {
+
+/// Reads a Linux cache size such as "32K" from sysfs; 0 if unknown.
+unsigned readCacheBytes(int index) {
+  auto buffer = llvm::MemoryBuffer::getFile(
+      "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
+          "/size",
+      /*IsText=*/true);
+  if (!buffer)
+    return 0;
+  llvm::StringRef text = (*buffer)->getBuffer().trim();
+  unsigned multiplier = 1;
+  if (text.consume_back("K"))
+    multiplier = 1024;
+  else if (text.consume_back("M"))
+    multiplier = 1024 * 1024;
+  unsigned value = 0;
+  if (text.getAsInteger(10, value))
+    return 0;
+  return value * multiplier;
+}
+
+int64_t largestPowerOfTwoAtMost(int64_t n) {
+  int64_t p = 1;
+  while (p * 2 <= n)
+    p *= 2;
+  return p;
+}
+
+} // namespace
+
+CpuModel CpuModel::host() {
+  CpuModel cpu;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  // 256-bit vectors even where AVX-512 exists: on AMD's cores the 512-bit
+  // units are double-pumped, so wider vectors add register pressure and no
+  // throughput.
+  if (features.lookup("avx2") || features.lookup("avx")) {
+    cpu.vectorLanes = 8;
+    cpu.vectorRegisters = 16;
+  } else {
+    cpu.vectorLanes = 4;
+    cpu.vectorRegisters = 16;
+  }
+  // index0 is L1 data, index2 the L2 on x86 Linux.
+  if (unsigned l1 = readCacheBytes(0))
+    cpu.l1Bytes = l1;
+  if (unsigned l2 = readCacheBytes(2))
+    cpu.l2Bytes = l2;
+  return cpu;
+}
+
+MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
+                              int64_t k) {
+  MatmulTiles tiles;
+  // Two vectors of columns per row; the remaining registers (less one
+  // broadcast and two loads) hold one accumulator row each.
+  tiles.microCols = 2 * cpu.vectorLanes;
+  tiles.microRows = std::max<int64_t>(
+      1, (cpu.vectorRegisters - 4) / (tiles.microCols / cpu.vectorLanes));
+  // The K block: the A micro-panel (rows x K) and the B micro-panel
+  // (K x cols) fill at most three quarters of L1.
+  int64_t bytesPerK = 4 * (tiles.microRows + tiles.microCols);
+  tiles.cacheK = std::min<int64_t>(
+      k, largestPowerOfTwoAtMost(cpu.l1Bytes * 3 / 4 / bytesPerK));
+  // The column block: the K x cols panel takes at most half of L2.
+  int64_t panelCols = cpu.l2Bytes / 2 / (4 * std::max<int64_t>(tiles.cacheK, 1));
+  panelCols = std::max<int64_t>(tiles.microCols,
+                                panelCols / tiles.microCols * tiles.microCols);
+  // It must divide the columns the micro-tile covers, so every tile is
+  // static and vectorizes.
+  int64_t microTiles = cols / tiles.microCols;
+  int64_t blockTiles = std::max<int64_t>(1, panelCols / tiles.microCols);
+  while (microTiles > 0 && microTiles % blockTiles != 0)
+    --blockTiles;
+  tiles.cacheCols = microTiles > 0 ? blockTiles * tiles.microCols : cols;
+  tiles.unrollK = 4;
+  (void)rows;
+  return tiles;
+}
+
+} // namespace ms

@@ -1,0 +1,67 @@
+//===- TransposeMatmulOperands.cpp - x @ w^T as (w @ x^T)^T ---------------===//
+
+#include "ms/Dialect/MS/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ms {
+#define GEN_PASS_DEF_MSTRANSPOSEMATMULOPERANDS
+#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+Value transposed(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
+      type.getElementType());
+  return linalg::TransposeOp::create(b, loc, value, init,
+                                     ArrayRef<int64_t>{1, 0})
+      ->getResult(0);
+}
+
+/// The transposed accumulator: a fill keeps being a fill, anything else is
+/// transposed.
+Value transposedInit(OpBuilder &b, Location loc, Value init) {
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    auto type = cast<RankedTensorType>(init.getType());
+    Value empty = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
+        type.getElementType());
+    return linalg::FillOp::create(b, loc, fill.getInputs(), ValueRange{empty})
+        .getResult(0);
+  }
+  return transposed(b, loc, init);
+}
+
+struct MSTransposeMatmulOperandsPass
+    : ms::impl::MSTransposeMatmulOperandsBase<MSTransposeMatmulOperandsPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::MatmulOp> candidates;
+    getOperation()->walk([&](linalg::MatmulOp op) {
+      if (linalg::MatmulTransposeBOp::classof(op) && op.hasPureTensorSemantics())
+        candidates.push_back(op);
+    });
+    for (linalg::MatmulOp op : candidates) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
+      Value init = op.getDpsInits()[0];
+      Value xT = transposed(b, loc, x);
+      Value cTInit = transposedInit(b, loc, init);
+      Value cT = linalg::MatmulOp::create(b, loc, TypeRange{cTInit.getType()},
+                                          ValueRange{w, xT}, ValueRange{cTInit})
+                     .getResult(0);
+      op->getResult(0).replaceAllUsesWith(transposed(b, loc, cT));
+      op->erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,245 @@
+//===- VectorizeMatmuls.cpp - Register-tiled, vectorized matmuls ----------===//
+//
+// Writes one transform-dialect schedule per static linalg.matmul, with tile
+// sizes from the TileSizeModel, and applies it. Every tile the schedule makes
+// is static (remainders are split off with their own exact tiles), so every
+// tile vectorizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Dialect/MS/Transforms/TileSizeModel.h"
+#include "ms/Dialect/MS/Transforms/TransformScript.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstdlib>
+
+namespace ms {
+#define GEN_PASS_DEF_MSVECTORIZEMATMULS
+#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kIdAttr = "ms.matmul_id";
+
+/// Emits the transform ops that schedule one matmul.
+class ScheduleWriter {
+public:
+  ScheduleWriter(std::string &out, int64_t id, const ms::MatmulTiles &tiles,
+                 int64_t k, unsigned threads)
+      : out(out), id(id), tiles(tiles), k(k), threads(threads) {}
+
+  void schedule(int64_t rows, int64_t cols) {
+    std::string root = fresh();
+    line(llvm::formatv("{0} = transform.structured.match ops{{[\"linalg."
+                       "matmul\"]} attributes {{{1} = {2} : i64} in %root : "
+                       "(!transform.any_op) -> !transform.any_op",
+                       root, kIdAttr, id));
+    splitForThreads(root, rows, cols);
+  }
+
+  /// Vectorizes every register tile, then unrolls the K loops (in that order:
+  /// unrolling invalidates the handles to the ops inside).
+  void finish() {
+    for (const std::string &tile : registerTiles)
+      line("transform.structured.vectorize " + tile + " : !transform.any_op");
+    for (const std::string &loop : kLoops)
+      line(llvm::formatv("transform.loop.unroll {0} {{factor = {1}} : "
+                         "!transform.any_op",
+                         loop, tiles.unrollK));
+  }
+
+private:
+  /// Handle names are unique across the schedules of all matmuls.
+  std::string fresh() {
+    return "%m" + std::to_string(id) + "_" + std::to_string(counter++);
+  }
+  void line(const llvm::Twine &text) { out += "    " + text.str() + "\n"; }
+
+  /// Splits `handle` at `at` along `dim`; returns both parts.
+  std::pair<std::string, std::string> split(const std::string &handle,
+                                            int dim, int64_t at) {
+    std::string both = fresh(), first = fresh(), second = fresh();
+    line(llvm::formatv("{0} = transform.structured.split {1} after {2} "
+                       "{{dimension = {3}} : !transform.any_op",
+                       both, handle, at, dim));
+    line(llvm::formatv("{0}, {1} = transform.split_handle {2} : "
+                       "(!transform.any_op) -> (!transform.any_op, "
+                       "!transform.any_op)",
+                       first, second, both));
+    return {first, second};
+  }
+
+  /// Rows in `threads` equal chunks of whole micro-tiles, each an iteration
+  /// of an scf.forall; leftover rows run after, on one thread.
+  void splitForThreads(const std::string &handle, int64_t rows, int64_t cols) {
+    int64_t chunk = tiles.microRows * threads;
+    if (threads <= 1 || rows < chunk) {
+      splitRows(handle, rows, cols);
+      return;
+    }
+    int64_t parallelRows = rows / chunk * chunk;
+    std::string parallel = handle, rest;
+    if (parallelRows < rows)
+      std::tie(parallel, rest) = split(handle, 0, parallelRows);
+    // The leftover rows first: tiling the parallel part into an scf.forall
+    // rewrites the tensor chain both parts share.
+    if (!rest.empty())
+      splitRows(rest, rows - parallelRows, cols);
+    std::string tiled = fresh(), forall = fresh();
+    line(llvm::formatv("{0}, {1} = transform.structured.tile_using_forall {2} "
+                       "tile_sizes [{3}, 0, 0] : (!transform.any_op) -> "
+                       "(!transform.any_op, !transform.any_op)",
+                       tiled, forall, parallel, parallelRows / threads));
+    splitRows(tiled, parallelRows / threads, cols);
+  }
+
+  void splitRows(const std::string &handle, int64_t rows, int64_t cols) {
+    int64_t main = rows / tiles.microRows * tiles.microRows;
+    if (main == 0 || main == rows) {
+      splitCols(handle, rows, cols);
+      return;
+    }
+    auto [first, second] = split(handle, 0, main);
+    splitCols(first, main, cols);
+    splitCols(second, rows - main, cols);
+  }
+
+  void splitCols(const std::string &handle, int64_t rows, int64_t cols) {
+    int64_t main = cols / tiles.microCols * tiles.microCols;
+    if (main == 0 || main == cols) {
+      tileBlock(handle, rows, cols);
+      return;
+    }
+    auto [first, second] = split(handle, 1, main);
+    tileBlock(first, rows, main);
+    tileBlock(second, rows, cols - main);
+  }
+
+  /// Cache tiles, then the register tile (column tiles outside row tiles),
+  /// then K one step at a time.
+  void tileBlock(const std::string &handle, int64_t rows, int64_t cols) {
+    int64_t rowTile = std::min(rows, tiles.microRows);
+    int64_t colTile = std::min(cols, tiles.microCols);
+    int64_t cacheCols = cols % tiles.cacheCols == 0 ? tiles.cacheCols : 0;
+    if (cacheCols == cols)
+      cacheCols = 0;
+    int64_t cacheK = tiles.cacheK < k ? tiles.cacheK : 0;
+    std::string current = handle;
+    if (cacheCols || cacheK) {
+      std::string tiled = fresh(), loops = fresh();
+      int numLoops = (cacheCols ? 1 : 0) + (cacheK ? 1 : 0);
+      line(llvm::formatv("{0}, {1}:{2} = transform.structured.tile_using_for "
+                         "{3} tile_sizes [0, {4}, {5}] : (!transform.any_op) "
+                         "-> (!transform.any_op{6})",
+                         tiled, loops, numLoops, current, cacheCols, cacheK,
+                         numLoops == 2 ? ", !transform.any_op, !transform.any_op"
+                                       : ", !transform.any_op"));
+      current = tiled;
+    }
+    std::string registerTile = fresh(), registerLoops = fresh();
+    line(llvm::formatv("{0}, {1}:2 = transform.structured.tile_using_for {2} "
+                       "tile_sizes [{3}, {4}, 0] interchange = [1, 0, 2] : "
+                       "(!transform.any_op) -> (!transform.any_op, "
+                       "!transform.any_op, !transform.any_op)",
+                       registerTile, registerLoops, current, rowTile, colTile));
+    std::string step = fresh(), kLoop = fresh();
+    line(llvm::formatv("{0}, {1} = transform.structured.tile_using_for {2} "
+                       "tile_sizes [0, 0, 1] : (!transform.any_op) -> "
+                       "(!transform.any_op, !transform.any_op)",
+                       step, kLoop, registerTile));
+    registerTiles.push_back(step);
+    kLoops.push_back(kLoop);
+  }
+
+  std::string &out;
+  int64_t id;
+  const ms::MatmulTiles &tiles;
+  int64_t k;
+  unsigned threads;
+  unsigned counter = 0;
+  std::vector<std::string> registerTiles, kLoops;
+};
+
+struct MSVectorizeMatmulsPass
+    : ms::impl::MSVectorizeMatmulsBase<MSVectorizeMatmulsPass> {
+  using MSVectorizeMatmulsBase::MSVectorizeMatmulsBase;
+
+  void runOnOperation() override {
+    ms::CpuModel cpu = ms::CpuModel::host();
+    if (vectorLanes)
+      cpu.vectorLanes = vectorLanes;
+    if (l1KiB)
+      cpu.l1Bytes = l1KiB * 1024;
+    if (l2KiB)
+      cpu.l2Bytes = l2KiB * 1024;
+
+    std::string body;
+    int64_t id = 0;
+    getOperation()->walk([&](linalg::MatmulOp op) {
+      // Plain row-major matmuls on static f32 tensors only; the rest keeps
+      // the scalar lowering.
+      if (!op.hasPureTensorSemantics() || !op.getIndexingMaps() ||
+          linalg::MatmulTransposeAOp::classof(op) ||
+          linalg::MatmulTransposeBOp::classof(op))
+        return;
+      if (op.getIndexingMapsArray() !=
+          linalg::MatmulOp::getDefaultIndexingMaps(op.getContext()))
+        return;
+      auto lhs = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+      auto rhs = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+      if (!lhs.hasStaticShape() || !rhs.hasStaticShape() ||
+          !lhs.getElementType().isF32() || lhs.getNumElements() == 0 ||
+          rhs.getNumElements() == 0)
+        return;
+      int64_t rows = lhs.getDimSize(0), k = lhs.getDimSize(1);
+      int64_t cols = rhs.getDimSize(1);
+      ms::MatmulTiles tiles = ms::chooseMatmulTiles(cpu, rows, cols, k);
+      op->setAttr(kIdAttr, IntegerAttr::get(IntegerType::get(op.getContext(), 64), id));
+      ScheduleWriter writer(body, id, tiles, k, numThreads);
+      writer.schedule(rows, cols);
+      writer.finish();
+      ++id;
+    });
+    if (id == 0)
+      return;
+
+    std::string script =
+        "module attributes {transform.with_named_sequence} {\n"
+        "  transform.named_sequence @__transform_main(%root: "
+        "!transform.any_op {transform.readonly}) {\n" +
+        body +
+        "    %funcs = transform.structured.match ops{[\"func.func\"]} in "
+        "%root : (!transform.any_op) -> !transform.any_op\n"
+        // Without reduction_to_contract, vectorization leaves mulf +
+        // multi_reduction and no FMA.
+        "    transform.apply_patterns to %funcs {\n"
+        "      transform.apply_patterns.vector.reduction_to_contract\n"
+        "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
+        "      transform.apply_patterns.tensor."
+        "fold_tensor_subset_ops_into_vector_transfers\n"
+        "      transform.apply_patterns.canonicalization\n"
+        "    } : !transform.any_op\n"
+        "    transform.yield\n"
+        "  }\n"
+        "}\n";
+    // A debugging aid: MS_DUMP_MATMUL_SCHEDULE=1 prints the schedule.
+    if (std::getenv("MS_DUMP_MATMUL_SCHEDULE"))
+      llvm::errs() << script;
+    if (failed(ms::applyTransformScript(getOperation(), script)))
+      return signalPassFailure();
+    getOperation()->walk([](Operation *op) { op->removeAttr(kIdAttr); });
+  }
+};
+
+} // namespace
