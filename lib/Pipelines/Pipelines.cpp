@@ -110,6 +110,9 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
   stages.push_back({"ms-canonicalize", "canonicalize"});
   stages.push_back({"ms-to-linalg",
                     "convert-ms-to-linalg,ms-decompose-aggregates"});
+  if (level == JitLevel::O1)
+    // Weights streamed by rows, like O2 (see ms-transpose-matmul-operands).
+    stages.push_back({"transpose", "ms-transpose-matmul-operands,canonicalize"});
   if (level == JitLevel::O2)
     // Register-tiled, vectorized matmuls (contractions become FMAs later).
     stages.push_back(
@@ -121,7 +124,8 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
   std::string generic =
       "func.func(linalg-generalize-named-ops),ms-contraction-to-fma";
   if (level != JitLevel::O0)
-    generic += ",linalg-fuse-elementwise-ops,canonicalize";
+    generic += ",ms-interchange-contractions,linalg-fuse-elementwise-ops,"
+               "canonicalize";
   stages.push_back({"linalg-generic", generic});
   std::string bufferize =
       "ms-emit-c-interface,"
@@ -141,12 +145,12 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
       bufferize += ",canonicalize,fold-memref-alias-ops,cse,canonicalize,"
                    "ms-lower-vectors";
     stages.push_back({"bufferize", bufferize + ",canonicalize"});
-    // Affine fusion puts each epilogue inside its producer's loops (a dense
-    // + relu writes its output once); tiling for L2, scalar replacement and
-    // invariant code motion follow. Fusion leaves tiny private buffers,
-    // which go on the stack, and deallocation runs last.
+    // Tiling for L2, scalar replacement and invariant code motion. (Affine
+    // loop fusion is left out: it would put the matmul's reduction loop
+    // back innermost, which LLVM cannot vectorize.) Small buffers go on the
+    // stack, and deallocation runs last.
     std::string loops =
-        "func.func(convert-linalg-to-affine-loops,affine-loop-fusion,"
+        "func.func(convert-linalg-to-affine-loops,"
         "affine-loop-tile{cache-size=" +
         std::to_string(CpuModelL2KiB()) +
         "},affine-scalrep,affine-loop-invariant-code-motion),canonicalize,"
@@ -161,8 +165,8 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
     stages.push_back({"loops", loops + ",convert-scf-to-cf,canonicalize,cse"});
   }
   std::string llvm =
-      "convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,"
-      "convert-math-to-llvm,"
+      "convert-vector-to-scf{full-unroll=true},ms-transcendentals-to-libm,"
+      "convert-scf-to-cf,convert-math-to-llvm,"
       "convert-math-to-libm,expand-strided-metadata,lower-affine,"
       "finalize-memref-to-llvm,convert-vector-to-llvm,convert-func-to-llvm,"
       "convert-arith-to-llvm,convert-cf-to-llvm,convert-index-to-llvm,"

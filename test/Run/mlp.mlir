@@ -8,3 +8,16 @@
 // RUN:   --input=%S/reference/mlp/input.npy --output=%t.pynative.npy --print > %t.pynative.txt
 // RUN: %compare --exact %t.pynative.npy %t.graph.npy
 // RUN: diff %t.graph.txt %t.pynative.txt
+// Every jit_level and thread count gives the same bits.
+// RUN: ms-run %S/../../examples/mlp.mlir --jit-level=O1 --params=%S/reference/mlp/params.safetensors \
+// RUN:   --input=%S/reference/mlp/input.npy --output=%t.o1.npy
+// RUN: %compare --exact %t.o1.npy %t.graph.npy
+// RUN: ms-run %S/../../examples/mlp.mlir --jit-level=O2 --num-threads=1 --params=%S/reference/mlp/params.safetensors \
+// RUN:   --input=%S/reference/mlp/input.npy --output=%t.o2.npy
+// RUN: %compare --exact %t.o2.npy %t.graph.npy
+// RUN: ms-run %S/../../examples/mlp.mlir --jit-level=O2 --num-threads=2 --params=%S/reference/mlp/params.safetensors \
+// RUN:   --input=%S/reference/mlp/input.npy --output=%t.o2t2.npy
+// RUN: %compare --exact %t.o2t2.npy %t.graph.npy
+// RUN: ms-run %S/../../examples/mlp.mlir --mode=pynative --jit-level=O2 --params=%S/reference/mlp/params.safetensors \
+// RUN:   --input=%S/reference/mlp/input.npy --output=%t.pynative.o2.npy
+// RUN: %compare --exact %t.pynative.o2.npy %t.graph.npy

@@ -17,7 +17,9 @@ using namespace mlir;
 namespace {
 
 // Hoisting first: with the accumulators out of the K loop, each k step is
-// one broadcast and one FMA per accumulator register.
+// one broadcast and one FMA per accumulator register. Canonicalization runs
+// in a group of its own: together with the broadcast lowering it loops
+// forever on odd vector sizes (vector<1x5xf32>).
 constexpr llvm::StringLiteral kScript = R"mlir(
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
@@ -33,6 +35,8 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.vector.lower_shape_cast
       transform.apply_patterns.vector.lower_transpose
       transform.apply_patterns.vector.lower_broadcast
+    } : !transform.any_op
+    transform.apply_patterns to %hoisted {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.yield

@@ -6,6 +6,7 @@
 
 namespace mlir {
 namespace arith { class ArithDialect; }
+namespace func { class FuncDialect; }
 namespace linalg { class LinalgDialect; }
 namespace math { class MathDialect; }
 namespace scf { class SCFDialect; }

@@ -107,4 +107,31 @@ def MSLowerVectors : Pass<"ms-lower-vectors", "mlir::ModuleOp"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def MSInterchangeContractions : Pass<"ms-interchange-contractions"> {
+  let summary = "Move the reduction loop of contractions out of the innermost position";
+  let description = [{
+    Reorders the loops of each generic contraction whose single reduction
+    loop is innermost so that the last parallel loop becomes innermost
+    (m, n, k -> m, k, n). Every output element still accumulates its products
+    in K order, but consecutive inner iterations are independent, so LLVM
+    vectorizes them. Used at O1, where matmuls stay scalar in MLIR.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def MSTranscendentalsToLibm
+    : Pass<"ms-transcendentals-to-libm", "mlir::ModuleOp"> {
+  let summary = "Call libm for exp, log, tanh and erf";
+  let description = [{
+    Rewrites scalar `math.exp`, `math.log`, `math.tanh` and `math.erf` on f32
+    into calls to the C library's `expf`, `logf`, `tanhf` and `erff`. As
+    LLVM intrinsics, the loop vectorizer may replace them with its own
+    vector expansions in one mode and not in another, and those round
+    differently: a call is the same function everywhere, which keeps
+    PyNative and every jit_level bit for bit equal. (fma, sqrt and abs are
+    exact and stay intrinsics.)
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
 #endif // MS_DIALECT_MS_TRANSFORMS_PASSES_TD
