@@ -3,6 +3,7 @@
 #include "ms/Dialect/MS/Transforms/Passes.h"
 #include "ms/Dialect/MS/Transforms/TransformScript.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -51,8 +52,22 @@ struct MSLowerVectorsPass : ms::impl::MSLowerVectorsBase<MSLowerVectorsPass> {
       if (isa<vector::VectorDialect>(op->getDialect()))
         hasVectors = true;
     });
-    if (hasVectors && failed(ms::applyTransformScript(getOperation(), kScript)))
-      signalPassFailure();
+    if (!hasVectors)
+      return;
+    if (failed(ms::applyTransformScript(getOperation(), kScript)))
+      return signalPassFailure();
+    // vector.fma becomes llvm.intr.fmuladd, which LLVM may split into a
+    // multiply and an add; math.fma becomes llvm.intr.fma, always fused, as
+    // in the scalar loops of the other modes.
+    SmallVector<vector::FMAOp> fmas;
+    getOperation()->walk([&](vector::FMAOp op) { fmas.push_back(op); });
+    for (vector::FMAOp op : fmas) {
+      OpBuilder b(op);
+      Value fused = math::FmaOp::create(b, op.getLoc(), op.getLhs(),
+                                        op.getRhs(), op.getAcc());
+      op.replaceAllUsesWith(fused);
+      op.erase();
+    }
   }
 };
 

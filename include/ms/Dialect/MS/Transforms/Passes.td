@@ -101,9 +101,13 @@ def MSLowerVectors : Pass<"ms-lower-vectors", "mlir::ModuleOp"> {
     Runs after bufferization: hoists loop-invariant vector transfers out of
     the K loop so the accumulators stay in registers, then lowers
     `vector.contract` to outer products and those to `vector.fma`, and
-    lowers transfers, shape casts, transposes and broadcasts.
+    lowers transfers, shape casts, transposes and broadcasts. Each
+    `vector.fma` then becomes a `math.fma` on vectors, which LLVM keeps
+    fused (a `vector.fma` would become `llvm.intr.fmuladd`, which LLVM may
+    split).
   }];
-  let dependentDialects = ["mlir::transform::TransformDialect",
+  let dependentDialects = ["mlir::math::MathDialect",
+                           "mlir::transform::TransformDialect",
                            "mlir::vector::VectorDialect"];
 }
 
