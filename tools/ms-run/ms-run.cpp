@@ -97,6 +97,11 @@ cl::opt<std::string>
            cl::desc("Write the IR after each pipeline stage to DIR, one file "
                     "per stage (graph mode)"),
            cl::value_desc("DIR"), cl::cat(category));
+cl::opt<bool> timeCompile(
+    "time-compile",
+    cl::desc("Graph mode: print 'ms-run: compile X ms (lowering Y ms, "
+             "codegen Z ms)' on stderr"),
+    cl::cat(category));
 cl::opt<bool> printIntermediates(
     "print-intermediates",
     cl::desc("PyNative: print every op's result as it is produced (Cell "
@@ -359,6 +364,13 @@ int main(int argc, char **argv) {
     auto jit = JitModule::compile(*module, entry, options);
     if (!jit)
       return fail(jit.takeError());
+    if (timeCompile) {
+      const CompileTimes &times = (*jit)->compileTimes();
+      llvm::errs() << llvm::format(
+          "ms-run: compile %.1f ms (lowering %.1f ms, codegen %.1f ms)\n",
+          (times.lowering + times.codegen) * 1e3, times.lowering * 1e3,
+          times.codegen * 1e3);
+    }
     if (auto err = timeRuns([&]() -> llvm::Error {
           auto out = (*jit)->run(*args);
           if (!out)
