@@ -127,12 +127,7 @@ BENCHMARK(BM_Chain100_Graph)->Unit(benchmark::kMicrosecond);
 /// The seed MLP from examples/mlp.mlir with initialized parameters.
 struct Mlp {
   Mlp() {
-    DialectRegistry registry;
-    registerMSDialects(registry);
-    registerMSPasses();
-    registerUpstreamPassesForMS();
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
+    prepareContext(context);
     auto buffer = llvm::MemoryBuffer::getFile(MS_SOURCE_DIR "/examples/mlp.mlir");
     if (!buffer)
       die(llvm::createStringError(buffer.getError(), "examples/mlp.mlir"));
@@ -144,7 +139,6 @@ struct Mlp {
       args.push_back(arg.isParameter() ? check(initParameter(arg, sig, 0))
                                        : randomTensor(arg.shape, 7));
   }
-  using DialectRegistry = mlir::DialectRegistry;
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mlir::func::FuncOp func;

@@ -225,6 +225,15 @@ void registerMSDialects(DialectRegistry &registry) {
   registerOpenMPDialectTranslation(registry);
 }
 
+void prepareContext(MLIRContext &context) {
+  registerMSPasses();
+  registerUpstreamPassesForMS();
+  DialectRegistry registry;
+  registerMSDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+}
+
 void registerUpstreamPassesForMS() {
   // Registering a pass twice is fatal; tools and libraries may both ask.
   static bool registered = false;

@@ -24,10 +24,6 @@ namespace ms {
 namespace runtime {
 namespace {
 
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 Type elementTypeOf(MLIRContext *ctx, DType dtype) {
   switch (dtype) {
   case DType::F32:
@@ -59,12 +55,7 @@ std::string cellPathOf(Location loc) {
 
 struct EagerExecutor::Impl {
   explicit Impl(EagerOptions options) : options(options) {
-    DialectRegistry registry;
-    registerMSDialects(registry);
-    registerMSPasses();
-    registerUpstreamPassesForMS();
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
+    prepareContext(context);
     // Kernels compile on demand; one thread keeps that predictable.
     context.disableMultithreading();
   }
@@ -88,10 +79,10 @@ EagerExecutor::Impl::buildKernel(const OpCall &op,
   std::optional<RegisteredOperationName> opName =
       RegisteredOperationName::lookup(op.name, ctx);
   if (!opName || opName->getDialectNamespace() != "ms")
-    return error("'" + op.name + "' is not an ms op");
+    return makeError("'" + op.name + "' is not an ms op");
   if (!opName->hasInterface<InferTypeOpInterface>() ||
       !opName->hasTrait<OpTrait::OneResult>())
-    return error("'" + op.name + "' cannot run eagerly");
+    return makeError("'" + op.name + "' cannot run eagerly");
   // Shape inference reads operands by position: check the count first.
   std::optional<unsigned> arity;
   if (opName->hasTrait<OpTrait::OneOperand>())
@@ -101,11 +92,11 @@ EagerExecutor::Impl::buildKernel(const OpCall &op,
   else if (opName->hasTrait<OpTrait::NOperands<3>::Impl>())
     arity = 3;
   if (arity && *arity != inputs.size())
-    return error("'" + op.name + "' takes " + llvm::Twine(*arity) +
+    return makeError("'" + op.name + "' takes " + llvm::Twine(*arity) +
                  " operands, got " + llvm::Twine(inputs.size()));
   if (opName->hasTrait<OpTrait::AtLeastNOperands<2>::Impl>() &&
       (inputs.size() < 2 || inputs.size() > 3))
-    return error("'" + op.name + "' takes 2 or 3 operands, got " +
+    return makeError("'" + op.name + "' takes 2 or 3 operands, got " +
                  llvm::Twine(inputs.size()));
   DictionaryAttr attributes;
   if (!op.attributes.empty()) {
@@ -221,10 +212,10 @@ llvm::Expected<std::vector<HostTensor>>
 EagerExecutor::runFunction(func::FuncOp func, llvm::ArrayRef<HostTensor> args,
                            const EagerTrace &trace) {
   if (func.isExternal())
-    return error("@" + func.getSymName() + " has no body");
+    return makeError("@" + func.getSymName() + " has no body");
   Block &body = func.getBody().front();
   if (args.size() != body.getNumArguments())
-    return error("@" + func.getSymName() + " takes " +
+    return makeError("@" + func.getSymName() + " takes " +
                  llvm::Twine(body.getNumArguments()) + " arguments, got " +
                  llvm::Twine(args.size()));
   llvm::DenseMap<Value, HostTensor> values;
@@ -240,7 +231,7 @@ EagerExecutor::runFunction(func::FuncOp func, llvm::ArrayRef<HostTensor> args,
     }
     std::string where = formatLocation(op.getLoc());
     if (!op.getDialect() || op.getDialect()->getNamespace() != "ms")
-      return error(where + ": error: PyNative runs ms ops only; '" +
+      return makeError(where + ": error: PyNative runs ms ops only; '" +
                    op.getName().getStringRef() + "' is not one");
     OpCall call;
     call.name = op.getName().getStringRef().str();
@@ -254,13 +245,13 @@ EagerExecutor::runFunction(func::FuncOp func, llvm::ArrayRef<HostTensor> args,
       inputs.push_back(values.lookup(operand));
     auto results = run(call, inputs);
     if (!results)
-      return error(where + ": error: " + llvm::toString(results.takeError()));
+      return makeError(where + ": error: " + llvm::toString(results.takeError()));
     for (auto [value, tensor] : llvm::zip(op.getResults(), *results))
       values[value] = tensor;
     if (trace)
       trace(EagerStep{cellPathOf(op.getLoc()), call.name, &results->front()});
   }
-  return error("@" + func.getSymName() + " has no return");
+  return makeError("@" + func.getSymName() + " has no return");
 }
 
 std::string formatEagerStep(const EagerStep &step) {

@@ -16,14 +16,7 @@ namespace ms {
 namespace runtime {
 
 struct GraphCompiler::Impl {
-  Impl() {
-    DialectRegistry registry;
-    registerMSDialects(registry);
-    registerMSPasses();
-    registerUpstreamPassesForMS();
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
+  Impl() { prepareContext(context); }
   MLIRContext context;
 };
 

@@ -26,10 +26,6 @@ namespace ms {
 namespace runtime {
 namespace {
 
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                        start)
@@ -47,7 +43,7 @@ void initializeNativeTarget() {
 llvm::Error writeModule(ModuleOp module, llvm::StringRef dir, unsigned index,
                         llvm::StringRef stage) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return error("--dump-ir-after-all: cannot create '" + dir +
+    return makeError("--dump-ir-after-all: cannot create '" + dir +
                  "': " + ec.message());
   llvm::SmallString<128> path(dir);
   llvm::sys::path::append(path, (index < 10 ? "0" : "") + llvm::Twine(index) +
@@ -55,7 +51,7 @@ llvm::Error writeModule(ModuleOp module, llvm::StringRef dir, unsigned index,
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
-    return error("--dump-ir-after-all: cannot write '" + path +
+    return makeError("--dump-ir-after-all: cannot write '" + path +
                  "': " + ec.message());
   module.print(os);
   return llvm::Error::success();
@@ -93,7 +89,7 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
     std::string available;
     for (auto f : module.getOps<func::FuncOp>())
       available += (available.empty() ? "" : ", ") + ("@" + f.getSymName()).str();
-    return error("no function named @" + entry + " in the module" +
+    return makeError("no function named @" + entry + " in the module" +
                  (available.empty() ? "" : " (it has " + available + ")"));
   }
   auto sig = readSignature(func);
@@ -154,7 +150,7 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
   jit->engine = std::move(*engine);
   auto packed = jit->engine->lookupPacked(("_mlir_ciface_" + entry).str());
   if (!packed)
-    return error("compiled module has no C entry for @" + entry + ": " +
+    return makeError("compiled module has no C entry for @" + entry + ": " +
                  llvm::toString(packed.takeError()));
   jit->packedEntry = *packed;
   jit->times.codegen = secondsSince(start);

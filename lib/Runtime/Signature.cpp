@@ -2,6 +2,8 @@
 
 #include "ms/Runtime/Signature.h"
 
+#include "ms/Runtime/Diagnostics.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -10,10 +12,6 @@ using namespace mlir;
 namespace ms {
 namespace runtime {
 namespace {
-
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 std::optional<DType> dtypeOf(Type type) {
   if (type.isF32())
@@ -33,11 +31,11 @@ llvm::Expected<TensorSpec> specOf(Type type, const llvm::Twine &what) {
   llvm::raw_string_ostream os(typeText);
   type.print(os);
   if (!tensor || !tensor.hasStaticShape())
-    return error(what + " has type " + typeText +
+    return makeError(what + " has type " + typeText +
                  "; entries take and return static-shaped tensors");
   std::optional<DType> dtype = dtypeOf(tensor.getElementType());
   if (!dtype)
-    return error(what + " has unsupported element type in " + typeText);
+    return makeError(what + " has unsupported element type in " + typeText);
   TensorSpec spec;
   spec.dtype = *dtype;
   spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
@@ -60,7 +58,7 @@ bool TensorSpec::matches(const HostTensor &tensor) const {
 
 llvm::Error EntrySignature::checkArguments(llvm::ArrayRef<HostTensor> tensors) const {
   if (tensors.size() != args.size())
-    return error("@" + entry + " takes " + llvm::Twine(args.size()) +
+    return makeError("@" + entry + " takes " + llvm::Twine(args.size()) +
                  " arguments, got " + llvm::Twine(tensors.size()));
   for (auto [i, spec] : llvm::enumerate(args)) {
     if (spec.matches(tensors[i]))
@@ -70,7 +68,7 @@ llvm::Error EntrySignature::checkArguments(llvm::ArrayRef<HostTensor> tensors) c
                            : "argument " + std::to_string(i);
     std::string got =
         tensors[i].isValid() ? tensors[i].typeString() : "no tensor";
-    return error("@" + entry + ": " + what + " expects " + spec.typeString() +
+    return makeError("@" + entry + ": " + what + " expects " + spec.typeString() +
                  ", got " + got);
   }
   return llvm::Error::success();
@@ -79,7 +77,7 @@ llvm::Error EntrySignature::checkArguments(llvm::ArrayRef<HostTensor> tensors) c
 llvm::Expected<EntrySignature> readSignature(Operation *op) {
   auto func = dyn_cast<func::FuncOp>(op);
   if (!func)
-    return error("entry is not a func.func");
+    return makeError("entry is not a func.func");
   EntrySignature sig;
   sig.entry = func.getSymName().str();
   FunctionType type = func.getFunctionType();

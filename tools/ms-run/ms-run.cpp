@@ -309,12 +309,8 @@ int main(int argc, char **argv) {
   if (mode == "graph" && (printIntermediates || stats))
     return usage("--print-intermediates and --stats need --mode=pynative");
 
-  DialectRegistry registry;
-  registerMSDialects(registry);
-  registerMSPasses();
-  registerUpstreamPassesForMS();
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  MLIRContext context;
+  prepareContext(context);
 
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
   if (!buffer)

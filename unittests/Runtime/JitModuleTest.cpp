@@ -25,14 +25,7 @@ func.func @construct(%x: tensor<2x3xf32>,
 
 class JitModuleTest : public ::testing::Test {
 protected:
-  JitModuleTest() {
-    mlir::DialectRegistry registry;
-    registerMSDialects(registry);
-    registerMSPasses();
-    registerUpstreamPassesForMS();
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
+  JitModuleTest() { prepareContext(context); }
 
   std::unique_ptr<JitModule> compile(llvm::StringRef source,
                                      llvm::StringRef entry = "construct") {

@@ -17,6 +17,7 @@
 
 namespace mlir {
 class DialectRegistry;
+class MLIRContext;
 class OpPassManager;
 } // namespace mlir
 
@@ -53,6 +54,10 @@ llvm::LogicalResult buildMSPipeline(mlir::OpPassManager &pm,
 
 /// Registers the dialects and translations every ms tool needs.
 void registerMSDialects(mlir::DialectRegistry &registry);
+
+/// Makes `context` ready to parse, verify and compile ms IR: registers the
+/// passes the pipelines name (once per process) and loads every dialect.
+void prepareContext(mlir::MLIRContext &context);
 
 /// Registers ms's own passes and the `ms-pipeline-O<N>` pipelines.
 void registerMSPasses();

@@ -10,6 +10,11 @@
 
 namespace ms {
 
+/// An llvm::Error holding `message` (the runtime's one-line errors).
+inline llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
 /// Renders a location the way users read it: "file:line:col", the Cell path
 /// of a NameLoc ("dense_relu_sequential.0 at net.py:12:0"), fused parts
 /// joined with " / ".
