@@ -192,6 +192,7 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
         return module.takeError();
       CompileOptions compileOptions;
       compileOptions.pipeline.jitLevel = impl->options.jitLevel;
+      compileOptions.pipeline.numThreads = impl->options.numThreads;
       return JitModule::compile(**module, "kernel", compileOptions);
     }();
     impl->stats.compileSeconds +=

@@ -139,7 +139,7 @@ TEST_TEMPLATE = """\
 // Graph mode matches the reference; PyNative matches graph mode bit for bit,
 // and so does every jit_level (O2 on one thread and on two), except that
 // softmax-like ops need only agree to 1e-6 there (DESIGN §7).
-// RUN: ms-run %s {inputs} --output=%t.graph.npy
+// RUN: ms-run %s --exc-mode=sink {inputs} --output=%t.graph.npy
 // RUN: %compare %t.graph.npy %S/../reference/{name}/expected.npy
 // RUN: ms-run %s --mode=pynative {inputs} --output=%t.pynative.npy
 // RUN: %compare --exact %t.pynative.npy %t.graph.npy
@@ -151,6 +151,8 @@ TEST_TEMPLATE = """\
 // RUN: %compare {level_parity} %t.o2t2.npy %t.graph.npy
 // RUN: ms-run %s --mode=pynative --jit-level=O2 {inputs} --output=%t.pynative.o2.npy
 // RUN: %compare {level_parity} %t.pynative.o2.npy %t.graph.npy
+// RUN: ms-run %s --jit-level=O2 --exc-mode=no_sink {inputs} --output=%t.nosink.o2.npy
+// RUN: %compare {level_parity} %t.nosink.o2.npy %t.graph.npy
 func.func @construct({args}) -> {result_type} {{
   %0 = {body}
   return %0 : {result_type}

@@ -1,7 +1,7 @@
 // The seed MLP with weights and input made by PyTorch (make_reference.py):
 // graph mode matches PyTorch to 1e-5 relative, and PyNative matches graph
 // mode bit for bit, both on the file output and on the printed numbers.
-// RUN: ms-run %S/../../examples/mlp.mlir --params=%S/reference/mlp/params.safetensors \
+// RUN: ms-run %S/../../examples/mlp.mlir --exc-mode=sink --params=%S/reference/mlp/params.safetensors \
 // RUN:   --input=%S/reference/mlp/input.npy --output=%t.graph.npy --print > %t.graph.txt
 // RUN: %compare %t.graph.npy %S/reference/mlp/expected.npy
 // RUN: ms-run %S/../../examples/mlp.mlir --mode=pynative --params=%S/reference/mlp/params.safetensors \

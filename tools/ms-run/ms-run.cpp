@@ -60,6 +60,13 @@ cl::opt<std::string> jitLevel("jit-level",
                                        "multithreaded"),
                               cl::init("O0"), cl::value_desc("O0|O1|O2"),
                               cl::cat(category));
+cl::opt<std::string> excMode(
+    "exc-mode",
+    cl::desc("Graph mode execution (JitConfig exc_mode): sink runs the whole "
+             "graph as one native entry; no_sink runs it kernel by kernel "
+             "from the host, one compiled kernel per op; auto picks no_sink "
+             "at O0 and sink at O1/O2"),
+    cl::init("auto"), cl::value_desc("auto|sink|no_sink"), cl::cat(category));
 cl::opt<unsigned> numThreads(
     "num-threads",
     cl::desc("Threads for O2's parallel loops (default 0: the core count)"),
@@ -306,6 +313,15 @@ int main(int argc, char **argv) {
       return usage("--output=" + path + ": expected a PATH.npy");
   if (repeat == 0)
     return usage("--repeat must be at least 1");
+  if (excMode != "auto" && excMode != "sink" && excMode != "no_sink")
+    return usage("--exc-mode must be auto, sink or no_sink, got '" + excMode +
+                 "'");
+  // auto: KernelByKernel at O0, the whole graph sunk at O1/O2 (MindSpore).
+  bool sink = excMode == "sink" || (excMode == "auto" && *level != JitLevel::O0);
+  if (mode == "graph" && !sink && !dumpIR.empty())
+    return usage("--dump-ir-after-all dumps the whole-graph compile: add "
+                 "--exc-mode=sink (at O0, exc_mode auto runs kernel by "
+                 "kernel)");
   if (mode == "graph" && (printIntermediates || stats))
     return usage("--print-intermediates and --stats need --mode=pynative");
 
@@ -352,7 +368,7 @@ int main(int argc, char **argv) {
     return fail(args.takeError());
 
   std::vector<HostTensor> results;
-  if (mode == "graph") {
+  if (mode == "graph" && sink) {
     CompileOptions options;
     options.pipeline.jitLevel = *level;
     options.pipeline.numThreads = numThreads;
@@ -376,7 +392,8 @@ int main(int argc, char **argv) {
         }))
       return fail(std::move(err));
   } else {
-    EagerExecutor executor(EagerOptions{*level});
+    // PyNative, and graph mode without sink: one cached kernel per op.
+    EagerExecutor executor(EagerOptions{*level, numThreads});
     EagerTrace trace;
     if (printIntermediates)
       trace = [](const EagerStep &step) {

@@ -31,6 +31,8 @@ namespace runtime {
 
 struct EagerOptions {
   JitLevel jitLevel = JitLevel::O0;
+  /// Threads for O2 kernels; 0 means the core count.
+  unsigned numThreads = 0;
 };
 
 /// One op to run, independent of any IR: its name ("ms.relu") and its

@@ -2,7 +2,7 @@
 // Graph mode matches the reference; PyNative matches graph mode bit for bit,
 // and so does every jit_level (O2 on one thread and on two), except that
 // softmax-like ops need only agree to 1e-6 there (DESIGN §7).
-// RUN: ms-run %s --input=%S/../reference/add/in0.npy --input=%S/../reference/add/in1.npy --output=%t.graph.npy
+// RUN: ms-run %s --exc-mode=sink --input=%S/../reference/add/in0.npy --input=%S/../reference/add/in1.npy --output=%t.graph.npy
 // RUN: %compare %t.graph.npy %S/../reference/add/expected.npy
 // RUN: ms-run %s --mode=pynative --input=%S/../reference/add/in0.npy --input=%S/../reference/add/in1.npy --output=%t.pynative.npy
 // RUN: %compare --exact %t.pynative.npy %t.graph.npy
@@ -14,6 +14,8 @@
 // RUN: %compare --exact %t.o2t2.npy %t.graph.npy
 // RUN: ms-run %s --mode=pynative --jit-level=O2 --input=%S/../reference/add/in0.npy --input=%S/../reference/add/in1.npy --output=%t.pynative.o2.npy
 // RUN: %compare --exact %t.pynative.o2.npy %t.graph.npy
+// RUN: ms-run %s --jit-level=O2 --exc-mode=no_sink --input=%S/../reference/add/in0.npy --input=%S/../reference/add/in1.npy --output=%t.nosink.o2.npy
+// RUN: %compare --exact %t.nosink.o2.npy %t.graph.npy
 func.func @construct(%a0: tensor<4x10xf32>, %a1: tensor<10xf32>) -> tensor<4x10xf32> {
   %0 = ms.add %a0, %a1 : tensor<4x10xf32>, tensor<10xf32>
   return %0 : tensor<4x10xf32>

@@ -1,0 +1,44 @@
+"""msmlir: MindSpore-style Cells compiled and run by the ms MLIR compiler.
+
+    import msmlir as ms
+    from msmlir import nn, Tensor
+
+The API mirrors MindSpore 2.x: Tensor, Parameter, nn.Cell and layers, ops,
+set_context(mode=ms.GRAPH_MODE | ms.PYNATIVE_MODE), jit / JitConfig and
+safetensors checkpoints. PyNative mode runs each op at once as a cached
+native kernel; graph mode (jit, or GRAPH_MODE on Cells) captures the Python
+function into ms-dialect MLIR and compiles it once per input signature.
+See docs/python.md.
+"""
+
+from . import _msmlir
+from ._runtime import (MSError, GraphSyntaxError, GraphFallbackWarning,
+                       GRAPH_MODE, PYNATIVE_MODE, STRICT, COMPATIBLE, LAX)
+from . import dtype
+from .dtype import (float32, float16, int32, int64, bool_, float_, int_,
+                    Type)
+from ._context import set_context, get_context, set_seed, get_seed
+from ._tensor import Tensor, Parameter
+from . import ops
+from ._jit import jit, JitConfig, compile_count
+from . import nn
+from ._checkpoint import save_checkpoint, load_checkpoint, \
+    load_param_into_net
+from ._runtime import executor as _executor, pynative_level as _pn_level
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MSError", "GraphSyntaxError", "GraphFallbackWarning", "GRAPH_MODE",
+    "PYNATIVE_MODE", "STRICT", "COMPATIBLE", "LAX", "dtype", "float32",
+    "float16", "int32", "int64", "bool_", "Type", "set_context",
+    "get_context", "set_seed", "get_seed", "Tensor", "Parameter", "ops",
+    "jit", "JitConfig", "compile_count", "nn", "save_checkpoint",
+    "load_checkpoint", "load_param_into_net", "pynative_stats",
+]
+
+
+def pynative_stats():
+    """Kernel-cache statistics of the current PyNative executor: hits,
+    misses, compile_seconds, run_seconds, kernels."""
+    return _executor(_pn_level()).stats()

@@ -1,0 +1,125 @@
+"""Checkpoints as safetensors files: save_checkpoint, load_checkpoint,
+load_param_into_net. Reading and writing use the runtime's C++ safetensors
+implementation (the same code ms-run's --params uses)."""
+
+import os
+
+from . import _msmlir as native
+from ._runtime import HostTensor, MSError
+from ._tensor import Parameter, Tensor
+
+__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net"]
+
+
+def _host(value, name):
+    if isinstance(value, Tensor):
+        t = value._t
+        if t.__class__ is not HostTensor:
+            raise MSError(f"save_checkpoint: '{name}' is a symbolic tensor")
+        return t
+    return Tensor(value)._t
+
+
+def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True,
+                    async_save=False, append_dict=None, enc_key=None,
+                    enc_mode="AES-GCM", choice_func=None, **kwargs):
+    """Writes a Cell's parameters (or a dict name -> Tensor, or a list of
+    {"name": ..., "data": ...}) to a safetensors file."""
+    from .nn.cell import Cell
+    entries = []
+    if isinstance(save_obj, Cell):
+        entries = [(name, p) for name, p in save_obj.parameters_and_names()]
+    elif isinstance(save_obj, dict):
+        entries = list(save_obj.items())
+    elif isinstance(save_obj, (list, tuple)):
+        for item in save_obj:
+            if not isinstance(item, dict) or "name" not in item or \
+                    "data" not in item:
+                raise TypeError("save_checkpoint: list items must be "
+                                "{'name': ..., 'data': ...}")
+            entries.append((item["name"], item["data"]))
+    else:
+        raise TypeError("save_checkpoint: save_obj must be a Cell, a dict or "
+                        f"a list, got {type(save_obj).__name__}")
+    if append_dict:
+        entries.extend(append_dict.items())
+    if choice_func is not None:
+        entries = [(n, v) for n, v in entries if choice_func(n)]
+    seen = set()
+    tensors = []
+    for name, value in entries:
+        if name in seen:
+            raise ValueError(f"save_checkpoint: duplicate parameter name "
+                             f"'{name}'")
+        seen.add(name)
+        tensors.append((name, _host(value, name)))
+    path = os.fspath(ckpt_file_name)
+    native.save_safetensors(path, tensors)
+
+
+def load_checkpoint(ckpt_file_name, net=None, strict_load=False,
+                    filter_prefix=None, dec_key=None, dec_mode="AES-GCM",
+                    specify_prefix=None, choice_func=None, **kwargs):
+    """Reads a safetensors file into {name: Parameter}; loads it into `net`
+    too when given."""
+    path = os.fspath(ckpt_file_name)
+    if not os.path.exists(path):
+        raise ValueError(f"load_checkpoint: {path}: no such file")
+    params = {}
+    prefixes = ((filter_prefix,) if isinstance(filter_prefix, str) else
+                tuple(filter_prefix or ()))
+    specify = ((specify_prefix,) if isinstance(specify_prefix, str) else
+               tuple(specify_prefix or ()))
+    for name, host in native.load_safetensors(path):
+        if prefixes and name.startswith(prefixes):
+            continue
+        if specify and not name.startswith(specify):
+            continue
+        if choice_func is not None and not choice_func(name):
+            continue
+        t = object.__new__(Tensor)
+        t._t = host
+        params[name] = Parameter(t, name=name)
+    if net is not None:
+        load_param_into_net(net, params, strict_load)
+    return params
+
+
+def load_param_into_net(net, parameter_dict, strict_load=False):
+    """Copies parameters by name into `net`. Returns (param_not_load,
+    ckpt_not_load): the net's parameters the dict did not have, and the
+    dict's entries the net did not use. Graphs already compiled for `net`
+    use the new values on their next call."""
+    from .nn.cell import Cell
+    if not isinstance(net, Cell):
+        raise TypeError("load_param_into_net: net must be a Cell")
+    if not isinstance(parameter_dict, dict):
+        raise TypeError("load_param_into_net: parameter_dict must be a dict")
+    param_not_load = []
+    used = set()
+    for name, param in net.parameters_and_names():
+        value = parameter_dict.get(name)
+        if value is None:
+            param_not_load.append(name)
+            continue
+        if not isinstance(value, Tensor):
+            value = Tensor(value)
+        if tuple(value.shape) != tuple(param.shape):
+            raise ValueError(
+                f"load_param_into_net: parameter '{name}' has shape "
+                f"{list(param.shape)} in the net but {list(value.shape)} in "
+                "the checkpoint")
+        if value.dtype is not param.dtype:
+            raise TypeError(
+                f"load_param_into_net: parameter '{name}' is "
+                f"{param.dtype} in the net but {value.dtype} in the "
+                "checkpoint")
+        copy = object.__new__(Tensor)
+        copy._t = value._t.clone()  # the net owns its data, as in MindSpore
+        param.set_data(copy)
+        used.add(name)
+    ckpt_not_load = [n for n in parameter_dict if n not in used]
+    if strict_load and (param_not_load or ckpt_not_load):
+        raise ValueError(f"load_param_into_net (strict): not loaded "
+                         f"{param_not_load}, unused {ckpt_not_load}")
+    return param_not_load, ckpt_not_load

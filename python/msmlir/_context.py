@@ -1,0 +1,127 @@
+"""set_context / get_context / set_seed (MindSpore's global context)."""
+
+import numpy as np
+
+from ._runtime import (STATE, GRAPH_MODE, PYNATIVE_MODE, parse_jit_level,
+                       parse_syntax_level)
+
+__all__ = ["set_context", "get_context", "set_seed", "get_seed"]
+
+_DEVICES = ("CPU",)
+
+
+def _set_mode(value):
+    if value not in (GRAPH_MODE, PYNATIVE_MODE) or isinstance(value, bool):
+        raise ValueError(f"mode must be ms.GRAPH_MODE (0) or "
+                         f"ms.PYNATIVE_MODE (1), got {value!r}")
+    STATE.mode = value
+
+
+def _set_jit_level(value):
+    level = None if value in (None, "") else parse_jit_level(value)
+    STATE.jit_level = level
+    STATE.tensor_hook(level or "O0")
+
+
+def _set_jit_config(value):
+    if not isinstance(value, dict):
+        raise TypeError("jit_config must be a dict such as "
+                        "{'jit_level': 'O1'}")
+    for key in value:
+        if key not in ("jit_level", "jit_syntax_level", "exc_mode",
+                       "infer_boost", "debug_level"):
+            raise ValueError(f"unknown jit_config key {key!r}")
+    if "jit_level" in value:
+        _set_jit_level(value["jit_level"])
+    if "jit_syntax_level" in value:
+        _set_syntax_level(value["jit_syntax_level"])
+
+
+def _set_syntax_level(value):
+    parse_syntax_level(value)  # validates
+    STATE.syntax_level = value
+
+
+def _set_device(value):
+    if value not in _DEVICES:
+        raise ValueError(f"device_target {value!r} is not supported: ms "
+                         "compiles for the host CPU ('CPU')")
+
+
+def _set_threads(value):
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError("runtime_num_threads must be an int >= 0 (0: the "
+                         f"core count), got {value!r}")
+    STATE.num_threads = value
+
+
+def _set_save_graphs(value):
+    STATE.save_graphs = bool(value)
+
+
+def _set_save_graphs_path(value):
+    STATE.save_graphs_path = str(value)
+
+
+_SETTERS = {
+    "mode": _set_mode,
+    "jit_level": _set_jit_level,
+    "jit_config": _set_jit_config,
+    "jit_syntax_level": _set_syntax_level,
+    "device_target": _set_device,
+    "save_graphs": _set_save_graphs,
+    "save_graphs_path": _set_save_graphs_path,
+    "runtime_num_threads": _set_threads,
+    # Accepted for compatibility; they change nothing on the host CPU.
+    "device_id": lambda v: None,
+    "max_call_depth": lambda v: None,
+    "pynative_synchronize": lambda v: None,
+    "deterministic": lambda v: None,
+}
+
+
+def set_context(**kwargs):
+    """Sets global options: mode (ms.GRAPH_MODE or ms.PYNATIVE_MODE, the
+    default), jit_config={'jit_level': 'O0'|'O1'|'O2'} (also the PyNative
+    kernels' level), jit_syntax_level, device_target ('CPU'), save_graphs,
+    save_graphs_path, runtime_num_threads (threads of O2 graphs; 0, the
+    default, uses every core)."""
+    for key in kwargs:
+        if key not in _SETTERS:
+            raise ValueError(f"set_context: unknown option {key!r}; known: "
+                             f"{sorted(_SETTERS)}")
+    STATE.epoch += 1  # jit fast paths re-check their configuration
+    for key, value in kwargs.items():
+        _SETTERS[key](value)
+
+
+def get_context(attr_key):
+    """The value of one context option."""
+    values = {
+        "mode": STATE.mode,
+        "jit_level": STATE.jit_level or "",
+        "jit_config": {"jit_level": STATE.jit_level or "",
+                       "jit_syntax_level": STATE.syntax_level or ""},
+        "jit_syntax_level": parse_syntax_level(STATE.syntax_level),
+        "device_target": "CPU",
+        "device_id": 0,
+        "save_graphs": STATE.save_graphs,
+        "save_graphs_path": STATE.save_graphs_path,
+        "runtime_num_threads": STATE.num_threads,
+    }
+    if attr_key not in values:
+        raise ValueError(f"get_context: unknown option {attr_key!r}")
+    return values[attr_key]
+
+
+def set_seed(seed):
+    """Seeds parameter initialization (and anything else random)."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    STATE.seed = seed
+    STATE.rng = np.random.default_rng(seed)
+    np.random.seed(seed % (2 ** 32))
+
+
+def get_seed():
+    return STATE.seed

@@ -1,0 +1,404 @@
+"""``jit`` and ``JitConfig``: compile a Python function into one graph.
+
+The first call for a given set of input shapes/dtypes runs the function once
+on symbolic tensors (see _graph.py), compiles the captured MLIR with the
+GraphCompiler and caches the JitModule. Later calls with the same input
+types only gather the buffers (inputs, then the parameters the graph reads)
+and call the compiled code.
+"""
+
+import functools
+import os
+import warnings
+
+from . import _msmlir as native
+from ._graph import Graph, GraphBreak, Sym
+from ._runtime import (STATE, MSError, HostTensor, GraphFallbackWarning,
+                       graph_compiler, parse_jit_level, parse_syntax_level)
+from ._tensor import Tensor, BoolTensor, Parameter, _onew
+
+__all__ = ["jit", "JitConfig", "compile_count"]
+
+_HT = HostTensor
+_call_tensors = native.call_tensors
+
+
+class JitConfig:
+    """Graph compilation options (MindSpore's ``mindspore.JitConfig``).
+
+    jit_level: "O0" (kernel by kernel), "O1" (fusion, the default) or "O2"
+    (everything); any other value raises ValueError.
+    exc_mode: "auto", "sink" or "no_sink" (accepted; ms always runs the
+    whole graph natively).
+    jit_syntax_level: "" (the context's, LAX by default), "STRICT",
+    "COMPATIBLE" or "LAX": what happens when captured code needs a tensor's
+    value (see docs/python.md).
+    """
+
+    def __init__(self, jit_level="O1", exc_mode="auto", jit_syntax_level="",
+                 debug_level="RELEASE", infer_boost="off", **kwargs):
+        if jit_level == "":
+            jit_level = "O1"
+        self.jit_level = parse_jit_level(jit_level)
+        if exc_mode not in ("auto", "sink", "no_sink"):
+            raise ValueError(f"unknown exc_mode {exc_mode!r}; expected "
+                             "'auto', 'sink' or 'no_sink'")
+        self.exc_mode = exc_mode
+        self.syntax_level = (None if jit_syntax_level in ("", None) else
+                             parse_syntax_level(jit_syntax_level))
+        self.jit_syntax_level = jit_syntax_level
+        self.jit_config_dict = dict(jit_level=self.jit_level,
+                                    exc_mode=exc_mode,
+                                    jit_syntax_level=jit_syntax_level,
+                                    debug_level=debug_level,
+                                    infer_boost=infer_boost, **kwargs)
+
+    def __repr__(self):
+        return (f"JitConfig(jit_level={self.jit_level!r}, exc_mode="
+                f"{self.exc_mode!r}, jit_syntax_level="
+                f"{self.jit_syntax_level!r})")
+
+
+def _resolve(config):
+    """(jit_level, syntax_level) from a JitConfig (or None) and the
+    context."""
+    level = syntax = None
+    if config is not None:
+        level = config.jit_level
+        syntax = config.syntax_level
+    if level is None:
+        level = STATE.jit_level or "O1"
+    if syntax is None:
+        syntax = parse_syntax_level(STATE.syntax_level)
+    return level, syntax, STATE.num_threads
+
+
+def compile_count():
+    """How many graphs this process has compiled (every jit and GRAPH_MODE
+    Cell together)."""
+    return STATE.compiles
+
+
+#===---------------------------------------------------------------------===#
+# Argument and result structures
+#===---------------------------------------------------------------------===#
+
+def _flatten(obj, leaves):
+    """The cache key of an argument; appends its tensors to `leaves`."""
+    if isinstance(obj, Tensor):
+        t = obj._t
+        if t.__class__ is not _HT:
+            raise MSError("a symbolic tensor was passed to a jitted function "
+                          "outside of graph capture")
+        leaves.append(obj)
+        return (t.type_string(), isinstance(obj, BoolTensor))
+    if isinstance(obj, (list, tuple)):
+        return (type(obj), tuple(_flatten(o, leaves) for o in obj))
+    if isinstance(obj, dict):
+        return (dict, tuple((k, _flatten(obj[k], leaves))
+                            for k in sorted(obj, key=repr)))
+    try:
+        hash(obj)
+        return ("const", type(obj), obj)
+    except TypeError:
+        return ("id", id(obj))
+
+
+def _substitute(obj, it):
+    """`obj` with its tensors replaced, in order, by the items of `it`."""
+    if isinstance(obj, Tensor):
+        return next(it)
+    if isinstance(obj, (list, tuple)):
+        items = [_substitute(o, it) for o in obj]
+        return items if isinstance(obj, list) else (
+            type(obj)(*items) if hasattr(obj, "_fields") else tuple(items))
+    if isinstance(obj, dict):
+        return {k: _substitute(v, it) for k, v in obj.items()}
+    return obj
+
+
+def _outputs(obj, graph, results):
+    """The structure of a captured function's result: symbolic tensors
+    become ('result', index) and are appended to `results`."""
+    if isinstance(obj, Tensor):
+        t = obj._t
+        if t.__class__ is Sym:
+            if t.graph is not graph:
+                raise MSError("a jitted function returned a symbolic tensor "
+                              "of another graph")
+            if t.is_bool:
+                raise MSError("a jitted function returned a comparison "
+                              "result; ms graphs have no comparison ops")
+            results.append(t)
+            return ("result", len(results) - 1)
+        return ("const", obj)
+    if isinstance(obj, (list, tuple)):
+        return (type(obj), [_outputs(o, graph, results) for o in obj],
+                hasattr(obj, "_fields"))
+    if isinstance(obj, dict):
+        return (dict, {k: _outputs(v, graph, results)
+                       for k, v in obj.items()})
+    return ("const", obj)
+
+
+def _rebuild(spec, values):
+    kind = spec[0]
+    if kind == "result":
+        r = _onew(Tensor)
+        r._t = values[spec[1]]
+        return r
+    if kind == "const":
+        return spec[1]
+    if kind is dict:
+        return {k: _rebuild(v, values) for k, v in spec[1].items()}
+    items = [_rebuild(s, values) for s in spec[1]]
+    if kind is list:
+        return items
+    return kind(*items) if spec[2] else kind(items)
+
+
+#===---------------------------------------------------------------------===#
+# Cache entries
+#===---------------------------------------------------------------------===#
+
+class _Entry:
+    """One compiled graph: the module, what it reads besides the inputs, and
+    how to rebuild the result."""
+
+    __slots__ = ("module", "params", "captures", "out", "single", "source",
+                 "tensor_type")
+
+    def __init__(self, module, params, captures, out, source):
+        self.module = module
+        self.params = params        # Parameter objects; read ._t per call
+        self.captures = captures    # HostTensors frozen at capture time
+        self.out = out
+        self.single = out[0] == "result"
+        self.tensor_type = Tensor if self.single else None
+        self.source = source
+
+    def run(self, leaves):
+        args = [x._t for x in leaves]
+        for p in self.params:
+            args.append(p._t)
+        if self.captures:
+            args.extend(self.captures)
+        values = self.module.run(args) if self.module is not None else ()
+        if self.single:
+            r = _onew(Tensor)
+            r._t = values[0]
+            return r
+        return _rebuild(self.out, values)
+
+
+class _Fallback:
+    """LAX: this input signature runs in PyNative mode."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason):
+        self.reason = reason
+
+
+class Compiled:
+    """A function plus its graph cache. `owner` is the Cell whose construct
+    this is (its path prefixes the ops' locations)."""
+
+    def __init__(self, fn, config=None, name=None, owner=None):
+        self.fn = fn
+        self.config = config
+        self.owner = owner
+        self.name = name or getattr(fn, "__qualname__", repr(fn))
+        self._caches = {}
+        self.compile_count = 0
+        self.fallback_count = 0
+        # The last entry called with tensors only: (context epoch, owner's
+        # training flag, owner's JitConfig, argument count, entry).
+        self._fast = None
+
+    @property
+    def cache_size(self):
+        return sum(len(c) for c in self._caches.values())
+
+    def _config(self):
+        config = self.config
+        if config is None and self.owner is not None:
+            config = self.owner._jit_config
+        return _resolve(config)
+
+    def __call__(self, *args, **kwargs):
+        st = STATE
+        if st.graph is not None or st.eager:
+            # Inside a capture the call is inlined; inside a LAX fallback it
+            # runs eagerly.
+            return self.fn(*args, **kwargs)
+        fast = self._fast
+        if fast is not None and not kwargs and fast[0] == st.epoch:
+            # Fast path: tensor arguments only, as in the last call. The
+            # native side checks their types against the graph's signature
+            # and returns None when they differ (a new shape).
+            owner = self.owner
+            if owner is None or (owner.training is fast[1] and
+                                 owner._jit_config is fast[2]):
+                entry = fast[4]
+                if len(args) == fast[3]:
+                    out = _call_tensors(entry.module, args, entry.params,
+                                        entry.captures, entry.tensor_type)
+                    if out is not None:
+                        return out if entry.single else _rebuild(entry.out,
+                                                                 out)
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
+        st = STATE
+        cfg = self._config()
+        cache = self._caches.get(cfg)
+        if cache is None:
+            cache = self._caches[cfg] = {}
+        leaves = []
+        if kwargs:
+            key = (_flatten(args, leaves), _flatten(kwargs, leaves))
+        else:
+            key = _flatten(args, leaves)
+        if self.owner is not None:
+            key = (key, self.owner.training)
+        entry = cache.get(key)
+        if entry is None:
+            entry = self._compile(args, kwargs, leaves, cfg)
+            cache[key] = entry
+        if entry.__class__ is _Entry:
+            if (not kwargs and entry.module is not None and
+                    len(leaves) == len(args) and
+                    all(a is b for a, b in zip(args, leaves))):
+                owner = self.owner
+                self._fast = (st.epoch,
+                              owner.training if owner is not None else None,
+                              owner._jit_config if owner is not None else None,
+                              len(args), entry)
+            return entry.run(leaves)
+        st.eager += 1
+        try:
+            return self.fn(*args, **kwargs)
+        finally:
+            st.eager -= 1
+
+    def _compile(self, args, kwargs, leaves, cfg):
+        level, syntax, threads = cfg
+        graph = Graph(self.name, syntax)
+        syms = []
+        for leaf in leaves:
+            t = leaf._t
+            s = _onew(BoolTensor if isinstance(leaf, BoolTensor) else Tensor)
+            s._t = graph.add_input(t.dtype, t.shape)
+            syms.append(s)
+        it = iter(syms)
+        sargs = _substitute(args, it)
+        skwargs = _substitute(kwargs, it) if kwargs else {}
+        if self.owner is not None and self.owner._scope:
+            graph.cell_paths.append(self.owner._scope)
+        STATE.graph = graph
+        try:
+            out = self.fn(*sargs, **skwargs)
+        except GraphBreak as brk:
+            self.fallback_count += 1
+            filename, _, line = brk.where.rpartition(":")
+            warnings.warn_explicit(
+                f"{brk.message}: graph capture of {self.name} needs a "
+                "tensor's value, so this call runs in PyNative mode "
+                "(jit_syntax_level=LAX). Use jit_syntax_level='STRICT' to "
+                "make this an error.", GraphFallbackWarning, filename,
+                int(line) if line.isdigit() else 0)
+            return _Fallback(brk.message)
+        finally:
+            STATE.graph = None
+        results = []
+        out_spec = _outputs(out, graph, results)
+        source = graph.source(results)
+        module = None
+        if results:
+            module = self._compile_source(source, level, threads)
+        return _Entry(module, [p for p, _ in graph.params],
+                      [h for h, _ in graph.captures], out_spec, source)
+
+    def _compile_source(self, source, level, threads):
+        STATE.compiles += 1
+        self.compile_count += 1
+        dump_dir = ""
+        if STATE.save_graphs:
+            base = os.path.join(STATE.save_graphs_path,
+                                f"{_safe(self.name)}_{STATE.compiles}")
+            os.makedirs(base, exist_ok=True)
+            with open(base + ".mlir", "w") as f:
+                f.write(source)
+            dump_dir = base
+        try:
+            return graph_compiler().compile(
+                source, "construct", level, f"<jit {self.name}>", dump_dir,
+                threads)
+        except MSError as e:
+            raise MSError(f"graph compile of {self.name} failed: {e}") \
+                from None
+
+    def graphs(self):
+        """The captured MLIR source of every cached graph (for inspection)."""
+        return [e.source for c in self._caches.values() for e in c.values()
+                if isinstance(e, _Entry)]
+
+
+def _safe(name):
+    return "".join(c if c.isalnum() or c in "._-" else "_" for c in name)
+
+
+class JitFunction(Compiled):
+    """What ``jit`` returns: callable like the function (with its own graph
+    cache), and a descriptor so that ``@jit`` on a method (``construct``)
+    gets one cache per instance."""
+
+    def __init__(self, fn, jit_config=None):
+        super().__init__(fn, jit_config)
+        self.jit_config = jit_config
+        self._attr = f"_ms_jit_{id(self)}"
+        functools.update_wrapper(self, fn)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        d = obj.__dict__
+        bound = d.get(self._attr)
+        if bound is None:
+            owner = obj if hasattr(obj, "_scope") else None
+            bound = Compiled(self.fn.__get__(obj, objtype), self.jit_config,
+                             getattr(self.fn, "__qualname__", None), owner)
+            d[self._attr] = bound
+        return bound
+
+
+
+def jit(fn=None, *, jit_config=None, mode="PSJit", input_signature=None,
+        hash_args=None, compile_once=False, **kwargs):
+    """Compiles `function` into a graph (MindSpore's ``mindspore.jit``).
+
+    As a decorator (``@ms.jit``, ``@ms.jit(jit_config=JitConfig(...))``) on
+    functions or on a Cell's ``construct``, or as a transform
+    (``run_with_jit = ms.jit(run)``). A jitted call always runs in graph
+    mode, whatever the context's mode.
+    """
+    if kwargs:
+        raise TypeError(f"jit() got unexpected arguments {sorted(kwargs)}")
+    if jit_config is not None and not isinstance(jit_config, JitConfig):
+        raise TypeError("jit_config must be a JitConfig")
+
+    def wrap(function):
+        from .nn.cell import Cell
+        if isinstance(function, Cell):
+            cell = function
+            return Compiled(lambda *a, **k: cell(*a, **k), jit_config,
+                            type(cell).__name__)
+        if not callable(function):
+            raise TypeError("jit needs a function, got "
+                            f"{type(function).__name__}")
+        return JitFunction(function, jit_config)
+
+    if fn is None:
+        return wrap
+    return wrap(fn)

@@ -1,0 +1,102 @@
+"""Process-wide runtime state: the native executors and graph compiler, the
+context (mode, jit level, syntax level), the seed, and the capture stack.
+
+Everything the hot paths read lives in the single ``STATE`` object so that a
+check costs one attribute load.
+"""
+
+import numpy as np
+
+from . import _msmlir as native
+
+MSError = native.MSError
+HostTensor = native.HostTensor
+OpCall = native.OpCall
+
+GRAPH_MODE = 0
+PYNATIVE_MODE = 1
+
+# MindSpore's jit_syntax_level constants.
+STRICT = 0
+COMPATIBLE = 1
+LAX = 2
+_SYNTAX_NAMES = {STRICT: "STRICT", COMPATIBLE: "COMPATIBLE", LAX: "LAX"}
+
+
+class GraphSyntaxError(MSError):
+    """Graph capture met Python code it cannot turn into a graph (under
+    jit_syntax_level STRICT or COMPATIBLE)."""
+
+
+class GraphFallbackWarning(RuntimeWarning):
+    """Under jit_syntax_level LAX, a jitted call ran in PyNative mode."""
+
+
+def parse_syntax_level(value):
+    """'' / None (LAX), 'STRICT', 'COMPATIBLE', 'LAX' or ms.STRICT etc."""
+    if value is None or value == "":
+        return "LAX"
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value in _SYNTAX_NAMES:
+            return _SYNTAX_NAMES[value]
+    elif isinstance(value, str) and value.upper() in ("STRICT", "COMPATIBLE",
+                                                      "LAX"):
+        return value.upper()
+    raise ValueError(f"unknown jit_syntax_level {value!r}; expected '', "
+                     "'STRICT', 'COMPATIBLE' or 'LAX' (or ms.STRICT, "
+                     "ms.COMPATIBLE, ms.LAX)")
+
+
+def parse_jit_level(value):
+    """'O0', 'O1' or 'O2'; anything else raises ValueError."""
+    if not isinstance(value, str):
+        raise ValueError(f"unknown jit_level {value!r}; expected 'O0', 'O1' "
+                         "or 'O2'")
+    return native.parse_jit_level(value)
+
+
+class _State:
+    __slots__ = ("mode", "jit_level", "syntax_level", "graph", "eager",
+                 "compiles", "save_graphs", "save_graphs_path", "rng", "seed",
+                 "tensor_hook", "epoch", "num_threads")
+
+    def __init__(self):
+        self.mode = PYNATIVE_MODE
+        self.jit_level = None       # from set_context(jit_config=...)
+        self.syntax_level = None    # from set_context(jit_syntax_level=...)
+        self.graph = None           # the graph being captured, or None
+        self.eager = 0              # >0 while a LAX fallback runs eagerly
+        self.compiles = 0           # graphs compiled in this process
+        self.save_graphs = False
+        self.save_graphs_path = "."
+        self.seed = None
+        self.rng = np.random.default_rng()
+        self.tensor_hook = None     # set by _tensor: re-binds the executor
+        self.epoch = 0              # bumped by every set_context
+        self.num_threads = 0        # O2 graph threads; 0: the core count
+
+
+STATE = _State()
+
+_executors = {}
+_compiler = None
+
+
+def executor(level="O0"):
+    """The process-wide PyNative executor of a jit level."""
+    ex = _executors.get(level)
+    if ex is None:
+        ex = native.Executor(level)
+        _executors[level] = ex
+    return ex
+
+
+def pynative_level():
+    return STATE.jit_level or "O0"
+
+
+def graph_compiler():
+    global _compiler
+    if _compiler is None:
+        _compiler = native.GraphCompiler()
+    return _compiler

@@ -1,0 +1,735 @@
+"""Tensor, Parameter, and the dispatch of ms ops.
+
+A Tensor holds either a native ``HostTensor`` (a real, 64-byte aligned
+buffer: PyNative mode) or a ``Sym`` (a value of the graph being captured).
+Every op goes through ``unary``/``binary``/``nary`` below: concrete operands
+run at once on the process-wide EagerExecutor (the PyNative hot path: one
+native call, no numpy), symbolic ones are recorded into the graph.
+"""
+
+import numpy as np
+
+from . import dtype as mstype
+from . import _graph
+from ._graph import Sym, value_dependent
+from ._runtime import STATE, MSError, HostTensor, OpCall, executor
+
+_HT = HostTensor
+_onew = object.__new__
+
+# The PyNative executor's bound methods (re-bound when the jit level changes).
+_run1 = _run2 = _runn = None
+
+
+def _bind_executor(level):
+    global _run1, _run2, _runn
+    ex = executor(level)
+    _run1, _run2, _runn = ex.run1, ex.run2, ex.run
+
+
+_bind_executor("O0")
+STATE.tensor_hook = _bind_executor
+
+
+#===---------------------------------------------------------------------===#
+# Ops
+#===---------------------------------------------------------------------===#
+
+class Op:
+    """One ms op with fixed attributes, ready to dispatch."""
+
+    __slots__ = ("call", "public")
+
+    def __init__(self, name, attributes="", public=None):
+        self.call = OpCall(name, attributes)
+        self.public = public or "ops." + name[3:]
+
+    def __repr__(self):
+        return f"Op({self.call.name} {self.call.attributes})"
+
+
+_OP_CACHE = {}
+
+
+def op(name, attributes="", public=None):
+    """A cached Op for these attributes (built once per distinct text)."""
+    key = (name, attributes)
+    o = _OP_CACHE.get(key)
+    if o is None:
+        o = _OP_CACHE[key] = Op(name, attributes, public)
+    return o
+
+
+def _describe(x):
+    t = getattr(x, "_t", None)
+    if t is None:
+        return type(x).__name__
+    return f"{_dtype_of(t)}{list(t.shape)}"
+
+
+def _dtype_of(t):
+    return mstype.BY_CODE[t.dtype]
+
+
+def _op_error(o, operands, error):
+    """Turns a native failure into an exception naming the op, its
+    operands and the problem."""
+    for x in operands:
+        t = getattr(x, "_t", None)
+        if t is not None and (t.dtype != 0 or isinstance(x, BoolTensor)):
+            dt = x.dtype
+            return TypeError(
+                f"{o.public}: got a tensor of dtype {dt}; ms ops compute in "
+                f"Float32 "
+                f"(convert with .astype(ms.float32)). Operands: " +
+                ", ".join(_describe(y) for y in operands))
+    message = str(error)
+    return MSError(f"{o.public} on " +
+                   ", ".join(_describe(y) for y in operands) + ": " + message)
+
+
+def _not_tensor(o, x):
+    return TypeError(f"{o.public}: expected a Tensor, got "
+                     f"{type(x).__name__}")
+
+
+def symbolic(o, operands):
+    """Records `o` on `operands` (at least one symbolic) into the graph."""
+    graph = STATE.graph
+    if graph is None:
+        raise MSError(f"{o.public}: a symbolic tensor was used outside of "
+                      "graph capture; tensors created while a function is "
+                      "jitted cannot outlive it")
+    syms = [graph.value_of(x, Parameter) for x in operands]
+    try:
+        result = graph.add_op(o.call, syms)
+    except MSError as e:
+        error = _op_error(o, operands, e)
+        filename, line = _graph.user_location()
+        error.args = (f"{filename}:{line}: {error.args[0]}",)
+        raise error from None
+    r = _onew(Tensor)
+    r._t = result
+    return r
+
+
+def unary(o, x):
+    try:
+        t = x._t
+    except AttributeError:
+        raise _not_tensor(o, x) from None
+    if t.__class__ is _HT:
+        try:
+            h = _run1(o.call, t)
+        except MSError as e:
+            raise _op_error(o, (x,), e) from None
+        r = _onew(Tensor)
+        r._t = h
+        return r
+    return symbolic(o, (x,))
+
+
+def binary(o, x, y):
+    try:
+        a = x._t
+    except AttributeError:
+        x = scalar_like(x, y, o)
+        a = x._t
+    try:
+        b = y._t
+    except AttributeError:
+        y = scalar_like(y, x, o)
+        b = y._t
+    if a.__class__ is _HT and b.__class__ is _HT:
+        try:
+            h = _run2(o.call, a, b)
+        except MSError as e:
+            raise _op_error(o, (x, y), e) from None
+        r = _onew(Tensor)
+        r._t = h
+        return r
+    return symbolic(o, (x, y))
+
+
+def nary(o, operands):
+    ts = []
+    concrete = True
+    for x in operands:
+        try:
+            t = x._t
+        except AttributeError:
+            raise _not_tensor(o, x) from None
+        if t.__class__ is not _HT:
+            concrete = False
+        ts.append(t)
+    if concrete:
+        try:
+            h = _runn(o.call, ts)
+        except MSError as e:
+            raise _op_error(o, operands, e) from None
+        r = _onew(Tensor)
+        r._t = h
+        return r
+    return symbolic(o, operands)
+
+
+_SCALARS = {}
+
+
+def scalar_like(v, other, o=None):
+    """A Python number (or array) as a Tensor for an op with `other`: a
+    rank-0 tensor of other's dtype, cached per value."""
+    if isinstance(v, (bool, int, float, np.generic)) and not isinstance(
+            v, np.ndarray):
+        ot = getattr(other, "_t", None)
+        code = ot.dtype if ot is not None else 0
+        key = (code, type(v), v)
+        t = _SCALARS.get(key)
+        if t is None:
+            dt = mstype.BY_CODE[code]
+            t = _onew(Tensor)
+            t._t = HostTensor.from_buffer(np.asarray(v, dtype=dt.np))
+            if len(_SCALARS) < 4096:
+                _SCALARS[key] = t
+        return t
+    if isinstance(v, (np.ndarray, list, tuple)):
+        return Tensor(v)
+    name = o.public if o is not None else "op"
+    raise TypeError(f"{name}: unsupported operand of type {type(v).__name__}")
+
+
+_ADD = op("ms.add")
+_SUB = op("ms.sub")
+_MUL = op("ms.mul")
+_DIV = op("ms.div")
+_NEG = op("ms.neg")
+_ABS = op("ms.abs")
+_MATMUL = op("ms.matmul")
+
+
+#===---------------------------------------------------------------------===#
+# Conversions
+#===---------------------------------------------------------------------===#
+
+def _host_from_array(a, dt=None):
+    """A HostTensor copy of array-like `a` with ms dtype `dt` (inferred
+    like MindSpore when None)."""
+    if dt is None:
+        if isinstance(a, np.ndarray):
+            dt = mstype.from_numpy_dtype(a.dtype)
+        else:
+            probe = np.asarray(a)
+            if probe.dtype.kind == "f":
+                dt = mstype.float32
+            elif probe.dtype == np.bool_:
+                dt = mstype.bool_
+            elif probe.dtype.kind in "iu":
+                dt = mstype.int64
+            else:
+                raise TypeError(f"cannot make a Tensor from {type(a).__name__}"
+                                f" (numpy dtype {probe.dtype})")
+            a = probe
+    arr = np.asarray(a, dtype=dt.np, order="C")  # keeps rank 0
+    if dt is mstype.bool_:
+        arr = arr.astype(np.int32)
+    return HostTensor.from_buffer(arr), dt
+
+
+def _np_view(t):
+    """A numpy view of a HostTensor's buffer (no copy)."""
+    return np.asarray(t)
+
+
+#===---------------------------------------------------------------------===#
+# Tensor
+#===---------------------------------------------------------------------===#
+
+class Tensor:
+    """An n-dimensional array (MindSpore's ``mindspore.Tensor``).
+
+    ``Tensor(np.ones([2, 3]).astype(np.float32))``, ``Tensor([1.0, 2.0])``,
+    ``Tensor(3.0)``, ``Tensor(x, dtype=ms.float32)``. Python floats give
+    float32, ints int64, bools bool_; numpy float64 becomes float32.
+    """
+
+    __slots__ = ("_t", "__weakref__")
+    __array_priority__ = 1000
+    __array_ufunc__ = None  # numpy defers `array + tensor` to Tensor
+
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None,
+                 const_arg=False):
+        dt = mstype.to_dtype(dtype) if dtype is not None else None
+        if input_data is None:
+            if shape is None:
+                raise ValueError("Tensor needs input_data, or shape and "
+                                 "dtype")
+            if isinstance(shape, int):
+                shape = (shape,)
+            fill = 0
+            if init is not None:
+                fill = {"zeros": 0, "ones": 1}.get(init, init)
+                if not isinstance(fill, (int, float)):
+                    raise ValueError(f"unsupported init {init!r}")
+            input_data = np.full(tuple(shape), fill,
+                                 dtype=(dt or mstype.float32).np)
+        if isinstance(input_data, Tensor):
+            src = input_data._t
+            if src.__class__ is not _HT:
+                raise MSError("Tensor(symbolic tensor) is not supported in "
+                              "graph mode")
+            if dt is None or dt is input_data.dtype:
+                self._t = src
+                if isinstance(input_data, BoolTensor) and type(self) is Tensor:
+                    self.__class__ = BoolTensor
+                return
+            input_data = input_data.asnumpy()
+        host, dt = _host_from_array(input_data, dt)
+        if dt is mstype.bool_ and type(self) is Tensor:
+            self.__class__ = BoolTensor
+        self._t = host
+
+    @classmethod
+    def from_numpy(cls, array):
+        return cls(array)
+
+    # -- properties --------------------------------------------------------
+    @property
+    def shape(self):
+        return self._t.shape
+
+    @property
+    def dtype(self):
+        return mstype.BY_CODE[self._t.dtype]
+
+    @property
+    def ndim(self):
+        return len(self._t.shape)
+
+    @property
+    def size(self):
+        return self._t.size
+
+    @property
+    def itemsize(self):
+        return self.dtype.np.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.itemsize
+
+    @property
+    def is_symbolic(self):
+        """True while the tensor is a value of a graph being captured."""
+        return self._t.__class__ is Sym
+
+    def dim(self):
+        return self.ndim
+
+    def __len__(self):
+        shape = self._t.shape
+        if not shape:
+            raise TypeError("len() of a 0-d tensor")
+        return shape[0]
+
+    # -- values ------------------------------------------------------------
+    def _host(self, what):
+        t = self._t
+        if t.__class__ is _HT:
+            return t
+        value_dependent(what, "Keep the computation on tensors inside the "
+                        "jitted function and read values outside it.")
+
+    def asnumpy(self):
+        """The data as a numpy array sharing this tensor's buffer."""
+        return _np_view(self._host("reads a tensor's value (asnumpy)"))
+
+    numpy = asnumpy
+
+    def __array__(self, dtype=None):
+        a = self.asnumpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def item(self):
+        a = self.asnumpy()
+        if a.size != 1:
+            raise ValueError("only one-element tensors can be converted to "
+                             "Python scalars")
+        return a.reshape(()).item()
+
+    def tolist(self):
+        return self.asnumpy().tolist()
+
+    def __bool__(self):
+        t = self._t
+        if t.__class__ is not _HT:
+            value_dependent(
+                "uses a tensor's value in Python control flow (if/while/"
+                "and/or/not)",
+                "Graph mode needs control flow that does not depend on "
+                "tensor values: compute both branches and combine them with "
+                "tensor ops, or move the condition out of the jitted "
+                "function.")
+        return bool(self.asnumpy())
+
+    def __float__(self):
+        self._host("converts a tensor to a Python float")
+        return float(self.item())
+
+    def __int__(self):
+        self._host("converts a tensor to a Python int")
+        return int(self.item())
+
+    def __index__(self):
+        self._host("uses a tensor as an index")
+        if self.dtype.is_float:
+            raise TypeError("only integer tensors can be used as an index")
+        return int(self.item())
+
+    def __iter__(self):
+        a = self._host("iterates over a tensor")
+        if not a.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter([Tensor(row) for row in _np_view(a)])
+
+    def __getitem__(self, index):
+        self._host("indexes a tensor")
+        if isinstance(index, Tensor):
+            index = index.asnumpy()
+        return Tensor(np.array(self.asnumpy()[index]), dtype=self.dtype)
+
+    def __str__(self):
+        t = self._t
+        if t.__class__ is not _HT:
+            value_dependent(
+                "prints a tensor's value",
+                "Print results outside the jitted function.")
+        return str(_np_view(t) if not isinstance(self, BoolTensor)
+                   else self.asnumpy())
+
+    def __repr__(self):
+        t = self._t
+        shape = list(t.shape)
+        if t.__class__ is not _HT:
+            return (f"Tensor(shape={shape}, dtype={self.dtype}, "
+                    f"value=<symbolic {t.name}>)")
+        return (f"Tensor(shape={shape}, dtype={self.dtype}, value=\n"
+                f"{self.asnumpy()})" if shape else
+                f"Tensor(shape=[], dtype={self.dtype}, "
+                f"value= {self.asnumpy()})")
+
+    def __format__(self, spec):
+        if not spec:
+            return str(self)
+        return format(self.item(), spec)
+
+    def __hash__(self):
+        return id(self)
+
+    def __reduce__(self):
+        return (Tensor, (self.asnumpy().copy(), self.dtype))
+
+    def __copy__(self):
+        return Tensor(self)
+
+    def __deepcopy__(self, memo):
+        return Tensor(self.asnumpy().copy(), self.dtype)
+
+    # -- conversions -------------------------------------------------------
+    def astype(self, dtype):
+        dt = mstype.to_dtype(dtype)
+        if dt is self.dtype:
+            return self
+        return Tensor(self.asnumpy().astype(dt.np), dt)
+
+    to = astype
+
+    def float(self):
+        return self.astype(mstype.float32)
+
+    def copy(self):
+        return Tensor(self.asnumpy().copy(), self.dtype)
+
+    # -- arithmetic --------------------------------------------------------
+    def __add__(self, other):
+        return binary(_ADD, self, other)
+
+    def __radd__(self, other):
+        return binary(_ADD, other, self)
+
+    def __sub__(self, other):
+        return binary(_SUB, self, other)
+
+    def __rsub__(self, other):
+        return binary(_SUB, other, self)
+
+    def __mul__(self, other):
+        return binary(_MUL, self, other)
+
+    def __rmul__(self, other):
+        return binary(_MUL, other, self)
+
+    def __truediv__(self, other):
+        return binary(_DIV, self, other)
+
+    def __rtruediv__(self, other):
+        return binary(_DIV, other, self)
+
+    def __matmul__(self, other):
+        from . import ops
+        return ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        from . import ops
+        return ops.matmul(other, self)
+
+    def __neg__(self):
+        return unary(_NEG, self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return unary(_ABS, self)
+
+    # Comparisons: host-side (ms has no comparison kernels); in a graph they
+    # produce a value only Python control flow could use.
+    def _compare(self, other, fn):
+        a = self._t
+        b = getattr(other, "_t", None)
+        if a.__class__ is not _HT or (b is not None and b.__class__ is not
+                                      _HT):
+            graph = STATE.graph
+            if graph is None:
+                raise MSError("comparison of a symbolic tensor outside of "
+                              "graph capture")
+            r = _onew(BoolTensor)
+            shape = np.broadcast_shapes(
+                tuple(a.shape), tuple(b.shape) if b is not None else ())
+            r._t = Sym(graph._fresh("b"), 2, shape, graph, is_bool=True)
+            return r
+        rhs = other.asnumpy() if b is not None else other
+        return Tensor(np.asarray(fn(self.asnumpy(), rhs)))
+
+    def __gt__(self, other):
+        return self._compare(other, np.greater)
+
+    def __ge__(self, other):
+        return self._compare(other, np.greater_equal)
+
+    def __lt__(self, other):
+        return self._compare(other, np.less)
+
+    def __le__(self, other):
+        return self._compare(other, np.less_equal)
+
+    def __eq__(self, other):
+        if not isinstance(other, (Tensor, int, float, np.ndarray,
+                                  np.generic)):
+            return NotImplemented
+        return self._compare(other, np.equal)
+
+    def __ne__(self, other):
+        if not isinstance(other, (Tensor, int, float, np.ndarray,
+                                  np.generic)):
+            return NotImplemented
+        return self._compare(other, np.not_equal)
+
+    # -- methods mirroring ops ----------------------------------------------
+    def reshape(self, *shape):
+        from . import ops
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return ops.reshape(self, shape)
+
+    def view(self, *shape):
+        return self.reshape(*shape)
+
+    def flatten(self, order="C", *, start_dim=0, end_dim=-1):
+        # Tensor.flatten flattens everything by default (unlike ops.flatten).
+        from . import ops
+        return ops.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
+
+    def transpose(self, *axes):
+        from . import ops
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = axes[0]
+        if not axes:
+            axes = tuple(reversed(range(self.ndim)))
+        return ops.transpose(self, tuple(axes))
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def expand_dims(self, axis):
+        from . import ops
+        return ops.expand_dims(self, axis)
+
+    def squeeze(self, axis=None):
+        from . import ops
+        return ops.squeeze(self, axis)
+
+    def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
+        from . import ops
+        return ops.reduce_sum(self, () if axis is None else axis, keepdims)
+
+    def mean(self, axis=None, keep_dims=False):
+        from . import ops
+        return ops.reduce_mean(self, () if axis is None else axis, keep_dims)
+
+    def max(self, axis=None, keepdims=False, *, initial=None, where=True,
+            return_indices=False):
+        from . import ops
+        return ops.reduce_max(self, () if axis is None else axis, keepdims)
+
+    def amax(self, axis=None, keepdims=False):
+        return self.max(axis, keepdims)
+
+    def exp(self):
+        from . import ops
+        return ops.exp(self)
+
+    def log(self):
+        from . import ops
+        return ops.log(self)
+
+    def sqrt(self):
+        from . import ops
+        return ops.sqrt(self)
+
+    def abs(self):
+        return unary(_ABS, self)
+
+    def neg(self):
+        return unary(_NEG, self)
+
+    def relu(self):
+        from . import ops
+        return ops.relu(self)
+
+    def sigmoid(self):
+        from . import ops
+        return ops.sigmoid(self)
+
+    def tanh(self):
+        from . import ops
+        return ops.tanh(self)
+
+    def softmax(self, axis=-1):
+        from . import ops
+        return ops.softmax(self, axis)
+
+    def add(self, other):
+        return binary(_ADD, self, other)
+
+    def sub(self, other):
+        return binary(_SUB, self, other)
+
+    def mul(self, other):
+        return binary(_MUL, self, other)
+
+    def div(self, other):
+        return binary(_DIV, self, other)
+
+    def matmul(self, other):
+        from . import ops
+        return ops.matmul(self, other)
+
+
+class BoolTensor(Tensor):
+    """A Tensor of dtype bool_ (comparison results); stored as int32."""
+
+    __slots__ = ()
+
+    @property
+    def dtype(self):
+        return mstype.bool_
+
+    def asnumpy(self):
+        return super().asnumpy().astype(np.bool_)
+
+    numpy = asnumpy
+
+    def astype(self, dtype):
+        dt = mstype.to_dtype(dtype)
+        if dt is mstype.bool_:
+            return self
+        return Tensor(self.asnumpy().astype(dt.np), dt)
+
+
+def wrap(host):
+    """A Tensor around a HostTensor (no copy)."""
+    r = _onew(Tensor)
+    r._t = host
+    return r
+
+
+#===---------------------------------------------------------------------===#
+# Parameter
+#===---------------------------------------------------------------------===#
+
+class Parameter(Tensor):
+    """A Tensor owned by a Cell (MindSpore's ``mindspore.Parameter``).
+
+    Its ``name`` is the Cell path ("dense_relu_sequential.0.weight"), set
+    when the owning Cell is assigned as an attribute. In graph mode a
+    parameter is a graph argument, so ``set_data`` / ``load_param_into_net``
+    take effect without recompiling.
+    """
+
+    __slots__ = ("_name", "_base_name", "requires_grad", "layerwise_parallel")
+
+    def __init__(self, default_input, name=None, requires_grad=True,
+                 layerwise_parallel=False, parallel_optimizer=True):
+        if isinstance(default_input, Tensor):
+            t = default_input._t
+            if t.__class__ is not _HT:
+                raise MSError("a Parameter needs a concrete tensor")
+            self._t = t
+        else:
+            self._t, _ = _host_from_array(default_input)
+        self._base_name = name
+        self._name = name if name is not None else "Parameter"
+        self.requires_grad = requires_grad
+        self.layerwise_parallel = layerwise_parallel
+
+    @property
+    def name(self):
+        return self._name
+
+    @name.setter
+    def name(self, value):
+        self._name = value
+        self._base_name = value
+
+    @property
+    def data(self):
+        return self
+
+    def set_data(self, data, slice_shape=False):
+        """Replaces the data (a Tensor or array). Graphs compiled earlier
+        see the new data on their next call; its shape and dtype must match
+        what they were compiled for."""
+        if isinstance(data, Tensor):
+            t = data._t
+            if t.__class__ is not _HT:
+                raise MSError("Parameter.set_data needs a concrete tensor")
+        else:
+            t, _ = _host_from_array(data, self.dtype)
+        self._t = t
+        return self
+
+    def clone(self, init="same"):
+        return Parameter(Tensor(self.asnumpy().copy(), self.dtype),
+                         self._name, self.requires_grad)
+
+    def __repr__(self):
+        return (f"Parameter (name={self._name}, shape={list(self.shape)}, "
+                f"dtype={self.dtype}, requires_grad={self.requires_grad})")
+
+    def __reduce__(self):
+        return (Parameter, (Tensor(self.asnumpy().copy(), self.dtype),
+                            self._name, self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        return self.clone()

@@ -1,0 +1,310 @@
+"""nn.Cell and nn.SequentialCell (MindSpore's building blocks).
+
+A Cell's *path* ("dense_relu_sequential.0") comes from the attribute names
+it is reachable by, and is kept up to date when a Cell is assigned as an
+attribute of another; parameter names are the owning Cell's path plus the
+attribute name ("dense_relu_sequential.0.weight"). Graph capture puts the
+path into every op's location, and errors raised inside a Cell name it.
+"""
+
+from collections import OrderedDict
+
+from .._runtime import STATE, GRAPH_MODE, MSError
+from .._jit import Compiled, JitConfig, JitFunction
+from .._tensor import Parameter, Tensor
+
+__all__ = ["Cell", "SequentialCell", "CellList"]
+
+
+def _join(prefix, name):
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _annotate(error, cell):
+    """Prefixes an exception's message with the Cell that raised it (once:
+    the innermost Cell wins)."""
+    if getattr(error, "_ms_cell", None) is not None:
+        return
+    try:
+        message = error.args[0] if error.args else ""
+        error.args = (f"{cell.cell_description()}: {message}",) + \
+            tuple(error.args[1:])
+        error._ms_cell = cell.cell_description()
+    except (AttributeError, TypeError):
+        pass
+
+
+class Cell:
+    """Base class of all network cells. Subclasses define ``construct``;
+    calling the cell runs it in the context's mode (PyNative by default;
+    GRAPH_MODE compiles it once per input signature)."""
+
+    def __init__(self, auto_prefix=True, flags=None):
+        d = self.__dict__
+        d["_params"] = OrderedDict()
+        d["_cells"] = OrderedDict()
+        d["_scope"] = ""
+        d["_jit_config"] = None
+        d["_graph_runner"] = None
+        d["training"] = False
+        d["_auto_prefix"] = auto_prefix
+        d["_flags"] = dict(flags or {})
+
+    # -- attributes ----------------------------------------------------------
+    def _check_init(self):
+        if "_params" not in self.__dict__:
+            raise MSError(f"{type(self).__name__}.__init__ must call "
+                          "super().__init__() before assigning attributes")
+
+    def __setattr__(self, name, value):
+        if isinstance(value, Parameter):
+            self._check_init()
+            self._cells.pop(name, None)
+            self._params[name] = value
+            if value._base_name is None or value._base_name == "Parameter" \
+                    or value._base_name == name:
+                value._base_name = name
+            value._name = _join(self._scope, value._base_name)
+            object.__setattr__(self, name, value)
+        elif isinstance(value, Cell):
+            self._check_init()
+            self._params.pop(name, None)
+            self._cells[name] = value
+            value._set_scope(_join(self._scope, name))
+            object.__setattr__(self, name, value)
+        else:
+            if "_params" in self.__dict__:
+                if value is None and name in self._params:
+                    del self._params[name]
+                elif name in self._cells and value is None:
+                    del self._cells[name]
+            object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        self._params.pop(name, None)
+        self._cells.pop(name, None)
+        object.__delattr__(self, name)
+
+    def _set_scope(self, scope):
+        self.__dict__["_scope"] = scope
+        for attr, param in self._params.items():
+            param._name = _join(scope, param._base_name or attr)
+        for attr, cell in self._cells.items():
+            cell._set_scope(_join(scope, attr))
+
+    def insert_child_to_cell(self, child_name, child_cell):
+        setattr(self, child_name, child_cell)
+
+    def insert_param_to_cell(self, param_name, param, check_name=True):
+        setattr(self, param_name, param)
+
+    # -- identity ------------------------------------------------------------
+    @property
+    def cls_name(self):
+        return type(self).__name__
+
+    @property
+    def cell_path(self):
+        """This Cell's path from the root ("" for the root)."""
+        return self._scope
+
+    def cell_description(self):
+        """"dense_relu_sequential.0 (Dense)", or the class for a root."""
+        if self._scope:
+            return f"{self._scope} ({type(self).__name__})"
+        return type(self).__name__
+
+    def extend_repr(self):
+        return ""
+
+    def __repr__(self):
+        extra = self.extend_repr()
+        if not self.__dict__.get("_cells"):
+            return f"{type(self).__name__}<{extra}>"
+        lines = [f"{type(self).__name__}<{extra}"]
+        for name, cell in self._cells.items():
+            sub = repr(cell).replace("\n", "\n  ")
+            lines.append(f"  ({name}): {sub}")
+        lines.append("  >")
+        return "\n".join(lines)
+
+    # -- traversal -------------------------------------------------------------
+    def cells_and_names(self, cells=None, name_prefix=""):
+        """Yields (path, cell) for this cell and every sub-cell, once each."""
+        seen = set() if cells is None else cells
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        yield name_prefix, self
+        for name, cell in self._cells.items():
+            if cell is not None:
+                yield from cell.cells_and_names(seen,
+                                                _join(name_prefix, name))
+
+    def name_cells(self):
+        return OrderedDict(self._cells)
+
+    def cells(self):
+        return list(self._cells.values())
+
+    def parameters_and_names(self, name_prefix="", expand=True):
+        """Yields (name, Parameter) for every parameter, once each."""
+        seen = set()
+        for _, cell in (self.cells_and_names() if expand else
+                        [("", self)]):
+            for param in cell._params.values():
+                if param is not None and id(param) not in seen:
+                    seen.add(id(param))
+                    yield param.name, param
+
+    def get_parameters(self, expand=True):
+        for _, param in self.parameters_and_names(expand=expand):
+            yield param
+
+    def trainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(recurse)
+                if not p.requires_grad]
+
+    def parameters_dict(self, recurse=True):
+        return OrderedDict(self.parameters_and_names(expand=recurse))
+
+    # -- modes ---------------------------------------------------------------
+    def set_train(self, mode=True):
+        """Sets training mode on this cell and its sub-cells. ms runs
+        inference only: layers that behave differently in training (Dropout)
+        raise when run in training mode."""
+        for _, cell in self.cells_and_names():
+            cell.__dict__["training"] = bool(mode)
+        return self
+
+    def set_jit_config(self, jit_config):
+        """The JitConfig (or a dict of its arguments) used when this Cell
+        runs in GRAPH_MODE or through a jitted construct."""
+        if isinstance(jit_config, dict):
+            try:
+                jit_config = JitConfig(**jit_config)
+            except (ValueError, TypeError) as e:
+                raise type(e)(f"{self.cell_description()}: set_jit_config: "
+                              f"{e}") from None
+        if not isinstance(jit_config, JitConfig):
+            raise TypeError(f"{self.cell_description()}: set_jit_config "
+                            "needs a JitConfig")
+        self.__dict__["_jit_config"] = jit_config
+
+    def get_jit_config(self):
+        return self._jit_config
+
+    @property
+    def compile_count(self):
+        """Graphs compiled for this Cell in GRAPH_MODE (or by a jitted
+        construct)."""
+        n = 0
+        runner = self.__dict__.get("_graph_runner")
+        if runner is not None:
+            n += runner.compile_count
+        for key, value in self.__dict__.items():
+            if key.startswith("_ms_jit_") and isinstance(value, Compiled):
+                n += value.compile_count
+        return n
+
+    # -- calling ---------------------------------------------------------------
+    def construct(self, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} has no construct")
+
+    def __call__(self, *args, **kwargs):
+        st = STATE
+        graph = st.graph
+        if graph is not None:
+            # Being captured: inline, with this Cell's path on the ops.
+            graph.cell_paths.append(self._scope)
+            try:
+                return self.construct(*args, **kwargs)
+            except (MSError, ValueError, TypeError) as e:
+                _annotate(e, self)
+                raise
+            finally:
+                graph.cell_paths.pop()
+        if st.mode == GRAPH_MODE and not st.eager and not isinstance(
+                type(self).__dict__.get("construct"), JitFunction):
+            runner = self.__dict__["_graph_runner"]
+            if runner is None:
+                runner = Compiled(self.construct, None,
+                                  f"{type(self).__name__}.construct", self)
+                self.__dict__["_graph_runner"] = runner
+            try:
+                return runner(*args, **kwargs)
+            except (MSError, ValueError, TypeError) as e:
+                _annotate(e, self)
+                raise
+        try:
+            return self.construct(*args, **kwargs)
+        except (MSError, ValueError, TypeError) as e:
+            _annotate(e, self)
+            raise
+
+
+class SequentialCell(Cell):
+    """Runs its cells in order: SequentialCell(a, b, c) or
+    SequentialCell([a, b, c]) or SequentialCell(OrderedDict(...))."""
+
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], (list, tuple)):
+            cells = list(args[0])
+            names = [str(i) for i in range(len(cells))]
+        elif len(args) == 1 and isinstance(args[0], (dict, OrderedDict)):
+            names = list(args[0].keys())
+            cells = list(args[0].values())
+        else:
+            cells = list(args)
+            names = [str(i) for i in range(len(cells))]
+        for name, cell in zip(names, cells):
+            if not isinstance(cell, Cell):
+                raise TypeError("SequentialCell takes Cells, got "
+                                f"{type(cell).__name__}")
+            setattr(self, name, cell)
+
+    def __getitem__(self, index):
+        cells = list(self._cells.values())
+        if isinstance(index, slice):
+            return SequentialCell(cells[index])
+        return cells[index]
+
+    def __len__(self):
+        return len(self._cells)
+
+    def __iter__(self):
+        return iter(self._cells.values())
+
+    def append(self, cell):
+        setattr(self, str(len(self._cells)), cell)
+        return self
+
+    def construct(self, input_data):
+        for cell in self._cells.values():
+            input_data = cell(input_data)
+        return input_data
+
+
+class CellList(Cell):
+    """A list of Cells (not callable itself)."""
+
+    def __init__(self, args=None):
+        super().__init__()
+        for cell in args or []:
+            self.append(cell)
+
+    def append(self, cell):
+        setattr(self, str(len(self._cells)), cell)
+
+    def __getitem__(self, index):
+        return list(self._cells.values())[index]
+
+    def __len__(self):
+        return len(self._cells)
+
+    def __iter__(self):
+        return iter(self._cells.values())

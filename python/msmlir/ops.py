@@ -1,0 +1,479 @@
+"""Functional ops and primitives (MindSpore's ``mindspore.ops``).
+
+Each function maps to one ``ms`` dialect op (see
+docs/generated/Dialects/MSDialect.md). In PyNative mode it runs at once as a
+cached kernel; inside a jitted function it is recorded into the graph. The
+attribute text of every op is built once per distinct attribute value.
+"""
+
+import math
+import numbers
+
+from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
+                      _ADD, _SUB, _MUL, _DIV, _NEG, _ABS)
+
+__all__ = [
+    "matmul", "dense", "add", "sub", "mul", "div", "maximum", "minimum",
+    "relu", "sigmoid", "tanh", "gelu", "exp", "log", "sqrt", "neg", "abs",
+    "reshape", "transpose", "permute", "flatten", "concat", "cat",
+    "softmax", "log_softmax", "reduce_sum", "reduce_mean", "reduce_max",
+    "sum", "mean", "amax", "expand_dims", "unsqueeze", "squeeze", "dropout",
+    "square",
+    # primitives
+    "Primitive", "MatMul", "Add", "Sub", "Mul", "Div", "RealDiv", "Maximum",
+    "Minimum", "ReLU", "Sigmoid", "Tanh", "GeLU", "Exp", "Log", "Sqrt",
+    "Neg", "Abs", "Reshape", "Transpose", "Flatten", "Concat", "Softmax",
+    "LogSoftmax", "ReduceSum", "ReduceMean", "ReduceMax",
+]
+
+_MAXIMUM = op("ms.maximum")
+_MINIMUM = op("ms.minimum")
+_RELU = op("ms.relu")
+_SIGMOID = op("ms.sigmoid")
+_TANH = op("ms.tanh")
+_EXP = op("ms.exp")
+_LOG = op("ms.log")
+_SQRT = op("ms.sqrt")
+_FLATTEN = op("ms.flatten")
+_DENSE = op("ms.dense")
+
+
+def _i64_array(values):
+    if not values:
+        return "array<i64>"
+    return "array<i64: " + ", ".join(str(int(v)) for v in values) + ">"
+
+
+def _matmul_op(transpose_a, transpose_b):
+    flags = [name for name, on in (("transpose_a", transpose_a),
+                                   ("transpose_b", transpose_b)) if on]
+    return op("ms.matmul", "{" + ", ".join(flags) + "}" if flags else "",
+              "ops.matmul")
+
+
+def _axis(axis, ndim, what):
+    if isinstance(axis, Tensor):
+        axis = int(axis)
+    if not isinstance(axis, numbers.Integral):
+        raise TypeError(f"{what}: axis must be an int, got "
+                        f"{type(axis).__name__}")
+    axis = int(axis)
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise ValueError(f"{what}: axis {axis} is out of range for a "
+                         f"rank-{ndim} tensor")
+    return axis + ndim if axis < 0 else axis
+
+
+def _axes(axis, ndim, what):
+    """Normalized, sorted reduction axes; () or None means all."""
+    if axis is None:
+        axis = ()
+    if isinstance(axis, (numbers.Integral, Tensor)):
+        axis = (axis,)
+    axes = sorted({_axis(a, ndim, what) for a in axis})
+    if not axes:
+        axes = list(range(ndim))
+    return tuple(axes)
+
+
+def _tensor(x, what):
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, (numbers.Number, list, tuple)):
+        return Tensor(x)
+    raise TypeError(f"{what}: expected a Tensor, got {type(x).__name__}")
+
+
+#===---------------------------------------------------------------------===#
+# Elementwise
+#===---------------------------------------------------------------------===#
+
+def add(input, other):
+    """input + other, numpy broadcasting; either may be a number."""
+    return binary(_ADD, input, other)
+
+
+def sub(input, other):
+    return binary(_SUB, input, other)
+
+
+def mul(input, other):
+    return binary(_MUL, input, other)
+
+
+def div(input, other, *, rounding_mode=None):
+    if rounding_mode is not None:
+        raise ValueError("ops.div: rounding_mode is not supported")
+    return binary(_DIV, input, other)
+
+
+def maximum(input, other):
+    return binary(_MAXIMUM, input, other)
+
+
+def minimum(input, other):
+    return binary(_MINIMUM, input, other)
+
+
+def relu(input):
+    return unary(_RELU, input)
+
+
+def sigmoid(input):
+    return unary(_SIGMOID, input)
+
+
+def tanh(input):
+    return unary(_TANH, input)
+
+
+def exp(input):
+    return unary(_EXP, input)
+
+
+def log(input):
+    return unary(_LOG, input)
+
+
+def sqrt(input):
+    return unary(_SQRT, input)
+
+
+def neg(input):
+    return unary(_NEG, input)
+
+
+def abs(input):
+    return unary(_ABS, input)
+
+
+def square(input):
+    return binary(_MUL, input, input)
+
+
+_GELU = {True: op("ms.gelu", "{approximate = true}", "ops.gelu"),
+         False: op("ms.gelu", "{approximate = false}", "ops.gelu")}
+
+
+def gelu(input_x, approximate="none"):
+    """GELU; approximate='none' (MindSpore's ops.gelu default) is the exact
+    erf form, 'tanh' the tanh approximation."""
+    if approximate not in ("none", "tanh"):
+        raise ValueError("ops.gelu: approximate must be 'none' or 'tanh', "
+                         f"got {approximate!r}")
+    return unary(_GELU[approximate == "tanh"], input_x)
+
+
+def dropout(input, p=0.5, training=True, seed=None):
+    """Inference-only: identity when not training (ms has no training)."""
+    if training:
+        from ._runtime import MSError
+        raise MSError("ops.dropout: ms runs inference only; pass "
+                      "training=False (dropout is the identity then)")
+    return unary(op("ms.dropout", "{p = " + format(float(p), ".9e") +
+                    " : f32}", "ops.dropout"), input)
+
+
+#===---------------------------------------------------------------------===#
+# Contractions
+#===---------------------------------------------------------------------===#
+
+def matmul(input, other):
+    """Matrix product with numpy semantics (1-D operands are promoted and
+    the added dimension removed; batch dims broadcast)."""
+    input = _tensor(input, "ops.matmul")
+    other = _tensor(other, "ops.matmul")
+    a_nd, b_nd = input.ndim, other.ndim
+    if a_nd == 0 or b_nd == 0:
+        raise ValueError("ops.matmul: operands must have rank 1 or more")
+    if a_nd >= 2 and b_nd >= 2:
+        return binary(_MATMUL_PLAIN, input, other)
+    a = reshape(input, (1,) + input.shape) if a_nd == 1 else input
+    b = reshape(other, other.shape + (1,)) if b_nd == 1 else other
+    out = binary(_MATMUL_PLAIN, a, b)
+    shape = out.shape
+    if a_nd == 1:
+        shape = shape[:-2] + shape[-1:]
+    if b_nd == 1:
+        shape = shape[:-1]
+    return reshape(out, shape)
+
+
+_MATMUL_PLAIN = _matmul_op(False, False)
+
+
+def dense(input, weight, bias=None):
+    """input @ weight^T + bias, weight [out, in] (MindSpore's ops.dense)."""
+    if bias is None:
+        return binary(_DENSE, input, weight)
+    return nary(_DENSE, (input, weight, bias))
+
+
+#===---------------------------------------------------------------------===#
+# Shapes
+#===---------------------------------------------------------------------===#
+
+def _target_shape(shape, size, what):
+    shape = tuple(int(d) for d in shape)
+    if shape.count(-1) > 1:
+        raise ValueError(f"{what}: only one dimension can be -1, got "
+                         f"{list(shape)}")
+    if any(d < -1 for d in shape):
+        raise ValueError(f"{what}: invalid shape {list(shape)}")
+    if -1 in shape:
+        known = math.prod(d for d in shape if d != -1)
+        if known == 0 or size % known:
+            raise ValueError(f"{what}: cannot reshape {size} elements to "
+                             f"{list(shape)}")
+        shape = tuple(size // known if d == -1 else d for d in shape)
+    if math.prod(shape) != size:
+        raise ValueError(f"{what}: cannot reshape {size} elements to "
+                         f"{list(shape)}")
+    return shape
+
+
+def reshape(input, shape):
+    """The same elements in a new shape (one dimension may be -1)."""
+    input = _tensor(input, "ops.reshape")
+    if isinstance(shape, numbers.Integral):
+        shape = (shape,)
+    shape = _target_shape(shape, input.size, "ops.reshape")
+    return unary(op("ms.reshape", "{shape = " + _i64_array(shape) + "}",
+                    "ops.reshape"), input)
+
+
+def transpose(input, input_perm):
+    """Permutes the dimensions (ops.transpose(x, (1, 0)))."""
+    input = _tensor(input, "ops.transpose")
+    perm = tuple(_axis(p, input.ndim, "ops.transpose") for p in input_perm)
+    if sorted(perm) != list(range(input.ndim)):
+        raise ValueError(f"ops.transpose: {list(input_perm)} is not a "
+                         f"permutation of the {input.ndim} dimensions")
+    return unary(op("ms.transpose", "{perm = " + _i64_array(perm) + "}",
+                    "ops.transpose"), input)
+
+
+def permute(input, axis):
+    return transpose(input, axis)
+
+
+def flatten(input, order="C", *, start_dim=1, end_dim=-1):
+    """Flattens dims start_dim..end_dim (by default all but the first, like
+    nn.Flatten)."""
+    input = _tensor(input, "ops.flatten")
+    if order != "C":
+        raise ValueError("ops.flatten: only order='C' is supported")
+    nd = input.ndim
+    if nd == 0:
+        return reshape(input, (1,))
+    s = _axis(start_dim, nd, "ops.flatten")
+    e = _axis(end_dim, nd, "ops.flatten")
+    if s > e:
+        raise ValueError("ops.flatten: start_dim is after end_dim")
+    if s == 1 and e == nd - 1 and nd >= 2:
+        return unary(_FLATTEN, input)
+    shape = input.shape
+    new = shape[:s] + (math.prod(shape[s:e + 1]),) + shape[e + 1:]
+    return reshape(input, new)
+
+
+def expand_dims(input_x, axis):
+    shape = list(input_x.shape)
+    axis = _axis(axis, len(shape) + 1, "ops.expand_dims")
+    shape.insert(axis, 1)
+    return reshape(input_x, shape)
+
+
+unsqueeze = expand_dims
+
+
+def squeeze(input, axis=None):
+    shape = input.shape
+    if axis is None:
+        new = [d for d in shape if d != 1]
+    else:
+        axes = _axes(axis, len(shape), "ops.squeeze") if axis != () else ()
+        for a in axes:
+            if shape[a] != 1:
+                raise ValueError(f"ops.squeeze: dimension {a} has size "
+                                 f"{shape[a]}, not 1")
+        new = [d for i, d in enumerate(shape) if i not in axes]
+    return reshape(input, new)
+
+
+def concat(tensors, axis=0):
+    """Joins tensors along an axis (ops.concat / ops.cat)."""
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("ops.concat: needs at least one tensor")
+    tensors = [_tensor(t, "ops.concat") for t in tensors]
+    if len(tensors) == 1:
+        return tensors[0]
+    axis = _axis(axis, tensors[0].ndim, "ops.concat")
+    o = op("ms.concat", f"{{axis = {axis} : i64}}", "ops.concat")
+    # ms.concat takes 2 or 3 operands per op; chain longer lists.
+    result = tensors[0]
+    rest = tensors[1:]
+    while rest:
+        take = rest[:2] if len(rest) >= 2 else rest[:1]
+        rest = rest[len(take):]
+        result = nary(o, [result] + take)
+    return result
+
+
+cat = concat
+
+
+#===---------------------------------------------------------------------===#
+# Normalizations and reductions
+#===---------------------------------------------------------------------===#
+
+def softmax(input, axis=-1, *, dtype=None):
+    input = _tensor(input, "ops.softmax")
+    axis = _axis(axis, input.ndim, "ops.softmax")
+    return unary(op("ms.softmax", f"{{axis = {axis} : i64}}", "ops.softmax"),
+                 input)
+
+
+def log_softmax(logits, axis=-1):
+    logits = _tensor(logits, "ops.log_softmax")
+    axis = _axis(axis, logits.ndim, "ops.log_softmax")
+    return unary(op("ms.log_softmax", f"{{axis = {axis} : i64}}",
+                    "ops.log_softmax"), logits)
+
+
+def _reduce(name, x, axis, keep_dims):
+    x = _tensor(x, "ops." + name)
+    axes = _axes(axis, x.ndim, "ops." + name)
+    attrs = "{axes = " + _i64_array(axes) + (", keep_dims}" if keep_dims
+                                             else "}")
+    return unary(op("ms." + name, attrs, "ops." + name), x)
+
+
+def reduce_sum(x, axis=(), keep_dims=False):
+    """Sum over `axis` (an int, a tuple, or () for all axes)."""
+    return _reduce("reduce_sum", x, axis, keep_dims)
+
+
+def reduce_mean(x, axis=(), keep_dims=False):
+    return _reduce("reduce_mean", x, axis, keep_dims)
+
+
+def reduce_max(x, axis=(), keep_dims=False):
+    return _reduce("reduce_max", x, axis, keep_dims)
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    """ops.sum: sum over `dim` (None: all)."""
+    return reduce_sum(input, () if dim is None else dim, keepdim)
+
+
+def mean(input, axis=None, keep_dims=False):
+    return reduce_mean(input, () if axis is None else axis, keep_dims)
+
+
+def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
+    return reduce_max(input, () if axis is None else axis, keepdims)
+
+
+#===---------------------------------------------------------------------===#
+# Primitives (ops.ReduceSum(keep_dims=True)(x, axis) style)
+#===---------------------------------------------------------------------===#
+
+class Primitive:
+    """Base of the operator classes: instantiate with attributes, call with
+    tensors."""
+
+    def __repr__(self):
+        return f"Prim[{type(self).__name__}]"
+
+
+def _simple(name, fn, doc):
+    cls = type(name, (Primitive,), {
+        "__call__": lambda self, *args: fn(*args),
+        "__doc__": doc,
+    })
+    return cls
+
+
+Add = _simple("Add", add, "x + y")
+Sub = _simple("Sub", sub, "x - y")
+Mul = _simple("Mul", mul, "x * y")
+Div = _simple("Div", div, "x / y")
+RealDiv = _simple("RealDiv", div, "x / y")
+Maximum = _simple("Maximum", maximum, "max(x, y)")
+Minimum = _simple("Minimum", minimum, "min(x, y)")
+ReLU = _simple("ReLU", relu, "max(x, 0)")
+Sigmoid = _simple("Sigmoid", sigmoid, "1 / (1 + exp(-x))")
+Tanh = _simple("Tanh", tanh, "tanh(x)")
+Exp = _simple("Exp", exp, "exp(x)")
+Log = _simple("Log", log, "log(x)")
+Sqrt = _simple("Sqrt", sqrt, "sqrt(x)")
+Neg = _simple("Neg", neg, "-x")
+Abs = _simple("Abs", abs, "|x|")
+Reshape = _simple("Reshape", reshape, "Reshape()(x, shape)")
+Transpose = _simple("Transpose", transpose, "Transpose()(x, perm)")
+Flatten = _simple("Flatten", flatten, "Flatten()(x): keeps dim 0")
+
+
+class GeLU(Primitive):
+    """The tanh-approximated GELU (MindSpore's ops.GeLU)."""
+
+    def __call__(self, x):
+        return gelu(x, "tanh")
+
+
+class MatMul(Primitive):
+    def __init__(self, transpose_a=False, transpose_b=False):
+        self.transpose_a = transpose_a
+        self.transpose_b = transpose_b
+        self._op = _matmul_op(transpose_a, transpose_b)
+
+    def __call__(self, x, y):
+        return binary(self._op, x, y)
+
+
+class Concat(Primitive):
+    def __init__(self, axis=0):
+        self.axis = axis
+
+    def __call__(self, tensors):
+        return concat(tensors, self.axis)
+
+
+class Softmax(Primitive):
+    def __init__(self, axis=-1):
+        self.axis = axis
+
+    def __call__(self, x):
+        return softmax(x, self.axis)
+
+
+class LogSoftmax(Primitive):
+    def __init__(self, axis=-1):
+        self.axis = axis
+
+    def __call__(self, x):
+        return log_softmax(x, self.axis)
+
+
+class _Reduce(Primitive):
+    _fn = None
+
+    def __init__(self, keep_dims=False):
+        self.keep_dims = keep_dims
+
+    def __call__(self, x, axis=()):
+        return type(self)._fn(x, axis, self.keep_dims)
+
+
+class ReduceSum(_Reduce):
+    _fn = staticmethod(reduce_sum)
+
+
+class ReduceMean(_Reduce):
+    _fn = staticmethod(reduce_mean)
+
+
+class ReduceMax(_Reduce):
+    _fn = staticmethod(reduce_max)

@@ -1,0 +1,606 @@
+//===- MSMlirModule.cpp - pybind11 bindings of the ms runtime -------------===//
+//
+// The native half of the `msmlir` Python package (`msmlir._msmlir`). It binds
+// only the runtime's public C++ API, never MLIR headers, so this translation
+// unit can be compiled with RTTI and exceptions, as pybind11 needs:
+//
+//   HostTensor     a dense host buffer; exposes the buffer protocol, so numpy
+//                  views it without a copy
+//   OpCall         one ms op with its attribute text, built once per call site
+//   Executor       PyNative: EagerExecutor (run one op, infer result types)
+//   GraphCompiler  Graph mode: compiles captured MLIR text into a JitModule
+//   JitModule      a compiled graph: signature, checked run
+//   safetensors / .npy readers and writers, numpy-style formatting
+//
+// Every llvm::Error becomes a Python `MSError` (a RuntimeError) carrying
+// llvm::toString of the error; bad arguments raise ValueError / TypeError.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Pipelines/Pipelines.h"
+#include "ms/Runtime/EagerExecutor.h"
+#include "ms/Runtime/GraphCompiler.h"
+#include "ms/Runtime/HostTensor.h"
+#include "ms/Runtime/JitModule.h"
+#include "ms/Runtime/Npy.h"
+#include "ms/Runtime/NumpyFormat.h"
+#include "ms/Runtime/SafeTensors.h"
+#include "ms/Runtime/Signature.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+using namespace ms;
+using namespace ms::runtime;
+
+namespace {
+
+/// Thrown for every runtime error; translated to msmlir.MSError.
+struct MSErrorException : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void raise(llvm::Error error) {
+  throw MSErrorException(llvm::toString(std::move(error)));
+}
+
+template <typename T> T unwrap(llvm::Expected<T> value) {
+  if (!value)
+    raise(value.takeError());
+  return std::move(*value);
+}
+
+//===----------------------------------------------------------------------===//
+// DTypes
+//===----------------------------------------------------------------------===//
+
+// Python sees dtypes as small integers, in the order of the C++ enum.
+int dtypeCode(DType dtype) { return static_cast<int>(dtype); }
+
+DType dtypeFromCode(int code) {
+  switch (code) {
+  case 0:
+    return DType::F32;
+  case 1:
+    return DType::F16;
+  case 2:
+    return DType::I32;
+  case 3:
+    return DType::I64;
+  }
+  throw py::value_error("unknown dtype code " + std::to_string(code));
+}
+
+/// The buffer-protocol format character of `dtype`.
+const char *bufferFormat(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "f";
+  case DType::F16:
+    return "e";
+  case DType::I32:
+    return "i";
+  case DType::I64:
+    return "q";
+  }
+  return "f";
+}
+
+/// The dtype of a buffer's format, or throws TypeError.
+DType dtypeFromFormat(const std::string &format, py::ssize_t itemsize) {
+  // Strip byte-order / alignment prefixes that mean "native little-endian".
+  std::string f = format;
+  if (!f.empty() && (f[0] == '@' || f[0] == '=' || f[0] == '<'))
+    f = f.substr(1);
+  if (f == "f" && itemsize == 4)
+    return DType::F32;
+  if (f == "e" && itemsize == 2)
+    return DType::F16;
+  if ((f == "i" || f == "l") && itemsize == 4)
+    return DType::I32;
+  if ((f == "q" || f == "l") && itemsize == 8)
+    return DType::I64;
+  throw py::type_error("unsupported buffer format '" + format +
+                       "'; msmlir tensors hold float32, float16, int32 or "
+                       "int64");
+}
+
+std::vector<int64_t> checkedShape(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      throw py::value_error("negative dimension in shape " +
+                            shapeString(shape));
+    if (d != 0 && n > std::numeric_limits<int32_t>::max() / d)
+      throw py::value_error("shape " + shapeString(shape) + " is too large");
+    n *= d;
+  }
+  return shape;
+}
+
+py::tuple shapeTuple(llvm::ArrayRef<int64_t> shape) {
+  py::tuple t(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i)
+    t[i] = py::int_(shape[i]);
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// HostTensor
+//===----------------------------------------------------------------------===//
+
+/// Copies a C-contiguous buffer (numpy array, memoryview) into a new tensor.
+HostTensor fromBuffer(const py::buffer &buffer) {
+  py::buffer_info info = buffer.request();
+  DType dtype = dtypeFromFormat(info.format, info.itemsize);
+  std::vector<int64_t> shape(info.shape.begin(), info.shape.end());
+  // Require C order: strides must be the row-major ones.
+  py::ssize_t expected = info.itemsize;
+  for (py::ssize_t i = info.ndim - 1; i >= 0; --i) {
+    if (info.shape[i] != 1 && info.strides[i] != expected)
+      throw py::value_error("HostTensor.from_buffer needs a C-contiguous "
+                            "buffer");
+    expected *= info.shape[i];
+  }
+  HostTensor tensor(dtype, checkedShape(shape));
+  if (tensor.byteSize())
+    std::memcpy(tensor.data(), info.ptr, tensor.byteSize());
+  return tensor;
+}
+
+HostTensor scalarTensor(double value, int code) {
+  DType dtype = dtypeFromCode(code);
+  HostTensor t(dtype, {});
+  switch (dtype) {
+  case DType::F32:
+    *t.dataAs<float>() = static_cast<float>(value);
+    break;
+  case DType::I32:
+    *t.dataAs<int32_t>() = static_cast<int32_t>(value);
+    break;
+  case DType::I64:
+    *t.dataAs<int64_t>() = static_cast<int64_t>(value);
+    break;
+  case DType::F16:
+    throw py::type_error("HostTensor.scalar: use from_buffer for float16");
+  }
+  return t;
+}
+
+py::buffer_info bufferOf(HostTensor &t) {
+  std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
+  std::vector<py::ssize_t> strides(shape.size());
+  py::ssize_t itemsize = static_cast<py::ssize_t>(dtypeSize(t.dtype()));
+  py::ssize_t stride = itemsize;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= shape[i];
+  }
+  return py::buffer_info(t.data(), itemsize, bufferFormat(t.dtype()),
+                         static_cast<py::ssize_t>(shape.size()), shape,
+                         strides);
+}
+
+//===----------------------------------------------------------------------===//
+// Direct access to bound instances, for the hot paths: the type_info of a
+// bound class is looked up once, not per call (pybind's casters hash the
+// type name every time).
+//===----------------------------------------------------------------------===//
+
+template <typename T> py::detail::type_info *typeInfo() {
+  static py::detail::type_info *info =
+      py::detail::get_type_info(typeid(T), /*throw_if_missing=*/true);
+  return info;
+}
+
+/// The C++ object of a Python instance of exactly T's bound class, or null.
+template <typename T> T *unwrapExact(PyObject *object) {
+  py::detail::type_info *info = typeInfo<T>();
+  if (Py_TYPE(object) != info->type)
+    return nullptr;
+  auto vh = reinterpret_cast<py::detail::instance *>(object)
+                ->get_value_and_holder(info, /*throw_if_missing=*/false);
+  return vh ? static_cast<T *>(vh.value_ptr()) : nullptr;
+}
+
+/// A new Python HostTensor owning `tensor`.
+py::object wrapHost(HostTensor &&tensor) {
+  return py::reinterpret_steal<py::object>(
+      py::detail::type_caster_generic::cast(
+          new HostTensor(std::move(tensor)),
+          py::return_value_policy::take_ownership, py::handle(),
+          typeInfo<HostTensor>(), nullptr, nullptr));
+}
+
+//===----------------------------------------------------------------------===//
+// TensorSpec <-> Python: (dtype_code, shape_tuple, param_name)
+//===----------------------------------------------------------------------===//
+
+py::tuple specTuple(const TensorSpec &spec) {
+  return py::make_tuple(dtypeCode(spec.dtype), shapeTuple(spec.shape),
+                        spec.paramName);
+}
+
+py::list specList(const std::vector<TensorSpec> &specs) {
+  py::list list;
+  for (const TensorSpec &spec : specs)
+    list.append(specTuple(spec));
+  return list;
+}
+
+//===----------------------------------------------------------------------===//
+// Executor (PyNative)
+//===----------------------------------------------------------------------===//
+
+JitLevel levelFromString(const std::string &text) {
+  std::optional<JitLevel> level = parseJitLevel(text);
+  if (!level)
+    throw py::value_error("unknown jit_level '" + text +
+                          "'; expected 'O0', 'O1' or 'O2'");
+  return *level;
+}
+
+class Executor {
+public:
+  explicit Executor(const std::string &level)
+      : level(levelFromString(level)), executor(EagerOptions{this->level}) {}
+
+  HostTensor run1(const OpCall &op, const HostTensor &a) {
+    return first(executor.run(op, llvm::ArrayRef<HostTensor>(a)));
+  }
+
+  HostTensor run2(const OpCall &op, const HostTensor &a, const HostTensor &b) {
+    HostTensor operands[2] = {a, b};
+    return first(executor.run(op, operands));
+  }
+
+  HostTensor runN(const OpCall &op, const std::vector<HostTensor> &inputs) {
+    return first(executor.run(op, inputs));
+  }
+
+  py::list infer(const OpCall &op, const py::sequence &inputs) {
+    std::vector<TensorSpec> specs;
+    specs.reserve(py::len(inputs));
+    for (py::handle item : inputs) {
+      auto pair = item.cast<py::tuple>();
+      TensorSpec spec;
+      spec.dtype = dtypeFromCode(pair[0].cast<int>());
+      spec.shape = checkedShape(pair[1].cast<std::vector<int64_t>>());
+      specs.push_back(std::move(spec));
+    }
+    return specList(unwrap(executor.inferResults(op, specs)));
+  }
+
+  py::dict stats() const {
+    const EagerStats &s = executor.stats();
+    py::dict d;
+    d["hits"] = s.hits;
+    d["misses"] = s.misses;
+    d["compile_seconds"] = s.compileSeconds;
+    d["run_seconds"] = s.runSeconds;
+    d["kernels"] = executor.numKernels();
+    return d;
+  }
+
+  std::string levelName() const { return jitLevelName(level).str(); }
+
+private:
+  static HostTensor first(llvm::Expected<std::vector<HostTensor>> results) {
+    if (!results)
+      raise(results.takeError());
+    if (results->empty())
+      throw MSErrorException("op produced no result");
+    return std::move(results->front());
+  }
+
+  JitLevel level;
+  EagerExecutor executor;
+};
+
+//===----------------------------------------------------------------------===//
+// Graph mode
+//===----------------------------------------------------------------------===//
+
+class Graph {
+public:
+  explicit Graph(std::unique_ptr<JitModule> module)
+      : module(std::move(module)) {}
+
+  py::tuple run(const std::vector<HostTensor> &args) {
+    std::vector<HostTensor> results = unwrap(module->run(args));
+    py::tuple out(results.size());
+    for (size_t i = 0; i < results.size(); ++i)
+      out[i] = py::cast(std::move(results[i]));
+    return out;
+  }
+
+  /// The jit wrapper's fast path: runs when `args` match the signature
+  /// exactly and returns None (no exception) when they do not.
+  py::object runIfMatch(const std::vector<HostTensor> &args) {
+    if (llvm::Error err = module->signature().checkArguments(args)) {
+      llvm::consumeError(std::move(err));
+      return py::none();
+    }
+    std::vector<HostTensor> results = module->allocateResults();
+    module->runUnchecked(args, results);
+    py::tuple out(results.size());
+    for (size_t i = 0; i < results.size(); ++i)
+      out[i] = py::cast(std::move(results[i]));
+    return std::move(out);
+  }
+
+  /// The fastest call, for the jit wrapper's hot path: reads `_t` (a
+  /// HostTensor) from each Tensor of `args` and `params`, appends the
+  /// `captures` (HostTensors), and runs if the types match the signature.
+  /// With `tensorType` set (a single-result graph) it returns a new instance
+  /// of that Python class holding the result in `_t`; otherwise a tuple of
+  /// HostTensors. Returns None when an argument is not a concrete Tensor or
+  /// the types differ (the caller then takes its slow path).
+  py::object callTensors(PyObject *args, PyObject *params, PyObject *captures,
+                         PyObject *tensorType) {
+    // Interned once and never released (it must outlive the interpreter's
+    // teardown of static objects).
+    static PyObject *attrName = PyUnicode_InternFromString("_t");
+    if (!PyTuple_Check(args) || !PyList_Check(params) ||
+        !PyList_Check(captures))
+      throw py::type_error("call_tensors(graph, tuple, list, list, type)");
+    llvm::SmallVector<HostTensor, 8> hosts;
+    hosts.reserve(PyTuple_GET_SIZE(args) + PyList_GET_SIZE(params) +
+                  PyList_GET_SIZE(captures));
+    auto appendTensor = [&](PyObject *tensor) {
+      PyObject *host = PyObject_GetAttr(tensor, attrName);
+      if (!host) {
+        PyErr_Clear();
+        return false;
+      }
+      HostTensor *t = unwrapExact<HostTensor>(host);
+      Py_DECREF(host); // the Tensor keeps it alive
+      if (!t)
+        return false;
+      hosts.push_back(*t);
+      return true;
+    };
+    for (Py_ssize_t i = 0, e = PyTuple_GET_SIZE(args); i < e; ++i)
+      if (!appendTensor(PyTuple_GET_ITEM(args, i)))
+        return py::none();
+    for (Py_ssize_t i = 0, e = PyList_GET_SIZE(params); i < e; ++i)
+      if (!appendTensor(PyList_GET_ITEM(params, i)))
+        return py::none();
+    for (Py_ssize_t i = 0, e = PyList_GET_SIZE(captures); i < e; ++i) {
+      HostTensor *t = unwrapExact<HostTensor>(PyList_GET_ITEM(captures, i));
+      if (!t)
+        return py::none();
+      hosts.push_back(*t);
+    }
+    if (llvm::Error err = module->signature().checkArguments(hosts)) {
+      llvm::consumeError(std::move(err));
+      return py::none();
+    }
+    std::vector<HostTensor> results = module->allocateResults();
+    module->runUnchecked(hosts, results);
+    if (tensorType != Py_None && results.size() == 1) {
+      if (!PyType_Check(tensorType))
+        throw py::type_error("call_tensors: tensor_type must be a class");
+      auto *type = reinterpret_cast<PyTypeObject *>(tensorType);
+      py::object tensor = py::reinterpret_steal<py::object>(
+          type->tp_alloc(type, 0));
+      if (!tensor)
+        throw py::error_already_set();
+      py::object value = wrapHost(std::move(results.front()));
+      if (PyObject_SetAttr(tensor.ptr(), attrName, value.ptr()) != 0)
+        throw py::error_already_set();
+      return tensor;
+    }
+    py::tuple out(results.size());
+    for (size_t i = 0; i < results.size(); ++i)
+      out[i] = wrapHost(std::move(results[i]));
+    return std::move(out);
+  }
+
+  py::tuple signature() const {
+    const EntrySignature &sig = module->signature();
+    return py::make_tuple(specList(sig.args), specList(sig.results));
+  }
+
+  py::tuple compileTimes() const {
+    const CompileTimes &t = module->compileTimes();
+    return py::make_tuple(t.lowering, t.codegen);
+  }
+
+private:
+  std::unique_ptr<JitModule> module;
+};
+
+class Compiler {
+public:
+  std::shared_ptr<Graph> compile(const std::string &source,
+                                 const std::string &entry,
+                                 const std::string &level,
+                                 const std::string &bufferName,
+                                 const std::string &dumpDir,
+                                 unsigned numThreads) {
+    CompileOptions options;
+    options.pipeline.jitLevel = levelFromString(level);
+    options.pipeline.numThreads = numThreads;
+    options.dumpIRDir = dumpDir;
+    std::unique_ptr<JitModule> module;
+    std::string message;
+    {
+      // Compiling takes milliseconds to seconds; let other threads run,
+      // but compile one graph at a time (one MLIRContext).
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(mutex);
+      auto compiled = compiler.compile(source, entry, options, bufferName);
+      if (compiled)
+        module = std::move(*compiled);
+      else
+        message = llvm::toString(compiled.takeError());
+    }
+    if (!module)
+      throw MSErrorException(message);
+    return std::make_shared<Graph>(std::move(module));
+  }
+
+private:
+  std::mutex mutex;
+  GraphCompiler compiler;
+};
+
+//===----------------------------------------------------------------------===//
+// Files
+//===----------------------------------------------------------------------===//
+
+py::list loadSafeTensors(const std::string &path) {
+  SafeTensorsFile file = unwrap(SafeTensorsFile::open(path));
+  py::list out;
+  for (const std::string &name : file.names())
+    out.append(py::make_tuple(name, unwrap(file.load(name))));
+  return out;
+}
+
+void saveSafeTensors(const std::string &path,
+                     const std::vector<std::pair<std::string, HostTensor>> &t) {
+  if (llvm::Error err = writeSafeTensors(path, t))
+    raise(std::move(err));
+}
+
+/// call_tensors(graph, args, params, captures, tensor_type): Graph's fast
+/// path as a METH_FASTCALL function, without pybind11's dispatcher.
+PyObject *callTensorsFast(PyObject *, PyObject *const *argv, Py_ssize_t n) {
+  try {
+    if (n != 5)
+      throw py::type_error("call_tensors takes 5 arguments");
+    Graph *graph = unwrapExact<Graph>(argv[0]);
+    if (!graph)
+      throw py::type_error("call_tensors: the first argument must be a "
+                           "JitModule");
+    return graph->callTensors(argv[1], argv[2], argv[3], argv[4])
+        .release()
+        .ptr();
+  } catch (py::error_already_set &e) {
+    e.restore();
+  } catch (py::builtin_exception &e) {
+    e.set_error();
+  } catch (const std::exception &e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+PyMethodDef callTensorsDef = {
+    "call_tensors",
+    reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(
+        &callTensorsFast)),
+    METH_FASTCALL,
+    "call_tensors(graph, args, params, captures, tensor_type): run a "
+    "compiled graph on Tensors if their types match, else return None"};
+
+} // namespace
+
+PYBIND11_MODULE(_msmlir, m) {
+  m.doc() = "Native runtime of msmlir: host tensors, the PyNative executor "
+            "and the graph compiler of the ms MLIR dialect";
+
+  py::register_exception<MSErrorException>(m, "MSError", PyExc_RuntimeError);
+
+  py::class_<HostTensor>(m, "HostTensor", py::buffer_protocol())
+      .def(py::init([](int code, const std::vector<int64_t> &shape) {
+             return HostTensor(dtypeFromCode(code), checkedShape(shape));
+           }),
+           py::arg("dtype"), py::arg("shape"),
+           "A zero-filled tensor of dtype code and shape")
+      .def_static("from_buffer", &fromBuffer, py::arg("buffer"),
+                  "Copies a C-contiguous float32/float16/int32/int64 buffer")
+      .def_static("scalar", &scalarTensor, py::arg("value"), py::arg("dtype"),
+                  "A rank-0 tensor")
+      .def_buffer(&bufferOf)
+      .def_property_readonly("dtype",
+                             [](const HostTensor &t) {
+                               return dtypeCode(t.dtype());
+                             })
+      .def_property_readonly(
+          "shape", [](const HostTensor &t) { return shapeTuple(t.shape()); })
+      .def_property_readonly("size", &HostTensor::numElements)
+      .def_property_readonly("nbytes", &HostTensor::byteSize)
+      .def_property_readonly("address",
+                             [](HostTensor &t) {
+                               return reinterpret_cast<uintptr_t>(t.data());
+                             })
+      .def("type_string", &HostTensor::typeString)
+      .def("clone", &HostTensor::clone)
+      .def("format", [](const HostTensor &t) { return formatLikeNumpy(t); })
+      .def("__repr__", [](const HostTensor &t) {
+        return "<HostTensor " + t.typeString() + ">";
+      });
+
+  py::class_<OpCall>(m, "OpCall")
+      .def(py::init([](std::string name, std::string attributes) {
+             return OpCall{std::move(name), std::move(attributes)};
+           }),
+           py::arg("name"), py::arg("attributes") = "")
+      .def_readonly("name", &OpCall::name)
+      .def_readonly("attributes", &OpCall::attributes)
+      .def("__repr__", [](const OpCall &op) {
+        return "<OpCall " + op.name + " " + op.attributes + ">";
+      });
+
+  py::class_<Executor>(m, "Executor")
+      .def(py::init<const std::string &>(), py::arg("jit_level") = "O0")
+      .def("run1", &Executor::run1)
+      .def("run2", &Executor::run2)
+      .def("run", &Executor::runN)
+      .def("infer", &Executor::infer,
+           "Result (dtype, shape, '') of an op on inputs [(dtype, shape)]")
+      .def("stats", &Executor::stats)
+      .def_property_readonly("jit_level", &Executor::levelName);
+
+  py::class_<Graph, std::shared_ptr<Graph>>(m, "JitModule")
+      .def("run", &Graph::run)
+      .def("run_if_match", &Graph::runIfMatch)
+      .def("signature", &Graph::signature)
+      .def_property_readonly("compile_times", &Graph::compileTimes);
+
+  py::class_<Compiler>(m, "GraphCompiler")
+      .def(py::init<>())
+      .def("compile", &Compiler::compile, py::arg("source"),
+           py::arg("entry") = "construct", py::arg("jit_level") = "O0",
+           py::arg("buffer_name") = "<graph>", py::arg("dump_ir_dir") = "",
+           py::arg("num_threads") = 0,
+           "Compiles `entry` of ms source text; num_threads: O2's parallel "
+           "loops (0: the core count)");
+
+  m.add_object("call_tensors",
+               py::reinterpret_steal<py::object>(
+                   PyCFunction_NewEx(&callTensorsDef, nullptr, m.ptr())));
+
+  m.def("parse_jit_level", [](const std::string &text) {
+    return jitLevelName(levelFromString(text)).str();
+  });
+  m.def("load_safetensors", &loadSafeTensors, py::arg("path"),
+        "[(name, HostTensor)] of a .safetensors file, sorted by name");
+  m.def("save_safetensors", &saveSafeTensors, py::arg("path"),
+        py::arg("tensors"));
+  m.def(
+      "read_npy",
+      [](const std::string &path) { return unwrap(readNpy(path)); },
+      py::arg("path"));
+  m.def(
+      "write_npy",
+      [](const std::string &path, const HostTensor &t) {
+        if (llvm::Error err = writeNpy(path, t))
+          raise(std::move(err));
+      },
+      py::arg("path"), py::arg("tensor"));
+}
