@@ -272,8 +272,9 @@ void registerMSPasses() {
        "Lower ms to the LLVM dialect at jit_level O0: each op on its own, "
        "no fusion"},
       {"ms-pipeline-O1", JitLevel::O1,
-       "Lower ms to the LLVM dialect at jit_level O1: elementwise and "
-       "epilogue fusion, cache tiling, scalar replacement, LICM"},
+       "Lower ms to the LLVM dialect at jit_level O1: weights streamed by "
+       "rows, vectorizable contraction loop order, elementwise fusion, "
+       "scalar replacement, LICM"},
       {"ms-pipeline-O2", JitLevel::O2,
        "Lower ms to the LLVM dialect at jit_level O2: O1 plus register-tiled "
        "vectorized matmuls and multithreading (num-threads, default: cores)"},
