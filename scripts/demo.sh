@@ -6,6 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "== Graph mode (jit, O0): the whole construct compiled once"
-build/bin/ms-run examples/mlp.mlir --mode=graph --jit-level=O0 --init-params=0 --print
+build/bin/ms-run examples/mlp.mlir --mode=graph --jit-level=O0 --exc-mode=sink --init-params=0 --print
 echo "== PyNative mode: one op at a time, each op a cached kernel"
 build/bin/ms-run examples/mlp.mlir --mode=pynative --init-params=0 --print --stats
