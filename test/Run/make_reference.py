@@ -52,6 +52,27 @@ def log_softmax(x, axis):
     return z - np.log(np.exp(z).sum(axis=axis, keepdims=True))
 
 
+def conv2d(x, w, b=None, pad=(0, 0, 0, 0), stride=(1, 1), dilation=(1, 1),
+           group=1):
+    """PyTorch's conv2d in float64 on explicitly padded input
+    (pad = top, bottom, left, right, as MindSpore orders it)."""
+    import torch
+    t = torch.nn.functional.pad(torch.from_numpy(x),
+                                (pad[2], pad[3], pad[0], pad[1]))
+    y = torch.nn.functional.conv2d(
+        t, torch.from_numpy(w), None if b is None else torch.from_numpy(b),
+        stride=stride, dilation=dilation, groups=group)
+    return y.numpy()
+
+
+def same_pad(size, kernel, stride, dilation):
+    """MindSpore's pad_mode="same": output ceil(size / stride), the odd row
+    of padding at the bottom/right."""
+    out = -(-size // stride)
+    total = max((out - 1) * stride + dilation * (kernel - 1) + 1 - size, 0)
+    return total // 2, total - total // 2
+
+
 def tensor_type(a):
     return "tensor<" + "".join(f"{d}x" for d in a.shape) + "f32>"
 
@@ -70,6 +91,22 @@ CASES = {
                   lambda x, w, b: x @ w.T + b),
     "matmul_odd": ("ms.matmul %a0, %a1 : {t0}, {t1}",
                    [randn(37, 300), randn(300, 70)], lambda a, b: a @ b),
+    # conv2d against PyTorch: every pad_mode, strides, dilation, groups, odd
+    # channel counts.
+    "conv2d_same": ("ms.conv2d %a0, %a1, %a2 stride [2, 2] : {t0}, {t1}, {t2}",
+                    [randn(2, 3, 9, 9), randn(5, 3, 3, 3), randn(5)],
+                    lambda x, w, b: conv2d(x, w, b, pad=same_pad(9, 3, 2, 1) * 2,
+                                           stride=(2, 2))),
+    "conv2d_valid_dilated": (
+        "ms.conv2d %a0, %a1 pad_mode \"valid\" dilation [2, 2] : {t0}, {t1}",
+        [randn(1, 5, 11, 10), randn(7, 5, 3, 3)],
+        lambda x, w: conv2d(x, w, dilation=(2, 2))),
+    "conv2d_pad_group": (
+        "ms.conv2d %a0, %a1, %a2 pad_mode \"pad\" padding [1, 1, 2, 2] "
+        "stride [2, 2] dilation [1, 2] group 2 : {t0}, {t1}, {t2}",
+        [randn(1, 4, 8, 8), randn(6, 2, 3, 3), randn(6)],
+        lambda x, w, b: conv2d(x, w, b, pad=(1, 1, 2, 2), stride=(2, 2),
+                               dilation=(1, 2), group=2)),
     "matmul": ("ms.matmul %a0, %a1 : {t0}, {t1}",
                [randn(5, 9), randn(9, 6)], lambda a, b: a @ b),
     "matmul_transpose_a": ("ms.matmul %a0, %a1 transpose_a : {t0}, {t1}",

@@ -308,6 +308,110 @@ struct DensePattern : OpConversionPattern<DenseOp> {
   }
 };
 
+/// conv2d as one linalg.generic over (n, g, o, oh, ow, c, kh, kw): channels
+/// split into groups by reshapes, padding by tensor.pad, then a zero-filled
+/// accumulation in (c, kh, kw) order and the bias added afterwards.
+struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    std::string why;
+    auto geometry = convGeometry(inputType.getShape(), weightType.getShape(),
+                                 op.getPadMode(), op.getPadding(),
+                                 op.getStride(), op.getDilation(), why);
+    if (!geometry)
+      return rewriter.notifyMatchFailure(op, why);
+    auto [h, w] = *geometry;
+    int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
+    int64_t g = static_cast<int64_t>(op.getGroup());
+    int64_t o = weightType.getDimSize(0), kh = weightType.getDimSize(2),
+            kw = weightType.getDimSize(3);
+
+    Value input = adaptor.getInput();
+    if (h.padBefore || h.padAfter || w.padBefore || w.padAfter) {
+      SmallVector<OpFoldResult> low = {rewriter.getIndexAttr(0),
+                                       rewriter.getIndexAttr(0),
+                                       rewriter.getIndexAttr(h.padBefore),
+                                       rewriter.getIndexAttr(w.padBefore)};
+      SmallVector<OpFoldResult> high = {rewriter.getIndexAttr(0),
+                                        rewriter.getIndexAttr(0),
+                                        rewriter.getIndexAttr(h.padAfter),
+                                        rewriter.getIndexAttr(w.padAfter)};
+      auto paddedType = RankedTensorType::get(
+          {n, c, inputType.getDimSize(2) + h.padBefore + h.padAfter,
+           inputType.getDimSize(3) + w.padBefore + w.padAfter},
+          elementType);
+      input = tensor::PadOp::create(rewriter, loc, paddedType, input, low, high,
+                                    floatConst(rewriter, loc, elementType, 0.0));
+    }
+    auto paddedType = cast<RankedTensorType>(input.getType());
+    auto groupedInputType = RankedTensorType::get(
+        {n, g, c / g, paddedType.getDimSize(2), paddedType.getDimSize(3)},
+        elementType);
+    Value groupedInput = tensor::ExpandShapeOp::create(
+        rewriter, loc, groupedInputType, input,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    auto groupedWeightType =
+        RankedTensorType::get({g, o / g, c / g, kh, kw}, elementType);
+    Value groupedWeight = tensor::ExpandShapeOp::create(
+        rewriter, loc, groupedWeightType, adaptor.getWeight(),
+        ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+    auto groupedOutType = RankedTensorType::get(
+        {n, g, o / g, h.output, w.output}, elementType);
+    Value init = filled(rewriter, loc, groupedOutType, 0.0);
+
+    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+    AffineExpr d[8];
+    for (unsigned i = 0; i < 8; ++i)
+      d[i] = getAffineDimExpr(i, ctx);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(8, 0,
+                       {d[0], d[1], d[5], d[3] * stride[0] + d[6] * dilation[0],
+                        d[4] * stride[1] + d[7] * dilation[1]},
+                       ctx),
+        AffineMap::get(8, 0, {d[1], d[2], d[5], d[6], d[7]}, ctx),
+        AffineMap::get(8, 0, {d[0], d[1], d[2], d[3], d[4]}, ctx)};
+    SmallVector<IteratorType> iterators(5, IteratorType::parallel);
+    iterators.append(3, IteratorType::reduction);
+    Value conv =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{groupedOutType},
+            ValueRange{groupedInput, groupedWeight}, ValueRange{init}, maps,
+            iterators,
+            [](OpBuilder &b, Location l, ValueRange args) {
+              Value prod = arith::MulFOp::create(b, l, args[0], args[1]);
+              linalg::YieldOp::create(
+                  b, l, arith::AddFOp::create(b, l, args[2], prod).getResult());
+            })
+            .getResult(0);
+    auto flatType = RankedTensorType::get({n, o, h.output, w.output}, elementType);
+    Value result = tensor::CollapseShapeOp::create(
+        rewriter, loc, flatType, conv,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    if (Value bias = adaptor.getBias()) {
+      // [O] -> [O, 1, 1] so numpy broadcasting lines it up with the channels.
+      Value column = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get({o, 1, 1}, elementType), bias,
+          ArrayRef<ReassociationIndices>{{0, 1, 2}});
+      result = elementwise(rewriter, loc, flatType, ValueRange{result, column},
+                           [](OpBuilder &b, Location l, ValueRange args) {
+                             return arith::AddFOp::create(b, l, args[0],
+                                                          args[1])
+                                 .getResult();
+                           });
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Reductions and softmax
 //===----------------------------------------------------------------------===//
@@ -615,7 +719,7 @@ struct ConvertMSToLinalgPass
     patterns.add<ElementwisePattern<SqrtOp>>(ctx, unary<math::SqrtOp, SqrtOp>);
     patterns.add<ElementwisePattern<NegOp>>(ctx, unary<arith::NegFOp, NegOp>);
     patterns.add<ElementwisePattern<AbsOp>>(ctx, unary<math::AbsFOp, AbsOp>);
-    patterns.add<DensePattern, MatmulPattern, SoftmaxPattern, LogSoftmaxPattern,
+    patterns.add<DensePattern, MatmulPattern, Conv2DPattern, SoftmaxPattern, LogSoftmaxPattern,
                  FlattenPattern, ReshapePattern, TransposePattern,
                  ConcatPattern, DropoutPattern,
                  ReducePattern<ReduceSumOp, ReduceKind::Sum, false>,

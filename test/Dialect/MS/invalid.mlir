@@ -304,3 +304,83 @@ func.func @reduce_missing_axes(%a: tensor<4x3xf32>) {
   %0 = "ms.reduce_mean"(%a) : (tensor<4x3xf32>) -> tensor<f32>
   return
 }
+
+// -----
+
+func.func @conv_group(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op weight [6, 4, 3, 3] has 4 input channels per group, input has 4 / 2 = 2}}
+  %0 = ms.conv2d %x, %w group 2 : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_group_divides(%x: tensor<1x5x8x8xf32>, %w: tensor<6x2x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op group 2 must divide the input channels 5 and the output channels 6}}
+  %0 = ms.conv2d %x, %w group 2 : tensor<1x5x8x8xf32>, tensor<6x2x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_rank(%x: tensor<4x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op input [4, 8, 8] and weight [6, 4, 3, 3] must have rank 4 (NCHW and [out, in / group, kh, kw])}}
+  %0 = ms.conv2d %x, %w : tensor<4x8x8xf32>, tensor<6x4x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_pad_mode(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op pad_mode must be "same", "valid" or "pad", got "full"}}
+  %0 = ms.conv2d %x, %w pad_mode "full" : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_needs_pad(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op padding [1, 1, 1, 1] needs pad_mode "pad"}}
+  %0 = ms.conv2d %x, %w padding [1, 1, 1, 1] : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_size(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op padding [1, 1] must be four non-negative sizes [top, bottom, left, right]}}
+  %0 = ms.conv2d %x, %w pad_mode "pad" padding [1, 1] : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_stride(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op stride [0, 1] and dilation [1, 1] must be two positive sizes [h, w]}}
+  %0 = ms.conv2d %x, %w stride [0, 1] : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_kernel_too_big(%x: tensor<1x4x4x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op the height 4 is smaller than the dilated kernel extent 5}}
+  %0 = ms.conv2d %x, %w pad_mode "valid" dilation [2, 1] : tensor<1x4x4x8xf32>, tensor<6x4x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op bias shape [4] does not match the 6 output channels}}
+  %0 = ms.conv2d %x, %w, %b : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dtype(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf16>) {
+  // expected-error@+1 {{'ms.conv2d' op element types differ: input 'f32' vs weight 'f16'}}
+  %0 = ms.conv2d %x, %w : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf16>
+  return
+}

@@ -33,6 +33,17 @@ func.func @matmul(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>, %bt: tensor<5x3xf32>
   return %0, %1, %2, %3, %4 : tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>, tensor<2x8x4x5xf32>
 }
 
+// CHECK-LABEL: func @conv
+func.func @conv(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %b: tensor<6xf32>, %w1: tensor<6x4x3x3xf32>) {
+  // CHECK: ms.conv2d %{{.*}}, %{{.*}} : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>{{$}}
+  %0 = ms.conv2d %x, %w1 : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  // CHECK: ms.conv2d %{{.*}}, %{{.*}}, %{{.*}} pad_mode "pad" padding [1, 1, 2, 2] stride [2, 2] dilation [1, 2] group 2 : tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>
+  %1 = ms.conv2d %x, %w, %b pad_mode "pad" padding [1, 1, 2, 2] stride [2, 2] dilation [1, 2] group 2 : tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>
+  // CHECK: ms.conv2d %{{.*}}, %{{.*}} pad_mode "valid" : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  %2 = ms.conv2d %x, %w1 pad_mode "valid" : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  return
+}
+
 // CHECK-LABEL: func @binary
 func.func @binary(%x: tensor<4x10xf32>, %y: tensor<10xf32>, %z: tensor<4x1xf32>) {
   // CHECK: ms.add %{{.*}}, %{{.*}} : tensor<4x10xf32>, tensor<10xf32>

@@ -404,3 +404,118 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
 }
 
 } // namespace ms
+
+namespace ms {
+
+std::optional<std::pair<ConvDim, ConvDim>>
+convGeometry(ArrayRef<int64_t> inputShape, ArrayRef<int64_t> weightShape,
+             StringRef padMode, ArrayRef<int64_t> padding,
+             ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation,
+             std::string &why) {
+  if (padMode != "same" && padMode != "valid" && padMode != "pad") {
+    why = "pad_mode must be \"same\", \"valid\" or \"pad\", got \"" +
+          padMode.str() + "\"";
+    return std::nullopt;
+  }
+  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) { return p < 0; })) {
+    why = "padding " + shapeStr(padding) +
+          " must be four non-negative sizes [top, bottom, left, right]";
+    return std::nullopt;
+  }
+  if (padMode != "pad" && llvm::any_of(padding, [](int64_t p) { return p != 0; })) {
+    why = "padding " + shapeStr(padding) + " needs pad_mode \"pad\"";
+    return std::nullopt;
+  }
+  auto positivePair = [](ArrayRef<int64_t> v) {
+    return v.size() == 2 && v[0] > 0 && v[1] > 0;
+  };
+  if (!positivePair(stride) || !positivePair(dilation)) {
+    why = "stride " + shapeStr(stride) + " and dilation " + shapeStr(dilation) +
+          " must be two positive sizes [h, w]";
+    return std::nullopt;
+  }
+  std::pair<ConvDim, ConvDim> dims;
+  for (int i = 0; i < 2; ++i) {
+    ConvDim &d = i == 0 ? dims.first : dims.second;
+    int64_t in = inputShape[2 + i];
+    int64_t extent = dilation[i] * (weightShape[2 + i] - 1) + 1;
+    if (padMode == "same") {
+      d.output = (in + stride[i] - 1) / stride[i];
+      int64_t total =
+          std::max<int64_t>((d.output - 1) * stride[i] + extent - in, 0);
+      d.padBefore = total / 2;
+      d.padAfter = total - d.padBefore;
+    } else {
+      d.padBefore = padding[2 * i];
+      d.padAfter = padding[2 * i + 1];
+      int64_t padded = in + d.padBefore + d.padAfter;
+      d.output = padded < extent ? 0 : (padded - extent) / stride[i] + 1;
+    }
+    if (d.output <= 0) {
+      why = std::string("the ") + (i == 0 ? "height" : "width") + " " +
+            std::to_string(in) + " is smaller than the dilated kernel extent " +
+            std::to_string(extent);
+      return std::nullopt;
+    }
+  }
+  return dims;
+}
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto weight =
+      staticTensor(name, loc, adaptor.getWeight().getType(), "weight");
+  if (failed(input) || failed(weight))
+    return failure();
+  if (input->getRank() != 4 || weight->getRank() != 4)
+    return opError(name, loc, "input ", shapeStr(input->getShape()),
+                   " and weight ", shapeStr(weight->getShape()),
+                   " must have rank 4 (NCHW and [out, in / group, kh, kw])");
+  if (input->getElementType() != weight->getElementType())
+    return opError(name, loc, "element types differ: input ",
+                   input->getElementType(), " vs weight ",
+                   weight->getElementType());
+  // The custom parser infers before default values are filled in: read
+  // each attribute defensively.
+  int64_t group =
+      adaptor.getGroupAttr() ? static_cast<int64_t>(adaptor.getGroup()) : 1;
+  int64_t channels = input->getDimSize(1), out = weight->getDimSize(0);
+  if (group <= 0 || channels % group != 0 || out % group != 0)
+    return opError(name, loc, "group ", group, " must divide the input channels ",
+                   channels, " and the output channels ", out);
+  if (weight->getDimSize(1) != channels / group)
+    return opError(name, loc, "weight ", shapeStr(weight->getShape()),
+                   " has ", weight->getDimSize(1),
+                   " input channels per group, input has ", channels, " / ",
+                   group, " = ", channels / group);
+  if (Value biasValue = adaptor.getBias()) {
+    auto bias = staticTensor(name, loc, biasValue.getType(), "bias");
+    if (failed(bias))
+      return failure();
+    if (bias->getRank() != 1 || bias->getDimSize(0) != out)
+      return opError(name, loc, "bias shape ", shapeStr(bias->getShape()),
+                     " does not match the ", out, " output channels");
+  }
+  std::string why;
+  SmallVector<int64_t> zeros(4, 0), ones(2, 1);
+  auto geometry = convGeometry(
+      input->getShape(), weight->getShape(),
+      adaptor.getPadModeAttr() ? adaptor.getPadMode() : StringRef("same"),
+      adaptor.getPaddingAttr() ? adaptor.getPadding() : ArrayRef<int64_t>(zeros),
+      adaptor.getStrideAttr() ? adaptor.getStride() : ArrayRef<int64_t>(ones),
+      adaptor.getDilationAttr() ? adaptor.getDilation() : ArrayRef<int64_t>(ones),
+      why);
+  if (!geometry)
+    return opError(name, loc, why);
+  types.push_back(RankedTensorType::get(
+      {input->getDimSize(0), out, geometry->first.output,
+       geometry->second.output},
+      input->getElementType()));
+  return success();
+}
+
+} // namespace ms

@@ -203,6 +203,42 @@ def MS_MatmulOp : MS_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+def MS_Conv2DOp : MS_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
+  let summary = "2-D convolution, NCHW (nn.Conv2d)";
+  let description = [{
+    MindSpore's `nn.Conv2d` on `input [N, C, H, W]` with `weight
+    [O, C / group, kh, kw]` and the optional `bias [O]`. `pad_mode` is
+    `"same"` (MindSpore's default: output `ceil(H / stride)`, padding split
+    with the extra row at the bottom/right), `"valid"` (no padding) or
+    `"pad"` (explicit `padding = [top, bottom, left, right]`). `stride` and
+    `dilation` are `[h, w]`; `group` splits channels into groups. Products
+    accumulate in (channel, kh, kw) order, one FMA each, in every mode.
+
+    Example:
+
+    ```mlir
+    %y = ms.conv2d %x, %w pad_mode "valid" : tensor<1x1x32x32xf32>, tensor<6x1x5x5xf32>
+    %z = ms.conv2d %x, %w, %b pad_mode "pad" padding [1, 1, 2, 2] stride [2, 2] group 2 : tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input, MS_Tensor:$weight,
+                   Optional<MS_Tensor>:$bias,
+                   DefaultValuedAttr<StrAttr, "\"same\"">:$pad_mode,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+                   DefaultValuedAttr<I64Attr, "1">:$group);
+  let results = (outs MS_Tensor:$output);
+  // Keywords rather than attr-dict: the parser infers the result type from
+  // these, and only keyword attributes are visible to it then.
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? (`pad_mode` $pad_mode^)?
+    (`padding` $padding^)? (`stride` $stride^)? (`dilation` $dilation^)?
+    (`group` $group^)? attr-dict `:` type($input) `,` type($weight)
+    (`,` type($bias)^)?
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//

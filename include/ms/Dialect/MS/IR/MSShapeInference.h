@@ -41,6 +41,18 @@ llvm::LogicalResult inferAxisOpType(llvm::StringRef opName,
 llvm::SmallVector<int64_t> normalizeReduceAxes(llvm::ArrayRef<int64_t> axes,
                                                int64_t rank);
 
+/// Output size and padding of one spatial dimension of a convolution.
+struct ConvDim {
+  int64_t padBefore = 0, padAfter = 0, output = 0;
+};
+
+/// The geometry of a conv2d along H and W, or std::nullopt with `why` set.
+std::optional<std::pair<ConvDim, ConvDim>>
+convGeometry(llvm::ArrayRef<int64_t> inputShape,
+             llvm::ArrayRef<int64_t> weightShape, llvm::StringRef padMode,
+             llvm::ArrayRef<int64_t> padding, llvm::ArrayRef<int64_t> stride,
+             llvm::ArrayRef<int64_t> dilation, std::string &why);
+
 /// The numpy broadcast of two shapes, or std::nullopt if they clash.
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
