@@ -73,6 +73,26 @@ def same_pad(size, kernel, stride, dilation):
     return total // 2, total - total // 2
 
 
+def pool2d(x, kernel, stride, same, kind):
+    """Window max or mean in float64 by explicit loops; with "same", the
+    windows are clipped to the real elements (padding never counts)."""
+    n, c, h, w = x.shape
+    pads = [same_pad(h, kernel[0], stride[0], 1) if same else (0, 0),
+            same_pad(w, kernel[1], stride[1], 1) if same else (0, 0)]
+    oh = (h + sum(pads[0]) - kernel[0]) // stride[0] + 1
+    ow = (w + sum(pads[1]) - kernel[1]) // stride[1] + 1
+    out = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            r0 = i * stride[0] - pads[0][0]
+            c0 = j * stride[1] - pads[1][0]
+            win = x[:, :, max(r0, 0):min(r0 + kernel[0], h),
+                    max(c0, 0):min(c0 + kernel[1], w)]
+            out[:, :, i, j] = (win.max(axis=(2, 3)) if kind == "max"
+                               else win.mean(axis=(2, 3)))
+    return out
+
+
 def tensor_type(a):
     return "tensor<" + "".join(f"{d}x" for d in a.shape) + "f32>"
 
@@ -107,6 +127,18 @@ CASES = {
         [randn(1, 4, 8, 8), randn(6, 2, 3, 3), randn(6)],
         lambda x, w, b: conv2d(x, w, b, pad=(1, 1, 2, 2), stride=(2, 2),
                                dilation=(1, 2), group=2)),
+    "max_pool2d": ("ms.max_pool2d %a0 kernel_size [2, 2] stride [2, 2] : {t0}",
+                   [randn(2, 3, 7, 7)],
+                   lambda x: pool2d(x, (2, 2), (2, 2), False, "max")),
+    "max_pool2d_same": (
+        "ms.max_pool2d %a0 kernel_size [3, 3] stride [2, 2] pad_mode \"same\" : {t0}",
+        [randn(1, 5, 7, 6)], lambda x: pool2d(x, (3, 3), (2, 2), True, "max")),
+    "avg_pool2d": ("ms.avg_pool2d %a0 kernel_size [2, 2] stride [2, 2] : {t0}",
+                   [randn(2, 3, 8, 8)],
+                   lambda x: pool2d(x, (2, 2), (2, 2), False, "avg")),
+    "avg_pool2d_same": (
+        "ms.avg_pool2d %a0 kernel_size [3, 3] stride [2, 2] pad_mode \"same\" : {t0}",
+        [randn(1, 3, 7, 7)], lambda x: pool2d(x, (3, 3), (2, 2), True, "avg")),
     "matmul": ("ms.matmul %a0, %a1 : {t0}, {t1}",
                [randn(5, 9), randn(9, 6)], lambda a, b: a @ b),
     "matmul_transpose_a": ("ms.matmul %a0, %a1 transpose_a : {t0}, {t1}",

@@ -384,3 +384,43 @@ func.func @conv_dtype(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf16>) {
   %0 = ms.conv2d %x, %w : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf16>
   return
 }
+
+// -----
+
+func.func @pool_rank(%x: tensor<6x28x28xf32>) {
+  // expected-error@+1 {{'ms.max_pool2d' op input [6, 28, 28] must have rank 4 (NCHW)}}
+  %0 = ms.max_pool2d %x kernel_size [2, 2] : tensor<6x28x28xf32>
+  return
+}
+
+// -----
+
+func.func @pool_pad_mode(%x: tensor<1x6x28x28xf32>) {
+  // expected-error@+1 {{'ms.avg_pool2d' op pad_mode must be "valid" or "same", got "pad"}}
+  %0 = ms.avg_pool2d %x pad_mode "pad" : tensor<1x6x28x28xf32>
+  return
+}
+
+// -----
+
+func.func @pool_kernel(%x: tensor<1x6x28x28xf32>) {
+  // expected-error@+1 {{'ms.max_pool2d' op kernel_size [0, 2] must be two positive sizes [h, w]}}
+  %0 = ms.max_pool2d %x kernel_size [0, 2] : tensor<1x6x28x28xf32>
+  return
+}
+
+// -----
+
+func.func @pool_too_big(%x: tensor<1x6x2x2xf32>) {
+  // expected-error@+1 {{'ms.max_pool2d' op the height 2 is smaller than the dilated kernel extent 3}}
+  %0 = ms.max_pool2d %x kernel_size [3, 3] : tensor<1x6x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pool_stride(%x: tensor<1x6x8x8xf32>) {
+  // expected-error@+1 {{'ms.avg_pool2d' op stride [2] and dilation [1, 1] must be two positive sizes [h, w]}}
+  %0 = ms.avg_pool2d %x stride [2] : tensor<1x6x8x8xf32>
+  return
+}

@@ -44,6 +44,17 @@ func.func @conv(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %b: tensor<6xf
   return
 }
 
+// CHECK-LABEL: func @pool
+func.func @pool(%x: tensor<1x6x28x28xf32>) {
+  // CHECK: ms.max_pool2d %{{.*}} kernel_size [2, 2] stride [2, 2] : tensor<1x6x28x28xf32>
+  %0 = ms.max_pool2d %x kernel_size [2, 2] stride [2, 2] : tensor<1x6x28x28xf32>
+  // CHECK: ms.avg_pool2d %{{.*}} kernel_size [3, 3] pad_mode "same" : tensor<1x6x28x28xf32>
+  %1 = ms.avg_pool2d %x kernel_size [3, 3] pad_mode "same" : tensor<1x6x28x28xf32>
+  // CHECK: ms.max_pool2d %{{.*}} : tensor<1x6x28x28xf32>
+  %2 = ms.max_pool2d %x : tensor<1x6x28x28xf32>
+  return
+}
+
 // CHECK-LABEL: func @binary
 func.func @binary(%x: tensor<4x10xf32>, %y: tensor<10xf32>, %z: tensor<4x1xf32>) {
   // CHECK: ms.add %{{.*}}, %{{.*}} : tensor<4x10xf32>, tensor<10xf32>

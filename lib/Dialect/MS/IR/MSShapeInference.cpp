@@ -519,3 +519,37 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
 }
 
 } // namespace ms
+
+namespace ms {
+
+LogicalResult inferPoolType(StringRef opName, std::optional<Location> loc,
+                            Type inputType, ArrayRef<int64_t> kernelSize,
+                            ArrayRef<int64_t> stride, StringRef padMode,
+                            SmallVectorImpl<Type> &types) {
+  auto input = staticTensor(opName, loc, inputType, "input");
+  if (failed(input))
+    return failure();
+  if (input->getRank() != 4)
+    return opError(opName, loc, "input ", shapeStr(input->getShape()),
+                   " must have rank 4 (NCHW)");
+  if (padMode != "valid" && padMode != "same")
+    return opError(opName, loc, "pad_mode must be \"valid\" or \"same\", got \"",
+                   padMode, "\"");
+  if (kernelSize.size() != 2 || kernelSize[0] <= 0 || kernelSize[1] <= 0)
+    return opError(opName, loc, "kernel_size ", shapeStr(kernelSize),
+                   " must be two positive sizes [h, w]");
+  SmallVector<int64_t> window = {1, 1, kernelSize[0], kernelSize[1]};
+  SmallVector<int64_t> zeros(4, 0), ones(2, 1);
+  std::string why;
+  auto geometry = convGeometry(input->getShape(), window, padMode, zeros,
+                               stride, ones, why);
+  if (!geometry)
+    return opError(opName, loc, why);
+  types.push_back(RankedTensorType::get(
+      {input->getDimSize(0), input->getDimSize(1), geometry->first.output,
+       geometry->second.output},
+      input->getElementType()));
+  return success();
+}
+
+} // namespace ms

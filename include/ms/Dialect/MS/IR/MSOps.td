@@ -239,6 +239,53 @@ def MS_Conv2DOp : MS_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+// 2-D pooling over NCHW windows.
+class MS_PoolOp<string mnemonic, string what> : MS_Op<mnemonic,
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "2-D " # what # " pooling, NCHW";
+  let description = !strconcat("MindSpore's 2-D ", what, [{ pooling on
+    `input [N, C, H, W]` with `kernel_size [kh, kw]` and `stride [sh, sw]`
+    (both default `[1, 1]`). `pad_mode` is `"valid"` (MindSpore's default)
+    or `"same"` (output `ceil(H / stride)`, the odd row of padding at the
+    bottom/right); padded positions never count: max ignores them and avg
+    divides by the number of real elements in the window.
+
+    Example:
+
+    ```mlir
+    %y = ms.}], mnemonic, [{ %x kernel_size [2, 2] stride [2, 2] : tensor<1x6x28x28xf32>
+    ```
+  }]);
+  let arguments = (ins MS_Tensor:$input,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$kernel_size,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
+                   DefaultValuedAttr<StrAttr, "\"valid\"">:$pad_mode);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = [{
+    $input (`kernel_size` $kernel_size^)? (`stride` $stride^)?
+    (`pad_mode` $pad_mode^)? attr-dict `:` type($input)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      ::llvm::SmallVector<int64_t> ones(2, 1);
+      return ::ms::inferPoolType(
+          getOperationName(), loc, adaptor.getInput().getType(),
+          adaptor.getKernelSizeAttr() ? adaptor.getKernelSize()
+                                      : ::llvm::ArrayRef<int64_t>(ones),
+          adaptor.getStrideAttr() ? adaptor.getStride()
+                                  : ::llvm::ArrayRef<int64_t>(ones),
+          adaptor.getPadModeAttr() ? adaptor.getPadMode()
+                                   : ::llvm::StringRef("valid"),
+          types);
+    }
+  }];
+}
+
+def MS_MaxPool2DOp : MS_PoolOp<"max_pool2d", "max">;
+def MS_AvgPool2DOp : MS_PoolOp<"avg_pool2d", "average">;
+
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//

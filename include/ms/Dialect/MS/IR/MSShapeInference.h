@@ -36,6 +36,14 @@ llvm::LogicalResult inferAxisOpType(llvm::StringRef opName,
                                     mlir::Type input, int64_t axis,
                                     llvm::SmallVectorImpl<mlir::Type> &types);
 
+llvm::LogicalResult inferPoolType(llvm::StringRef opName,
+                                  std::optional<mlir::Location> loc,
+                                  mlir::Type input,
+                                  llvm::ArrayRef<int64_t> kernelSize,
+                                  llvm::ArrayRef<int64_t> stride,
+                                  llvm::StringRef padMode,
+                                  llvm::SmallVectorImpl<mlir::Type> &types);
+
 /// Normalizes reduction axes to [0, rank), sorted; empty means all axes.
 /// Assumes the axes were verified.
 llvm::SmallVector<int64_t> normalizeReduceAxes(llvm::ArrayRef<int64_t> axes,
