@@ -139,6 +139,14 @@ CASES = {
     "avg_pool2d_same": (
         "ms.avg_pool2d %a0 kernel_size [3, 3] stride [2, 2] pad_mode \"same\" : {t0}",
         [randn(1, 3, 7, 7)], lambda x: pool2d(x, (3, 3), (2, 2), True, "avg")),
+    # batch_norm against PyTorch's eval-mode batch_norm.
+    "batch_norm": (
+        "ms.batch_norm %a0, %a1, %a2, %a3, %a4 epsilon 1.000000e-03 : "
+        "{t0}, {t1}, {t2}, {t3}, {t4}",
+        [randn(2, 5, 4, 3), randn(5), randn(5), randn(5), positive(5)],
+        lambda x, g, b, m, v: __import__("torch").nn.functional.batch_norm(
+            *[__import__("torch").from_numpy(a) for a in (x, m, v, g, b)],
+            training=False, eps=1e-3).numpy()),
     "matmul": ("ms.matmul %a0, %a1 : {t0}, {t1}",
                [randn(5, 9), randn(9, 6)], lambda a, b: a @ b),
     "matmul_transpose_a": ("ms.matmul %a0, %a1 transpose_a : {t0}, {t1}",

@@ -414,6 +414,48 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
   }
 };
 
+/// (x - mean) / sqrt(var + eps) * gamma + beta along dimension 1: the [C]
+/// parameters become [C, 1, ...] so numpy broadcasting lines them up.
+struct BatchNormPattern : OpConversionPattern<BatchNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BatchNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t channels = type.getDimSize(1);
+    SmallVector<int64_t> columnShape(type.getRank() - 1, 1);
+    columnShape[0] = channels;
+    auto columnType = RankedTensorType::get(columnShape, type.getElementType());
+    ReassociationIndices all;
+    for (int64_t i = 0; i < type.getRank() - 1; ++i)
+      all.push_back(i);
+    SmallVector<Value> inputs = {adaptor.getInput()};
+    for (Value param : {adaptor.getMovingMean(), adaptor.getMovingVariance(),
+                        adaptor.getGamma(), adaptor.getBeta()})
+      inputs.push_back(
+          columnShape.size() == 1
+              ? param
+              : tensor::ExpandShapeOp::create(rewriter, loc, columnType, param,
+                                              ArrayRef<ReassociationIndices>{all})
+                    .getResult());
+    double epsilon = op.getEpsilon().convertToDouble();
+    Value result = elementwise(
+        rewriter, loc, type, inputs,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value centered = arith::SubFOp::create(b, l, args[0], args[1]);
+          Value eps = floatConst(b, l, args[0].getType(), epsilon);
+          Value stddev = math::SqrtOp::create(
+              b, l, arith::AddFOp::create(b, l, args[2], eps));
+          Value normalized = arith::DivFOp::create(b, l, centered, stddev);
+          Value scaled = arith::MulFOp::create(b, l, normalized, args[3]);
+          return arith::AddFOp::create(b, l, scaled, args[4]).getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Pads dims 2 and 3 of an NCHW tensor with `value`.
 Value padSpatial(OpBuilder &b, Location loc, Value input, ConvDim h, ConvDim w,
                  double value) {
@@ -831,7 +873,7 @@ struct ConvertMSToLinalgPass
     patterns.add<ElementwisePattern<AbsOp>>(ctx, unary<math::AbsFOp, AbsOp>);
     patterns.add<PoolPattern<MaxPool2DOp, ReduceKind::Max>,
                  PoolPattern<AvgPool2DOp, ReduceKind::Sum>>(ctx);
-    patterns.add<DensePattern, MatmulPattern, Conv2DPattern, SoftmaxPattern, LogSoftmaxPattern,
+    patterns.add<DensePattern, MatmulPattern, Conv2DPattern, BatchNormPattern, SoftmaxPattern, LogSoftmaxPattern,
                  FlattenPattern, ReshapePattern, TransposePattern,
                  ConcatPattern, DropoutPattern,
                  ReducePattern<ReduceSumOp, ReduceKind::Sum, false>,

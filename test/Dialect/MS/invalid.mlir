@@ -424,3 +424,19 @@ func.func @pool_stride(%x: tensor<1x6x8x8xf32>) {
   %0 = ms.avg_pool2d %x stride [2] : tensor<1x6x8x8xf32>
   return
 }
+
+// -----
+
+func.func @batch_norm_param(%x: tensor<8x6x4x4xf32>, %p: tensor<6xf32>, %q: tensor<5xf32>) {
+  // expected-error@+1 {{'ms.batch_norm' op moving_variance has shape [5], expected [6] (the channels of input [8, 6, 4, 4])}}
+  %0 = ms.batch_norm %x, %p, %p, %p, %q : tensor<8x6x4x4xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_rank(%x: tensor<6xf32>, %p: tensor<6xf32>) {
+  // expected-error@+1 {{'ms.batch_norm' op input [6] must have rank 2 or more ([N, C, ...])}}
+  %0 = ms.batch_norm %x, %p, %p, %p, %p : tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+  return
+}

@@ -55,6 +55,15 @@ func.func @pool(%x: tensor<1x6x28x28xf32>) {
   return
 }
 
+// CHECK-LABEL: func @batch_norm
+func.func @batch_norm(%x: tensor<8x6x4x4xf32>, %p: tensor<6xf32>) {
+  // CHECK: ms.batch_norm %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x6x4x4xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+  %0 = ms.batch_norm %x, %p, %p, %p, %p : tensor<8x6x4x4xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+  // CHECK: ms.batch_norm {{.*}} epsilon 1.000000e-03 :
+  %1 = ms.batch_norm %x, %p, %p, %p, %p epsilon 1.000000e-03 : tensor<8x6x4x4xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+  return
+}
+
 // CHECK-LABEL: func @binary
 func.func @binary(%x: tensor<4x10xf32>, %y: tensor<10xf32>, %z: tensor<4x1xf32>) {
   // CHECK: ms.add %{{.*}}, %{{.*}} : tensor<4x10xf32>, tensor<10xf32>

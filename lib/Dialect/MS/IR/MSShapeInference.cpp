@@ -553,3 +553,38 @@ LogicalResult inferPoolType(StringRef opName, std::optional<Location> loc,
 }
 
 } // namespace ms
+
+namespace ms {
+
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  if (failed(input))
+    return failure();
+  if (input->getRank() < 2)
+    return opError(name, loc, "input ", shapeStr(input->getShape()),
+                   " must have rank 2 or more ([N, C, ...])");
+  int64_t channels = input->getDimSize(1);
+  std::pair<Value, StringRef> params[] = {
+      {adaptor.getGamma(), "gamma"},
+      {adaptor.getBeta(), "beta"},
+      {adaptor.getMovingMean(), "moving_mean"},
+      {adaptor.getMovingVariance(), "moving_variance"}};
+  for (auto [value, paramName] : params) {
+    auto param = staticTensor(name, loc, value.getType(), paramName);
+    if (failed(param))
+      return failure();
+    if (param->getRank() != 1 || param->getDimSize(0) != channels)
+      return opError(name, loc, paramName, " has shape ",
+                     shapeStr(param->getShape()), ", expected [", channels,
+                     "] (the channels of input ", shapeStr(input->getShape()),
+                     ")");
+  }
+  types.push_back(*input);
+  return success();
+}
+
+} // namespace ms

@@ -239,6 +239,30 @@ def MS_Conv2DOp : MS_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+def MS_BatchNormOp : MS_Op<"batch_norm", [Pure, InferTypeOpAdaptor]> {
+  let summary = "batch normalization at inference (nn.BatchNorm2d, eval)";
+  let description = [{
+    `(x - moving_mean) / sqrt(moving_variance + epsilon) * gamma + beta`
+    per channel (dimension 1 of `input [N, C, ...]`); the four parameters
+    have shape `[C]`. Computed in exactly that order in every mode.
+
+    Example:
+
+    ```mlir
+    %y = ms.batch_norm %x, %gamma, %beta, %mean, %var epsilon 1.000000e-05 : tensor<8x6x28x28xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input, MS_Tensor:$gamma, MS_Tensor:$beta,
+                   MS_Tensor:$moving_mean, MS_Tensor:$moving_variance,
+                   DefaultValuedAttr<F32Attr, "1e-5">:$epsilon);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `,` $moving_mean `,` $moving_variance
+    (`epsilon` $epsilon^)? attr-dict `:` type($input) `,` type($gamma) `,`
+    type($beta) `,` type($moving_mean) `,` type($moving_variance)
+  }];
+}
+
 // 2-D pooling over NCHW windows.
 class MS_PoolOp<string mnemonic, string what> : MS_Op<mnemonic,
     [Pure, InferTypeOpAdaptor]> {
