@@ -8,6 +8,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "TempDirTest.h"
+
 #include "gtest/gtest.h"
 
 #include <cstring>
@@ -17,34 +19,8 @@ using namespace ms::runtime;
 
 namespace {
 
-class NpyTest : public ::testing::Test {
+class NpyTest : public TempDirTest {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("ms-npy-test", dir));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
-
-  std::string path(llvm::StringRef name) {
-    llvm::SmallString<128> p(dir);
-    llvm::sys::path::append(p, name);
-    return std::string(p);
-  }
-
-  std::string writeBytes(llvm::StringRef name, llvm::StringRef bytes) {
-    std::string p = path(name);
-    std::error_code ec;
-    llvm::raw_fd_ostream os(p, ec);
-    EXPECT_FALSE(ec);
-    os << bytes;
-    return p;
-  }
-
-  std::string readBytes(llvm::StringRef p) {
-    auto buffer = llvm::MemoryBuffer::getFile(p);
-    EXPECT_TRUE(bool(buffer));
-    return buffer ? (*buffer)->getBuffer().str() : std::string();
-  }
-
   /// Builds a version 1.0 file around `dict` the way numpy pads it.
   static std::string npyFile(llvm::StringRef dict, llvm::StringRef data,
                              unsigned major = 1) {
@@ -70,7 +46,6 @@ protected:
     return llvm::toString(t.takeError());
   }
 
-  llvm::SmallString<128> dir;
 };
 
 std::string floatBytes(std::initializer_list<float> values) {

@@ -9,6 +9,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "TempDirTest.h"
+
 #include "gtest/gtest.h"
 
 #include <cstring>
@@ -18,34 +20,8 @@ using namespace ms::runtime;
 
 namespace {
 
-class SafeTensorsTest : public ::testing::Test {
+class SafeTensorsTest : public TempDirTest {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("ms-st-test", dir));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
-
-  std::string path(llvm::StringRef name) {
-    llvm::SmallString<128> p(dir);
-    llvm::sys::path::append(p, name);
-    return std::string(p);
-  }
-
-  std::string writeBytes(llvm::StringRef name, llvm::StringRef bytes) {
-    std::string p = path(name);
-    std::error_code ec;
-    llvm::raw_fd_ostream os(p, ec);
-    EXPECT_FALSE(ec);
-    os << bytes;
-    return p;
-  }
-
-  std::string readBytes(llvm::StringRef p) {
-    auto buffer = llvm::MemoryBuffer::getFile(p);
-    EXPECT_TRUE(bool(buffer));
-    return buffer ? (*buffer)->getBuffer().str() : std::string();
-  }
-
   /// A file with the given JSON header and `dataSize` bytes of data.
   std::string writeFile(llvm::StringRef name, llvm::StringRef json,
                         size_t dataSize) {
@@ -69,7 +45,6 @@ protected:
     return llvm::toString(f.takeError());
   }
 
-  llvm::SmallString<128> dir;
 };
 
 HostTensor patterned(DType dtype, llvm::ArrayRef<int64_t> shape, int seed) {

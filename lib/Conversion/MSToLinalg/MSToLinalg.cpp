@@ -166,6 +166,32 @@ Value gelu(OpBuilder &b, Location loc, ValueRange args, GeluOp op) {
                                arith::MulFOp::create(b, loc, half, x), sum);
 }
 
+/// A per-channel parameter [C] reshaped to [C, 1, ...] (rank `rank` - 1), so
+/// numpy broadcasting lines it up with dimension 1 of a rank-`rank` tensor.
+Value channelColumn(OpBuilder &b, Location loc, Value param, int64_t rank) {
+  auto type = cast<RankedTensorType>(param.getType());
+  if (rank <= 2)
+    return param;
+  SmallVector<int64_t> shape(rank - 1, 1);
+  shape[0] = type.getDimSize(0);
+  ReassociationIndices all;
+  for (int64_t i = 0; i < rank - 1; ++i)
+    all.push_back(i);
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), param,
+      ArrayRef<ReassociationIndices>{all});
+}
+
+/// `value` + `bias`, the bias broadcast like numpy.
+Value addBias(OpBuilder &b, Location loc, Value value, Value bias) {
+  return elementwise(b, loc, cast<RankedTensorType>(value.getType()),
+                     ValueRange{value, bias},
+                     [](OpBuilder &nb, Location l, ValueRange args) {
+                       return arith::AddFOp::create(nb, l, args[0], args[1])
+                           .getResult();
+                     });
+}
+
 //===----------------------------------------------------------------------===//
 // Contractions
 //===----------------------------------------------------------------------===//
@@ -288,12 +314,7 @@ struct DensePattern : OpConversionPattern<DenseOp> {
                                /*transposeA=*/false, /*transposeB=*/true,
                                mm2dType);
     if (Value bias = adaptor.getBias())
-      result = elementwise(rewriter, loc, mm2dType, ValueRange{result, bias},
-                           [](OpBuilder &b, Location l, ValueRange args) {
-                             return arith::AddFOp::create(b, l, args[0],
-                                                          args[1])
-                                 .getResult();
-                           });
+      result = addBias(rewriter, loc, result, bias);
 
     if (rank == 1) {
       result = tensor::CollapseShapeOp::create(rewriter, loc, resultType,
@@ -397,18 +418,9 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
     Value result = tensor::CollapseShapeOp::create(
         rewriter, loc, flatType, conv,
         ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-    if (Value bias = adaptor.getBias()) {
-      // [O] -> [O, 1, 1] so numpy broadcasting lines it up with the channels.
-      Value column = tensor::ExpandShapeOp::create(
-          rewriter, loc, RankedTensorType::get({o, 1, 1}, elementType), bias,
-          ArrayRef<ReassociationIndices>{{0, 1, 2}});
-      result = elementwise(rewriter, loc, flatType, ValueRange{result, column},
-                           [](OpBuilder &b, Location l, ValueRange args) {
-                             return arith::AddFOp::create(b, l, args[0],
-                                                          args[1])
-                                 .getResult();
-                           });
-    }
+    if (Value bias = adaptor.getBias())
+      result = addBias(rewriter, loc, result,
+                       channelColumn(rewriter, loc, bias, flatType.getRank()));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -423,22 +435,10 @@ struct BatchNormPattern : OpConversionPattern<BatchNormOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    int64_t channels = type.getDimSize(1);
-    SmallVector<int64_t> columnShape(type.getRank() - 1, 1);
-    columnShape[0] = channels;
-    auto columnType = RankedTensorType::get(columnShape, type.getElementType());
-    ReassociationIndices all;
-    for (int64_t i = 0; i < type.getRank() - 1; ++i)
-      all.push_back(i);
     SmallVector<Value> inputs = {adaptor.getInput()};
     for (Value param : {adaptor.getMovingMean(), adaptor.getMovingVariance(),
                         adaptor.getGamma(), adaptor.getBeta()})
-      inputs.push_back(
-          columnShape.size() == 1
-              ? param
-              : tensor::ExpandShapeOp::create(rewriter, loc, columnType, param,
-                                              ArrayRef<ReassociationIndices>{all})
-                    .getResult());
+      inputs.push_back(channelColumn(rewriter, loc, param, type.getRank()));
     double epsilon = op.getEpsilon().convertToDouble();
     Value result = elementwise(
         rewriter, loc, type, inputs,

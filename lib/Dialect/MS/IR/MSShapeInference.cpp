@@ -403,9 +403,6 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-} // namespace ms
-
-namespace ms {
 
 std::optional<std::pair<ConvDim, ConvDim>>
 convGeometry(ArrayRef<int64_t> inputShape, ArrayRef<int64_t> weightShape,
@@ -518,9 +515,6 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-} // namespace ms
-
-namespace ms {
 
 LogicalResult inferPoolType(StringRef opName, std::optional<Location> loc,
                             Type inputType, ArrayRef<int64_t> kernelSize,
@@ -552,9 +546,6 @@ LogicalResult inferPoolType(StringRef opName, std::optional<Location> loc,
   return success();
 }
 
-} // namespace ms
-
-namespace ms {
 
 LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
