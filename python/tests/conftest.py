@@ -16,6 +16,7 @@ if not any(os.path.isdir(os.path.join(p, "msmlir")) for p in sys.path if p):
     sys.path.insert(0, os.path.join(_BUILD, "python"))
 
 import msmlir as ms  # noqa: E402
+from msmlir import nn  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -57,3 +58,19 @@ def assert_bitwise(a, b):
 def rand(*shape, low=-1.0, high=1.0, seed=0):
     rng = np.random.default_rng(seed + sum(shape))
     return rng.uniform(low, high, size=shape).astype(np.float32)
+
+
+class Network(nn.Cell):
+    """The seed MLP: flatten, dense 784->512, relu, dense 512->512, relu,
+    dense 512->10."""
+
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.dense_relu_sequential = nn.SequentialCell(
+            nn.Dense(28 * 28, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(),
+            nn.Dense(512, 10))
+
+    def construct(self, x):
+        x = self.flatten(x)
+        return self.dense_relu_sequential(x)

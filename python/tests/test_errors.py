@@ -7,22 +7,9 @@ import pytest
 import msmlir as ms
 from msmlir import Tensor, nn, ops
 
-from conftest import rand
+from conftest import Network, rand
 
 MODES = [ms.PYNATIVE_MODE, ms.GRAPH_MODE]
-
-
-class Network(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.flatten = nn.Flatten()
-        self.dense_relu_sequential = nn.SequentialCell(
-            nn.Dense(28 * 28, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(),
-            nn.Dense(512, 10))
-
-    def construct(self, x):
-        x = self.flatten(x)
-        return self.dense_relu_sequential(x)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -11,23 +11,9 @@ import pytest
 import msmlir as ms
 from msmlir import Tensor, nn, ops
 
-from conftest import assert_bitwise, assert_close, rand
+from conftest import Network, assert_bitwise, assert_close, rand
 
 LEVELS = ["O0", "O1", "O2"]
-
-
-class Network(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.flatten = nn.Flatten()
-        self.dense_relu_sequential = nn.SequentialCell(
-            nn.Dense(28 * 28, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(),
-            nn.Dense(512, 10))
-
-    def construct(self, x):
-        x = self.flatten(x)
-        logits = self.dense_relu_sequential(x)
-        return logits
 
 
 class JitNetwork(Network):

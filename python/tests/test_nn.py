@@ -9,22 +9,9 @@ import pytest
 import msmlir as ms
 from msmlir import Tensor, nn
 
-from conftest import assert_close, rand
+from conftest import Network, assert_close, rand
 
 _erf = np.vectorize(math.erf)
-
-
-class Network(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.flatten = nn.Flatten()
-        self.dense_relu_sequential = nn.SequentialCell(
-            nn.Dense(28 * 28, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(),
-            nn.Dense(512, 10))
-
-    def construct(self, x):
-        x = self.flatten(x)
-        return self.dense_relu_sequential(x)
 
 
 SEED_NAMES = [f"dense_relu_sequential.{i}.{kind}"

@@ -8,7 +8,7 @@ import pytest
 import msmlir as ms
 from msmlir import Tensor, nn
 
-from conftest import assert_close, rand
+from conftest import Network, assert_close, rand
 
 torch = pytest.importorskip("torch")
 torch.set_num_threads(1)
@@ -60,20 +60,6 @@ def test_layer(mode, name):
     make, ref = LAYERS[name]
     x = rand(6, 4, 9, low=-4, high=4)
     assert_close(make()(Tensor(x)).asnumpy(), _torch(ref, x))
-
-
-class Network(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.flatten = nn.Flatten()
-        self.dense_relu_sequential = nn.SequentialCell(
-            nn.Dense(28 * 28, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(),
-            nn.Dense(512, 10))
-
-    def construct(self, x):
-        x = self.flatten(x)
-        logits = self.dense_relu_sequential(x)
-        return logits
 
 
 def _torch_mlp(net):
