@@ -11,12 +11,15 @@ python3-torch) makes the weights, the input and the expected output
 Run it from anywhere with /usr/bin/python3; the outputs are committed, so the
 test suite itself needs neither this script nor PyTorch.
 """
-import json
 import math
 import os
-import struct
+import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+from safetensors_writer import write_safetensors  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OPS = os.path.join(HERE, "ops")
@@ -258,24 +261,6 @@ def write_op_cases():
             body=body.format(**types))
         with open(os.path.join(OPS, f"{name}.mlir"), "w") as f:
             f.write(test)
-
-
-def write_safetensors(path, tensors):
-    """Minimal safetensors writer: u64 header size, JSON header, raw data."""
-    header, offset, blobs = {}, 0, []
-    for name, array in tensors.items():
-        data = np.ascontiguousarray(array, dtype="<f4").tobytes()
-        header[name] = {"dtype": "F32", "shape": list(array.shape),
-                        "data_offsets": [offset, offset + len(data)]}
-        offset += len(data)
-        blobs.append(data)
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for blob in blobs:
-            f.write(blob)
 
 
 def write_mlp():
