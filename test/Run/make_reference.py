@@ -44,6 +44,13 @@ def erf(x):
     return np.vectorize(math.erf)(x)
 
 
+def layer_norm(x, begin_norm_axis, gamma, beta, epsilon):
+    axes = tuple(range(begin_norm_axis, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + epsilon) * gamma + beta
+
+
 def softmax(x, axis):
     z = x - x.max(axis=axis, keepdims=True)
     e = np.exp(z)
@@ -212,6 +219,20 @@ CASES = {
                    lambda x: np.array(x.max())),
     "dropout": ("ms.dropout %a0 {{p = 0.5 : f32}} : {t0}", [randn(4, 10)],
                 lambda x: x),
+    # layer_norm: PyTorch's layer_norm where it has the same form (params
+    # over the normalized dims), numpy otherwise.
+    "layer_norm": (
+        "ms.layer_norm %a0, %a1, %a2 begin_norm_axis 2 begin_params_axis 2 "
+        "epsilon 1.000000e-05 : {t0}, {t1}, {t2}",
+        [randn(2, 3, 4, 5) * 3 + 1, randn(4, 5), randn(4, 5)],
+        lambda x, g, b: __import__("torch").nn.functional.layer_norm(
+            *[__import__("torch").from_numpy(a) for a in (x,)], (4, 5),
+            *[__import__("torch").from_numpy(a) for a in (g, b)],
+            eps=1e-5).numpy()),
+    "layer_norm_params_axis": (
+        "ms.layer_norm %a0, %a1, %a2 begin_norm_axis 1 : {t0}, {t1}, {t2}",
+        [randn(3, 4, 6), randn(6), randn(6)],
+        lambda x, g, b: layer_norm(x, 1, g, b, 1e-7)),
 }
 
 TEST_TEMPLATE = """\

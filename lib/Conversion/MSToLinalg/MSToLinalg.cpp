@@ -622,6 +622,18 @@ Value keepDims(OpBuilder &b, Location loc, Value reduced,
   return tensor::ExpandShapeOp::create(b, loc, keptType, reduced, groups);
 }
 
+/// `value` / `count`, elementwise.
+Value divideByCount(OpBuilder &b, Location loc, Value value, int64_t count) {
+  return elementwise(b, loc, cast<RankedTensorType>(value.getType()),
+                     ValueRange{value},
+                     [&](OpBuilder &nb, Location l, ValueRange args) {
+                       Value n = floatConst(nb, l, args[0].getType(),
+                                            static_cast<double>(count));
+                       return arith::DivFOp::create(nb, l, args[0], n)
+                           .getResult();
+                     });
+}
+
 template <typename SourceOp, ReduceKind kind, bool mean>
 struct ReducePattern : OpConversionPattern<SourceOp> {
   using OpConversionPattern<SourceOp>::OpConversionPattern;
@@ -636,18 +648,98 @@ struct ReducePattern : OpConversionPattern<SourceOp> {
       int64_t count = 1;
       for (int64_t axis : axes)
         count *= inputType.getDimSize(axis);
-      auto type = cast<RankedTensorType>(result.getType());
-      result = elementwise(rewriter, loc, type, ValueRange{result},
-                           [&](OpBuilder &b, Location l, ValueRange args) {
-                             Value n = floatConst(b, l, args[0].getType(),
-                                                  static_cast<double>(count));
-                             return arith::DivFOp::create(b, l, args[0], n)
-                                 .getResult();
-                           });
+      result = divideByCount(rewriter, loc, result, count);
     }
     auto resultType = cast<RankedTensorType>(op.getType());
     if (op.getKeepDims())
       result = keepDims(rewriter, loc, result, resultType, axes);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// layer_norm: the mean and the variance are in-order sums over the
+/// normalized (trailing) dims, written with those dims kept as size 1 so that
+/// the final elementwise pass broadcasts them; gamma and beta broadcast
+/// against the trailing dims like numpy.
+struct LayerNormPattern : OpConversionPattern<LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  /// Sums `body(elements)` over dims [normAxis, rank) into `keptType`.
+  static Value sumTrailing(OpBuilder &b, Location loc, ValueRange inputs,
+                           RankedTensorType keptType, int64_t normAxis,
+                           BodyFn body) {
+    MLIRContext *ctx = b.getContext();
+    int64_t rank = keptType.getRank();
+    // The first input spans the whole space; the others are kept-shaped.
+    SmallVector<AffineMap> maps = {
+        AffineMap::getMultiDimIdentityMap(rank, ctx)};
+    SmallVector<AffineExpr> keptExprs;
+    for (int64_t i = 0; i < rank; ++i)
+      keptExprs.push_back(i < normAxis ? getAffineDimExpr(i, ctx)
+                                       : getAffineConstantExpr(0, ctx));
+    AffineMap keptMap = AffineMap::get(rank, 0, keptExprs, ctx);
+    for (size_t i = 1; i < inputs.size(); ++i)
+      maps.push_back(keptMap);
+    maps.push_back(keptMap);
+    SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
+    for (int64_t i = normAxis; i < rank; ++i)
+      iterators[i] = IteratorType::reduction;
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{keptType}, inputs,
+               ValueRange{filled(b, loc, keptType, 0.0)}, maps, iterators,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 Value term = body(nb, l, args.drop_back());
+                 linalg::YieldOp::create(
+                     nb, l,
+                     arith::AddFOp::create(nb, l, args.back(), term)
+                         .getResult());
+               })
+        .getResult(0);
+  }
+
+  LogicalResult
+  matchAndRewrite(LayerNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t normAxis = op.getNormAxis();
+    SmallVector<int64_t> keptShape(type.getShape());
+    int64_t count = 1;
+    for (int64_t i = normAxis; i < type.getRank(); ++i) {
+      count *= keptShape[i];
+      keptShape[i] = 1;
+    }
+    auto keptType = RankedTensorType::get(keptShape, type.getElementType());
+    Value x = adaptor.getInput();
+    Value mean = divideByCount(
+        rewriter, loc,
+        sumTrailing(rewriter, loc, ValueRange{x}, keptType, normAxis,
+                    [](OpBuilder &, Location, ValueRange args) {
+                      return args[0];
+                    }),
+        count);
+    Value variance = divideByCount(
+        rewriter, loc,
+        sumTrailing(rewriter, loc, ValueRange{x, mean}, keptType, normAxis,
+                    [](OpBuilder &b, Location l, ValueRange args) {
+                      Value d = arith::SubFOp::create(b, l, args[0], args[1]);
+                      return arith::MulFOp::create(b, l, d, d).getResult();
+                    }),
+        count);
+    double epsilon = op.getEpsilon().convertToDouble();
+    Value result = elementwise(
+        rewriter, loc, type,
+        ValueRange{x, mean, variance, adaptor.getGamma(), adaptor.getBeta()},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value centered = arith::SubFOp::create(b, l, args[0], args[1]);
+          Value eps = floatConst(b, l, args[0].getType(), epsilon);
+          Value stddev = math::SqrtOp::create(
+              b, l, arith::AddFOp::create(b, l, args[2], eps));
+          Value normalized = arith::DivFOp::create(b, l, centered, stddev);
+          Value scaled = arith::MulFOp::create(b, l, normalized, args[3]);
+          return arith::AddFOp::create(b, l, scaled, args[4]).getResult();
+        });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -873,7 +965,7 @@ struct ConvertMSToLinalgPass
     patterns.add<ElementwisePattern<AbsOp>>(ctx, unary<math::AbsFOp, AbsOp>);
     patterns.add<PoolPattern<MaxPool2DOp, ReduceKind::Max>,
                  PoolPattern<AvgPool2DOp, ReduceKind::Sum>>(ctx);
-    patterns.add<DensePattern, MatmulPattern, Conv2DPattern, BatchNormPattern, SoftmaxPattern, LogSoftmaxPattern,
+    patterns.add<DensePattern, MatmulPattern, Conv2DPattern, BatchNormPattern, LayerNormPattern, SoftmaxPattern, LogSoftmaxPattern,
                  FlattenPattern, ReshapePattern, TransposePattern,
                  ConcatPattern, DropoutPattern,
                  ReducePattern<ReduceSumOp, ReduceKind::Sum, false>,

@@ -440,3 +440,44 @@ func.func @batch_norm_rank(%x: tensor<6xf32>, %p: tensor<6xf32>) {
   %0 = ms.batch_norm %x, %p, %p, %p, %p : tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
   return
 }
+
+// -----
+
+func.func @layer_norm_param(%x: tensor<8x16x32xf32>, %p: tensor<16x32xf32>, %q: tensor<32xf32>) {
+  // expected-error@+1 {{'ms.layer_norm' op beta has shape [32], expected [16, 32] (the dims of input [8, 16, 32] from begin_params_axis 1)}}
+  %0 = ms.layer_norm %x, %p, %q begin_norm_axis 1 begin_params_axis 1 : tensor<8x16x32xf32>, tensor<16x32xf32>, tensor<32xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_norm_axis(%x: tensor<8x16xf32>, %p: tensor<16xf32>) {
+  // expected-error@+1 {{'ms.layer_norm' op begin_norm_axis 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.layer_norm %x, %p, %p begin_norm_axis 2 : tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_params_axis(%x: tensor<8x16xf32>, %p: tensor<16xf32>) {
+  // expected-error@+1 {{'ms.layer_norm' op begin_params_axis -3 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ms.layer_norm %x, %p, %p begin_params_axis -3 : tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_rank0(%x: tensor<f32>, %p: tensor<f32>) {
+  // expected-error@+1 {{'ms.layer_norm' op input must have rank 1 or more}}
+  %0 = ms.layer_norm %x, %p, %p : tensor<f32>, tensor<f32>, tensor<f32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_generic(%x: tensor<8x16xf32>, %p: tensor<16xf32>) {
+  // expected-error@+2 {{'ms.layer_norm' op gamma has shape [16], expected [8, 16] (the dims of input [8, 16] from begin_params_axis 0)}}
+  // expected-error@+1 {{'ms.layer_norm' op failed to infer returned types}}
+  %0 = "ms.layer_norm"(%x, %p, %p) <{begin_params_axis = 0 : i64}> : (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  return
+}

@@ -64,6 +64,17 @@ func.func @batch_norm(%x: tensor<8x6x4x4xf32>, %p: tensor<6xf32>) {
   return
 }
 
+// CHECK-LABEL: func @layer_norm
+func.func @layer_norm(%x: tensor<8x16x32xf32>, %p: tensor<16x32xf32>, %q: tensor<32xf32>) {
+  // CHECK: ms.layer_norm %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x16x32xf32>, tensor<32xf32>, tensor<32xf32>
+  %0 = ms.layer_norm %x, %q, %q : tensor<8x16x32xf32>, tensor<32xf32>, tensor<32xf32>
+  // CHECK: ms.layer_norm {{.*}} begin_norm_axis 1 begin_params_axis 1 epsilon 1.000000e-03 :
+  %1 = ms.layer_norm %x, %p, %p begin_norm_axis 1 begin_params_axis 1 epsilon 1.000000e-03 : tensor<8x16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>
+  // CHECK: ms.layer_norm {{.*}} begin_norm_axis -2 :
+  %2 = ms.layer_norm %x, %q, %q begin_norm_axis -2 : tensor<8x16x32xf32>, tensor<32xf32>, tensor<32xf32>
+  return
+}
+
 // CHECK-LABEL: func @binary
 func.func @binary(%x: tensor<4x10xf32>, %y: tensor<10xf32>, %z: tensor<4x1xf32>) {
   // CHECK: ms.add %{{.*}}, %{{.*}} : tensor<4x10xf32>, tensor<10xf32>

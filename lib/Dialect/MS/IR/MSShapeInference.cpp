@@ -578,4 +578,45 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  if (failed(input))
+    return failure();
+  int64_t rank = input->getRank();
+  if (rank < 1)
+    return opError(name, loc, "input must have rank 1 or more");
+  // Read defensively: the attributes may not be attached yet while parsing.
+  int64_t normAxis = adaptor.getBeginNormAxisAttr()
+                         ? static_cast<int64_t>(adaptor.getBeginNormAxis())
+                         : -1;
+  int64_t paramsAxis = adaptor.getBeginParamsAxisAttr()
+                           ? static_cast<int64_t>(adaptor.getBeginParamsAxis())
+                           : -1;
+  if (failed(checkAxis(name, loc, normAxis, rank, "begin_norm_axis")) ||
+      failed(checkAxis(name, loc, paramsAxis, rank, "begin_params_axis")))
+    return failure();
+  if (paramsAxis < 0)
+    paramsAxis += rank;
+  ArrayRef<int64_t> paramShape = input->getShape().drop_front(paramsAxis);
+  std::pair<Value, StringRef> params[] = {{adaptor.getGamma(), "gamma"},
+                                          {adaptor.getBeta(), "beta"}};
+  for (auto [value, paramName] : params) {
+    auto param = staticTensor(name, loc, value.getType(), paramName);
+    if (failed(param))
+      return failure();
+    if (param->getShape() != paramShape)
+      return opError(name, loc, paramName, " has shape ",
+                     shapeStr(param->getShape()), ", expected ",
+                     shapeStr(paramShape), " (the dims of input ",
+                     shapeStr(input->getShape()), " from begin_params_axis ",
+                     paramsAxis, ")");
+  }
+  types.push_back(*input);
+  return success();
+}
+
 } // namespace ms

@@ -263,6 +263,53 @@ def MS_BatchNormOp : MS_Op<"batch_norm", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+def MS_LayerNormOp : MS_Op<"layer_norm", [Pure, InferTypeOpAdaptor]> {
+  let summary = "layer normalization (nn.LayerNorm)";
+  let description = [{
+    MindSpore's LayerNorm: the mean and the (population) variance are taken
+    over the dimensions from `begin_norm_axis` to the last; `gamma` and `beta`
+    have the shape of the dimensions from `begin_params_axis` to the last and
+    broadcast against the trailing dimensions. The result is
+    `(x - mean) / sqrt(variance + epsilon) * gamma + beta`, where the mean is
+    the in-order sum divided by the count and the variance the in-order sum of
+    `(x - mean)^2` divided by the count, in every mode. Both axes may be
+    negative (counted from the end); the defaults are MindSpore's (-1, -1,
+    1e-7).
+
+    Example:
+
+    ```mlir
+    %y = ms.layer_norm %x, %gamma, %beta begin_norm_axis 1 begin_params_axis 1 epsilon 1.000000e-05 : tensor<8x16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input, MS_Tensor:$gamma, MS_Tensor:$beta,
+                   DefaultValuedAttr<I64Attr, "-1">:$begin_norm_axis,
+                   DefaultValuedAttr<I64Attr, "-1">:$begin_params_axis,
+                   DefaultValuedAttr<F32Attr, "1e-7">:$epsilon);
+  let results = (outs MS_Tensor:$output);
+  // Keywords, not attr-dict: result inference reads the axes while the
+  // custom form is parsed, before an attr-dict would be attached.
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta (`begin_norm_axis` $begin_norm_axis^)?
+    (`begin_params_axis` $begin_params_axis^)? (`epsilon` $epsilon^)?
+    attr-dict `:` type($input) `,` type($gamma) `,` type($beta)
+  }];
+  let extraClassDeclaration = [{
+    /// The axes in [0, rank).
+    int64_t getNormAxis() {
+      return normalizeAxis(getBeginNormAxis(), getInput().getType());
+    }
+    int64_t getParamsAxis() {
+      return normalizeAxis(getBeginParamsAxis(), getInput().getType());
+    }
+    static int64_t normalizeAxis(uint64_t axis, ::mlir::Type input) {
+      int64_t a = static_cast<int64_t>(axis);
+      return a < 0 ? a + ::llvm::cast<::mlir::RankedTensorType>(input).getRank()
+                   : a;
+    }
+  }];
+}
+
 // 2-D pooling over NCHW windows.
 class MS_PoolOp<string mnemonic, string what> : MS_Op<mnemonic,
     [Pure, InferTypeOpAdaptor]> {
