@@ -26,6 +26,10 @@ config.substitutions.append(
 config.substitutions.append(
     ("%expect_exit", config.python_executable + " " +
      os.path.join(config.test_source_root, "Run", "expect_exit.py")))
+config.substitutions.append(("%fashion_mnist", config.fashion_mnist_dir))
+config.substitutions.append(
+    ("%check_accuracy", config.python_executable + " " +
+     os.path.join(config.test_source_root, "Run", "check_accuracy.py")))
 config.substitutions.append(("%mlir_opt",
                              os.path.join(config.mlir_tools_dir, "mlir-opt")))
 

@@ -11,6 +11,8 @@
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Runtime/Diagnostics.h"
 #include "ms/Runtime/EagerExecutor.h"
+#include "ms/Runtime/Evaluation.h"
+#include "ms/Runtime/Idx.h"
 #include "ms/Runtime/JitModule.h"
 #include "ms/Runtime/Npy.h"
 #include "ms/Runtime/NumpyFormat.h"
@@ -31,6 +33,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <optional>
+#include <utility>
 
 using namespace mlir;
 using namespace ms;
@@ -74,8 +79,10 @@ cl::opt<unsigned> numThreads(
 cl::list<std::string>
     inputs("input",
            cl::desc("One per non-parameter argument, in order (default "
-                    "ones): ones, zeros, rand[:SEED] (uniform [0, 1)) or "
-                    "PATH.npy"),
+                    "ones): ones, zeros, rand[:SEED] (uniform [0, 1)), "
+                    "PATH.npy, or idx:PATH (the first N items of an IDX "
+                    "file, gzipped or not; u8 images become f32 in [0, 1] "
+                    "and are zero-padded evenly to the input's H x W)"),
            cl::value_desc("spec"), cl::cat(category));
 cl::opt<std::string> paramsFile("params",
                                 cl::desc("Parameters, bound by ms.param name"),
@@ -87,6 +94,18 @@ cl::opt<uint64_t>
                         "MindSpore's layers do (HeUniform weight, Uniform "
                         "bias), from this seed"),
                cl::value_desc("SEED"), cl::cat(category));
+cl::opt<std::string> evalLabels(
+    "eval-labels",
+    cl::desc("Evaluate a classifier: run the entry over every image of the "
+             "first --input=idx:PATH, one batch of the entry's size at a time, "
+             "and print its accuracy against these IDX labels and the images "
+             "per second"),
+    cl::value_desc("PATH"), cl::cat(category));
+cl::opt<int64_t> evalLimit("eval-limit",
+                           cl::desc("With --eval-labels: only the first N "
+                                    "images (default: all)"),
+                           cl::init(0), cl::value_desc("N"),
+                           cl::cat(category));
 cl::list<std::string> outputs("output",
                               cl::desc("Write result i to the i-th PATH.npy"),
                               cl::value_desc("PATH.npy"), cl::cat(category));
@@ -149,6 +168,12 @@ llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
   auto error = [](const llvm::Twine &m) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), m);
   };
+  if (spec.consume_front("idx:")) {
+    auto idx = readIdx(spec);
+    if (!idx)
+      return idx.takeError();
+    return idxSlice(*idx, 0, arg.dtype, arg.shape);
+  }
   if (spec.ends_with(".npy")) {
     auto tensor = readNpy(spec);
     if (!tensor)
@@ -194,7 +219,7 @@ llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
 
 bool isValidInputSpec(llvm::StringRef spec) {
   if (spec == "ones" || spec == "zeros" || spec == "rand" ||
-      spec.ends_with(".npy"))
+      spec.ends_with(".npy") || (spec.starts_with("idx:") && spec.size() > 4))
     return true;
   uint64_t seed;
   return spec.consume_front("rand:") && !spec.getAsInteger(10, seed);
@@ -246,6 +271,39 @@ bindArguments(const EntrySignature &sig) {
     args.push_back(std::move(*tensor));
   }
   return args;
+}
+
+/// The entry's first non-parameter argument, if any.
+const TensorSpec *firstInput(const EntrySignature &sig) {
+  for (const TensorSpec &arg : sig.args)
+    if (!arg.isParameter())
+      return &arg;
+  return nullptr;
+}
+
+/// --eval-labels: the classifier's score over the IDX images of the first
+/// --input, every other argument as bound.
+template <typename RunFn>
+llvm::Expected<ClassifierScore> evaluate(const EntrySignature &sig,
+                                         std::vector<HostTensor> args,
+                                         RunFn &runOnce) {
+  auto images = readIdx(llvm::StringRef(inputs[0]).drop_front(4));
+  if (!images)
+    return images.takeError();
+  auto labels = readIdx(evalLabels);
+  if (!labels)
+    return labels.takeError();
+  size_t index = firstInput(sig) - sig.args.data();
+  const TensorSpec &input = sig.args[index];
+  return evaluateClassifier(
+      *images, *labels, input.dtype, input.shape, evalLimit,
+      [&](const HostTensor &batch) -> llvm::Expected<HostTensor> {
+        args[index] = batch;
+        auto out = runOnce(args);
+        if (!out)
+          return out.takeError();
+        return std::move((*out)[0]);
+      });
 }
 
 /// Runs `body` --warmup + --repeat times; reports timing when asked.
@@ -307,7 +365,8 @@ int main(int argc, char **argv) {
   for (const std::string &spec : inputs)
     if (!isValidInputSpec(spec))
       return usage("--input=" + spec +
-                   ": expected ones, zeros, rand[:SEED] or a PATH.npy");
+                   ": expected ones, zeros, rand[:SEED], a PATH.npy or "
+                   "idx:PATH");
   for (const std::string &path : outputs)
     if (!llvm::StringRef(path).ends_with(".npy"))
       return usage("--output=" + path + ": expected a PATH.npy");
@@ -322,6 +381,16 @@ int main(int argc, char **argv) {
     return usage("--dump-ir-after-all dumps the whole-graph compile: add "
                  "--exc-mode=sink (at O0, exc_mode auto runs kernel by "
                  "kernel)");
+  if (!evalLabels.empty() &&
+      (inputs.empty() || !llvm::StringRef(inputs[0]).starts_with("idx:")))
+    return usage("--eval-labels needs the images as the first input: "
+                 "--input=idx:PATH");
+  if (!evalLabels.empty() &&
+      (!outputs.empty() || printResults || repeat.getNumOccurrences()))
+    return usage("--eval-labels prints the accuracy; it does not combine "
+                 "with --output, --print or --repeat");
+  if (evalLimit < 0)
+    return usage("--eval-limit must be 0 (all) or more");
   if (mode == "graph" && (printIntermediates || stats))
     return usage("--print-intermediates and --stats need --mode=pynative");
 
@@ -367,52 +436,68 @@ int main(int argc, char **argv) {
   if (!args)
     return fail(args.takeError());
 
-  std::vector<HostTensor> results;
+  // Graph mode with sink compiles the whole entry now; PyNative (and graph
+  // mode without sink) runs it one cached kernel per op.
+  std::unique_ptr<JitModule> jit;
+  std::optional<EagerExecutor> executor;
   if (mode == "graph" && sink) {
     CompileOptions options;
     options.pipeline.jitLevel = *level;
     options.pipeline.numThreads = numThreads;
     options.dumpIRDir = dumpIR;
-    auto jit = JitModule::compile(*module, entry, options);
-    if (!jit)
-      return fail(jit.takeError());
+    auto compiled = JitModule::compile(*module, entry, options);
+    if (!compiled)
+      return fail(compiled.takeError());
+    jit = std::move(*compiled);
     if (timeCompile) {
-      const CompileTimes &times = (*jit)->compileTimes();
+      const CompileTimes &times = jit->compileTimes();
       llvm::errs() << llvm::format(
           "ms-run: compile %.1f ms (lowering %.1f ms, codegen %.1f ms)\n",
           (times.lowering + times.codegen) * 1e3, times.lowering * 1e3,
           times.codegen * 1e3);
     }
-    if (auto err = timeRuns([&]() -> llvm::Error {
-          auto out = (*jit)->run(*args);
-          if (!out)
-            return out.takeError();
-          results = std::move(*out);
-          return llvm::Error::success();
-        }))
-      return fail(std::move(err));
   } else {
-    // PyNative, and graph mode without sink: one cached kernel per op.
-    EagerExecutor executor(EagerOptions{*level, numThreads});
-    EagerTrace trace;
-    if (printIntermediates)
-      trace = [](const EagerStep &step) {
-        llvm::outs() << formatEagerStep(step) << "\n";
-      };
-    unsigned run = 0;
-    if (auto err = timeRuns([&]() -> llvm::Error {
-          // Intermediates once, not once per repeat.
-          auto out = executor.runFunction(func, *args,
-                                          run++ == 0 ? trace : EagerTrace());
-          if (!out)
-            return out.takeError();
-          results = std::move(*out);
-          return llvm::Error::success();
-        }))
-      return fail(std::move(err));
-    if (stats)
-      llvm::errs() << formatStats(executor.stats()) << "\n";
+    executor.emplace(EagerOptions{*level, numThreads});
   }
+  EagerTrace trace;
+  if (printIntermediates)
+    trace = [](const EagerStep &step) {
+      llvm::outs() << formatEagerStep(step) << "\n";
+    };
+  auto runOnce = [&](llvm::ArrayRef<HostTensor> arguments)
+      -> llvm::Expected<std::vector<HostTensor>> {
+    if (jit)
+      return jit->run(arguments);
+    // Intermediates once, not once per repeat.
+    EagerTrace once = std::exchange(trace, EagerTrace());
+    return executor->runFunction(func, arguments, once);
+  };
+
+  if (!evalLabels.empty()) {
+    auto score = evaluate(*sig, *args, runOnce);
+    if (!score)
+      return fail(score.takeError());
+    llvm::outs() << llvm::format(
+        "accuracy %.2f%% (%lld/%lld), %.0f images/s [%s %s, batch %lld]\n",
+        score->accuracyPercent(), (long long)score->correct,
+        (long long)score->total, score->imagesPerSecond(), mode.c_str(),
+        jitLevel.c_str(), (long long)firstInput(*sig)->shape[0]);
+    if (stats)
+      llvm::errs() << formatStats(executor->stats()) << "\n";
+    return Ok;
+  }
+
+  std::vector<HostTensor> results;
+  if (auto err = timeRuns([&]() -> llvm::Error {
+        auto out = runOnce(*args);
+        if (!out)
+          return out.takeError();
+        results = std::move(*out);
+        return llvm::Error::success();
+      }))
+    return fail(std::move(err));
+  if (stats)
+    llvm::errs() << formatStats(executor->stats()) << "\n";
 
   for (auto [i, path] : llvm::enumerate(outputs))
     if (auto err = writeNpy(path, results[i]))

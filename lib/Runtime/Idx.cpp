@@ -1,0 +1,277 @@
+//===- Idx.cpp - IDX (MNIST-style) data files -----------------------------===//
+//
+// Format (http://yann.lecun.com/exdb/mnist/): two zero bytes, a type byte, a
+// rank byte, one big-endian u32 per dimension, then the data, big-endian,
+// row-major. The data sets ship gzipped; zlib inflates them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Runtime/Idx.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+#include <zlib.h>
+
+using namespace ms::runtime;
+using llvm::StringRef;
+
+namespace {
+
+llvm::Error makeError(StringRef path, const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 (path + ": " + message).str());
+}
+
+bool isGzip(llvm::ArrayRef<uint8_t> bytes) {
+  return bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
+}
+
+/// Inflates a whole gzip file; a stream that ends early or fails its CRC is
+/// an error.
+llvm::Expected<std::vector<uint8_t>> gunzip(StringRef path,
+                                            llvm::ArrayRef<uint8_t> bytes) {
+  z_stream stream;
+  std::memset(&stream, 0, sizeof(stream));
+  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
+    return makeError(path, "cannot start gzip decompression");
+  std::vector<uint8_t> out;
+  stream.next_in = const_cast<Bytef *>(bytes.data());
+  stream.avail_in = static_cast<uInt>(bytes.size());
+  int status = Z_OK;
+  while (status == Z_OK) {
+    size_t used = out.size();
+    out.resize(used + std::max<size_t>(1 << 20, bytes.size() * 2));
+    stream.next_out = out.data() + used;
+    stream.avail_out = static_cast<uInt>(out.size() - used);
+    status = inflate(&stream, Z_NO_FLUSH);
+    out.resize(out.size() - stream.avail_out);
+    if (status == Z_BUF_ERROR && stream.avail_in == 0)
+      break; // Out of input before the end of the stream.
+  }
+  std::string message = stream.msg ? stream.msg : "";
+  bool trailing = status == Z_STREAM_END && stream.avail_in != 0;
+  inflateEnd(&stream);
+  if (status == Z_STREAM_END) {
+    if (trailing)
+      return makeError(path, "unexpected bytes after the gzip stream");
+    return out;
+  }
+  if (status == Z_BUF_ERROR)
+    return makeError(path, "truncated gzip stream (the file ends before the "
+                           "compressed data does)");
+  return makeError(path, "corrupt gzip stream" +
+                             (message.empty() ? "" : " (" + message + ")"));
+}
+
+uint32_t readBigEndian32(const uint8_t *p) {
+  return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
+         (uint32_t(p[2]) << 8) | uint32_t(p[3]);
+}
+
+} // namespace
+
+size_t ms::runtime::idxTypeSize(IdxType type) {
+  switch (type) {
+  case IdxType::U8:
+  case IdxType::I8:
+    return 1;
+  case IdxType::I16:
+    return 2;
+  case IdxType::I32:
+  case IdxType::F32:
+    return 4;
+  case IdxType::F64:
+    return 8;
+  }
+  return 1;
+}
+
+int64_t IdxArray::itemSize() const {
+  int64_t size = 1;
+  for (size_t i = 1; i < dims.size(); ++i)
+    size *= dims[i];
+  return size;
+}
+
+double IdxArray::value(int64_t index) const {
+  size_t size = idxTypeSize(type);
+  const uint8_t *p = data.data() + index * size;
+  uint64_t bits = 0;
+  for (size_t i = 0; i < size; ++i)
+    bits = (bits << 8) | p[i];
+  switch (type) {
+  case IdxType::U8:
+    return static_cast<double>(bits);
+  case IdxType::I8:
+    return static_cast<int8_t>(bits);
+  case IdxType::I16:
+    return static_cast<int16_t>(bits);
+  case IdxType::I32:
+    return static_cast<int32_t>(bits);
+  case IdxType::F32: {
+    uint32_t word = static_cast<uint32_t>(bits);
+    float f;
+    std::memcpy(&f, &word, sizeof(f));
+    return f;
+  }
+  case IdxType::F64: {
+    double d;
+    std::memcpy(&d, &bits, sizeof(d));
+    return d;
+  }
+  }
+  return 0;
+}
+
+llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
+                                               llvm::ArrayRef<uint8_t> bytes) {
+  if (bytes.size() < 4)
+    return makeError(path, "too short for an IDX header (" +
+                               llvm::Twine(bytes.size()) + " bytes)");
+  if (bytes[0] != 0 || bytes[1] != 0)
+    return makeError(path, "not an IDX file (it does not start with two "
+                           "zero bytes)");
+  IdxArray idx;
+  idx.path = path.str();
+  uint8_t typeByte = bytes[2];
+  switch (typeByte) {
+  case 0x08: case 0x09: case 0x0B: case 0x0C: case 0x0D: case 0x0E:
+    idx.type = static_cast<IdxType>(typeByte);
+    break;
+  default:
+    return makeError(path, "unknown IDX element type 0x" +
+                               llvm::utohexstr(typeByte) +
+                               " (expected 0x08, 0x09, 0x0B, 0x0C, 0x0D or "
+                               "0x0E)");
+  }
+  unsigned rank = bytes[3];
+  if (rank == 0)
+    return makeError(path, "IDX rank is 0; expected at least one dimension");
+  size_t headerSize = 4 + 4 * size_t(rank);
+  if (bytes.size() < headerSize)
+    return makeError(path, "truncated IDX header: rank " + llvm::Twine(rank) +
+                               " needs " + llvm::Twine(headerSize) +
+                               " bytes, the file has " +
+                               llvm::Twine(bytes.size()));
+  uint64_t expected = idxTypeSize(idx.type);
+  for (unsigned i = 0; i < rank; ++i) {
+    uint32_t dim = readBigEndian32(bytes.data() + 4 + 4 * i);
+    idx.dims.push_back(dim);
+    // Dims are u32, at most 255 of them: stop before the product overflows.
+    if (dim != 0 && expected > (uint64_t(1) << 40) / dim)
+      return makeError(path, "IDX dimensions are implausibly large");
+    expected *= dim;
+  }
+  uint64_t available = bytes.size() - headerSize;
+  if (available < expected)
+    return makeError(path, "truncated: the header says " +
+                               llvm::Twine(expected) +
+                               " bytes of data, the file has " +
+                               llvm::Twine(available));
+  if (available > expected)
+    return makeError(path, llvm::Twine(available - expected) +
+                               " unexpected bytes after the data (the "
+                               "header says " +
+                               llvm::Twine(expected) + ")");
+  idx.data.assign(bytes.begin() + headerSize, bytes.end());
+  return idx;
+}
+
+llvm::Expected<IdxArray> ms::runtime::readIdx(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError(path, "cannot open: " + buffer.getError().message());
+  llvm::ArrayRef<uint8_t> bytes(
+      reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
+      (*buffer)->getBufferSize());
+  if (!isGzip(bytes))
+    return parseIdx(path, bytes);
+  auto inflated = gunzip(path, bytes);
+  if (!inflated)
+    return inflated.takeError();
+  return parseIdx(path, *inflated);
+}
+
+llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
+                                                 int64_t first, DType dtype,
+                                                 llvm::ArrayRef<int64_t> shape,
+                                                 bool allowShort) {
+  StringRef path = idx.path;
+  std::string wanted = std::string(dtypeName(dtype)) + shapeString(shape);
+  if (shape.empty())
+    return makeError(path, "cannot fill a rank-0 tensor from IDX items");
+  int64_t count = shape[0];
+  int64_t rowSize = 1;
+  for (int64_t d : shape.drop_front())
+    rowSize *= d;
+  llvm::ArrayRef<int64_t> itemDims = llvm::ArrayRef(idx.dims).drop_front();
+
+  // Where each item goes in a row: as is, or an image zero-padded evenly.
+  int64_t padTop = 0, padLeft = 0, cols = rowSize, rowStride = 0;
+  if (idx.itemSize() != rowSize) {
+    llvm::ArrayRef<int64_t> spatial = shape.drop_front();
+    if (spatial.size() == 3 && spatial[0] == 1)
+      spatial = spatial.drop_front();
+    bool padded = itemDims.size() == 2 && spatial.size() == 2 &&
+                  spatial[0] >= itemDims[0] && spatial[1] >= itemDims[1] &&
+                  (spatial[0] - itemDims[0]) % 2 == 0 &&
+                  (spatial[1] - itemDims[1]) % 2 == 0;
+    if (!padded)
+      return makeError(path, "items of shape " + shapeString(itemDims) +
+                                 " do not fit " + wanted +
+                                 " (expected rows of the same size, or "
+                                 "[N, 1, H, W] / [N, H, W] images at least "
+                                 "as large, padded evenly)");
+    padTop = (spatial[0] - itemDims[0]) / 2;
+    padLeft = (spatial[1] - itemDims[1]) / 2;
+    cols = itemDims[1];
+    rowStride = spatial[1];
+  }
+  bool integerData = idx.type != IdxType::F32 && idx.type != IdxType::F64;
+  if ((dtype == DType::I32 || dtype == DType::I64) && !integerData)
+    return makeError(path, "holds floating-point data, which cannot fill " +
+                               wanted);
+  if (dtype == DType::F16)
+    return makeError(path, "cannot fill " + wanted +
+                               " (IDX inputs fill f32, i32 or i64 tensors)");
+  if (first < 0 || first > idx.numItems() ||
+      (!allowShort && first + count > idx.numItems()))
+    return makeError(path, "has " + llvm::Twine(idx.numItems()) +
+                               " items; items " + llvm::Twine(first) + " to " +
+                               llvm::Twine(first + count - 1) +
+                               " are needed for " + wanted);
+
+  HostTensor tensor(dtype, shape);
+  int64_t available = std::min(count, idx.numItems() - first);
+  int64_t itemSize = idx.itemSize();
+  for (int64_t item = 0; item < available; ++item) {
+    for (int64_t i = 0; i < itemSize; ++i) {
+      double v = idx.value((first + item) * itemSize + i);
+      int64_t at = item * rowSize +
+                   (rowStride ? (padTop + i / cols) * rowStride + padLeft +
+                                    i % cols
+                              : i);
+      switch (dtype) {
+      case DType::F32:
+        // u8 pixels become [0, 1] exactly as float(p) / 255.0f computes.
+        tensor.dataAs<float>()[at] =
+            idx.type == IdxType::U8 ? static_cast<float>(v) / 255.0f
+                                    : static_cast<float>(v);
+        break;
+      case DType::I32:
+        tensor.dataAs<int32_t>()[at] = static_cast<int32_t>(v);
+        break;
+      case DType::I64:
+        tensor.dataAs<int64_t>()[at] = static_cast<int64_t>(v);
+        break;
+      case DType::F16:
+        break;
+      }
+    }
+  }
+  return tensor;
+}
