@@ -9,6 +9,8 @@ attribute text of every op is built once per distinct attribute value.
 import math
 import numbers
 
+import numpy as np
+
 from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
                       _ADD, _SUB, _MUL, _DIV, _NEG, _ABS)
 
@@ -18,7 +20,7 @@ __all__ = [
     "reshape", "transpose", "permute", "flatten", "concat", "cat",
     "softmax", "log_softmax", "reduce_sum", "reduce_mean", "reduce_max",
     "sum", "mean", "amax", "expand_dims", "unsqueeze", "squeeze", "dropout",
-    "square",
+    "square", "conv2d", "batch_norm", "layer_norm",
     # primitives
     "Primitive", "MatMul", "Add", "Sub", "Mul", "Div", "RealDiv", "Maximum",
     "Minimum", "ReLU", "Sigmoid", "Tanh", "GeLU", "Exp", "Log", "Sqrt",
@@ -207,6 +209,150 @@ def dense(input, weight, bias=None):
     if bias is None:
         return binary(_DENSE, input, weight)
     return nary(_DENSE, (input, weight, bias))
+
+
+#===---------------------------------------------------------------------===#
+# Convolution, pooling and normalization
+#===---------------------------------------------------------------------===#
+
+_PAD_MODES = ("same", "valid", "pad")
+
+
+def _positive_pair(value, name, what):
+    """An int or a tuple of 2 positive ints as (h, w)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        pair = (int(value), int(value))
+    elif (isinstance(value, (tuple, list)) and len(value) == 2 and
+          all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
+              for v in value)):
+        pair = (int(value[0]), int(value[1]))
+    else:
+        raise ValueError(f"{what}: {name} must be an int or a tuple of 2 "
+                         f"ints, got {value!r}")
+    if pair[0] <= 0 or pair[1] <= 0:
+        raise ValueError(f"{what}: {name} must be positive, got {value!r}")
+    return pair
+
+
+def _pad_mode(pad_mode, allowed, what):
+    if not isinstance(pad_mode, str) or pad_mode.lower() not in allowed:
+        raise ValueError(f"{what}: pad_mode must be one of "
+                         f"{', '.join(repr(m) for m in allowed)}, got "
+                         f"{pad_mode!r}")
+    return pad_mode.lower()
+
+
+def _conv_padding(padding, pad_mode, what):
+    """padding as (top, bottom, left, right): an int, (h, w) or a 4-tuple;
+    nonzero only with pad_mode 'pad' (as in MindSpore)."""
+    def is_int(v):
+        return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+    if is_int(padding):
+        pads = (int(padding),) * 4
+    elif isinstance(padding, (tuple, list)) and len(padding) in (2, 4) and \
+            all(is_int(v) for v in padding):
+        pads = tuple(int(v) for v in padding)
+        if len(pads) == 2:
+            pads = (pads[0], pads[0], pads[1], pads[1])
+    else:
+        raise ValueError(f"{what}: padding must be an int or a tuple of 2 "
+                         f"or 4 ints, got {padding!r}")
+    if any(p < 0 for p in pads):
+        raise ValueError(f"{what}: padding must not be negative, got "
+                         f"{padding!r}")
+    if pad_mode != "pad" and any(pads):
+        raise ValueError(f"{what}: padding must be 0 when pad_mode is "
+                         f"'{pad_mode}', got {padding!r}; use pad_mode='pad' "
+                         "for explicit padding")
+    return pads
+
+
+def _conv2d_op(pad_mode, padding, stride, dilation, group, public):
+    """The ms.conv2d Op for normalized arguments."""
+    return op("ms.conv2d",
+              f'{{pad_mode = "{pad_mode}", padding = {_i64_array(padding)}, '
+              f"stride = {_i64_array(stride)}, dilation = "
+              f"{_i64_array(dilation)}, group = {int(group)} : i64}}",
+              public)
+
+
+def _pool2d_op(kind, kernel_size, stride, pad_mode, public):
+    """The ms.max_pool2d / ms.avg_pool2d Op for normalized arguments."""
+    return op(f"ms.{kind}_pool2d",
+              f"{{kernel_size = {_i64_array(kernel_size)}, stride = "
+              f'{_i64_array(stride)}, pad_mode = "{pad_mode}"}}', public)
+
+
+def _f32(value):
+    return format(float(value), ".9e") + " : f32"
+
+
+def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0,
+           dilation=1, groups=1):
+    """2-D convolution, NCHW (MindSpore 2.x ops.conv2d): input [N, C, H, W],
+    weight [O, C / groups, kh, kw], bias [O] or None. stride and dilation
+    are an int or (h, w); padding an int, (h, w) or (top, bottom, left,
+    right), nonzero only with pad_mode 'pad'. 'same' gives ceil(H / stride)
+    with the odd row or column of padding at the bottom / right."""
+    what = "ops.conv2d"
+    mode = _pad_mode(pad_mode, _PAD_MODES, what)
+    pads = _conv_padding(padding, mode, what)
+    stride = _positive_pair(stride, "stride", what)
+    dilation = _positive_pair(dilation, "dilation", what)
+    if not isinstance(groups, numbers.Integral) or groups <= 0:
+        raise ValueError(f"{what}: groups must be a positive int, got "
+                         f"{groups!r}")
+    o = _conv2d_op(mode, pads, stride, dilation, groups, what)
+    if bias is None:
+        return binary(o, input, weight)
+    return nary(o, (input, weight, bias))
+
+
+def batch_norm(input_x, running_mean, running_var, weight, bias,
+               training=False, momentum=0.1, eps=1e-5):
+    """Inference batch normalization over dim 1 (MindSpore 2.x
+    ops.batch_norm): (x - running_mean) / sqrt(running_var + eps) * weight
+    + bias. ms runs inference only, so training=True raises."""
+    if training:
+        from ._runtime import MSError
+        raise MSError("ops.batch_norm: ms runs inference only; pass "
+                      "training=False (the running statistics are used "
+                      "then)")
+    o = op("ms.batch_norm", "{epsilon = " + _f32(eps) + "}",
+           "ops.batch_norm")
+    return nary(o, (input_x, weight, bias, running_mean, running_var))
+
+
+def _layer_norm_op(begin_norm_axis, begin_params_axis, epsilon, public):
+    return op("ms.layer_norm",
+              f"{{begin_norm_axis = {int(begin_norm_axis)} : i64, "
+              f"begin_params_axis = {int(begin_params_axis)} : i64, "
+              f"epsilon = {_f32(epsilon)}}}", public)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Layer normalization over the trailing dims `normalized_shape`
+    (MindSpore 2.x ops.layer_norm): population mean and variance, then
+    (x - mean) / sqrt(var + eps) * weight + bias; weight and bias (shape
+    normalized_shape) default to ones and zeros."""
+    what = "ops.layer_norm"
+    input = _tensor(input, what)
+    if isinstance(normalized_shape, numbers.Integral):
+        normalized_shape = (normalized_shape,)
+    normalized_shape = tuple(int(d) for d in normalized_shape)
+    k = len(normalized_shape)
+    if k == 0 or k > input.ndim or \
+            tuple(input.shape[input.ndim - k:]) != normalized_shape:
+        raise ValueError(f"{what}: normalized_shape {list(normalized_shape)}"
+                         f" does not match the trailing dimensions of input "
+                         f"of shape {list(input.shape)}")
+    if weight is None:
+        weight = Tensor(np.ones(normalized_shape, np.float32))
+    if bias is None:
+        bias = Tensor(np.zeros(normalized_shape, np.float32))
+    axis = input.ndim - k
+    return nary(_layer_norm_op(axis, axis, eps, what), (input, weight, bias))
 
 
 #===---------------------------------------------------------------------===#

@@ -1,0 +1,168 @@
+"""nn.BatchNorm2d (inference) and nn.LayerNorm (MindSpore's names, defaults
+and parameter names)."""
+
+import numbers
+
+from .. import dtype as mstype
+from .. import ops
+from .._runtime import MSError
+from .._tensor import Parameter, nary, op
+from .cell import Cell
+from .layers import initializer
+
+__all__ = ["BatchNorm2d", "LayerNorm"]
+
+
+def _real(value, name, what, low, low_inclusive, high=None):
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if ok:
+        ok = value >= low if low_inclusive else value > low
+        if high is not None:
+            ok = ok and value <= high
+    if not ok:
+        bound = (f"in [{low}, {high}]" if high is not None else
+                 f">= {low}" if low_inclusive else f"> {low}")
+        raise ValueError(f"{what}: {name} must be a number {bound}, got "
+                         f"{value!r}")
+    return float(value)
+
+
+class BatchNorm2d(Cell):
+    """Batch normalization over the channels of NCHW input, at inference:
+    (x - moving_mean) / sqrt(moving_variance + eps) * gamma + beta.
+
+    Parameters (each [num_features]): gamma, beta (trainable when affine),
+    moving_mean and moving_variance (never trainable). ms runs inference
+    only: batch statistics are never computed, so running the cell in
+    training mode (with use_batch_statistics=None, the default) or with
+    use_batch_statistics=True raises. With use_batch_statistics=False the
+    moving statistics are used in either mode, as in MindSpore.
+    """
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True,
+                 gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones",
+                 use_batch_statistics=None, data_format="NCHW",
+                 dtype=mstype.float32):
+        super().__init__()
+        what = "nn.BatchNorm2d"
+        if not isinstance(num_features, numbers.Integral) or \
+                isinstance(num_features, bool) or num_features <= 0:
+            raise ValueError(f"{what}: num_features must be a positive int, "
+                             f"got {num_features!r}")
+        self.num_features = int(num_features)
+        self.eps = _real(eps, "eps", what, 0.0, False)
+        self.momentum = _real(momentum, "momentum", what, 0.0, True, 1.0)
+        if data_format != "NCHW":
+            raise ValueError(f"{what}: data_format must be 'NCHW', got "
+                             f"{data_format!r} (ms supports only NCHW)")
+        if use_batch_statistics not in (None, True, False):
+            raise ValueError(f"{what}: use_batch_statistics must be None, "
+                             f"True or False, got {use_batch_statistics!r}")
+        self.data_format = data_format
+        self.affine = bool(affine)
+        self.use_batch_statistics = use_batch_statistics
+        shape = (self.num_features,)
+        self.gamma = Parameter(initializer(gamma_init, shape, dtype),
+                               name="gamma", requires_grad=self.affine)
+        self.beta = Parameter(initializer(beta_init, shape, dtype),
+                              name="beta", requires_grad=self.affine)
+        self.moving_mean = Parameter(initializer(moving_mean_init, shape,
+                                                 dtype),
+                                     name="moving_mean", requires_grad=False)
+        self.moving_variance = Parameter(initializer(moving_var_init, shape,
+                                                     dtype),
+                                         name="moving_variance",
+                                         requires_grad=False)
+        self._op = op("ms.batch_norm", "{epsilon = " + ops._f32(self.eps) +
+                      "}", what)
+
+    def construct(self, x):
+        batch_statistics = self.use_batch_statistics
+        if batch_statistics is None:
+            batch_statistics = self.training
+        if batch_statistics:
+            why = ("use_batch_statistics=True" if self.use_batch_statistics
+                   else "the cell is in training mode")
+            raise MSError(
+                f"BatchNorm2d runs only in inference ({why}): ms has no "
+                "training mode and never computes batch statistics. Call "
+                "net.set_train(False) before running the network, or pass "
+                "use_batch_statistics=False")
+        shape = x.shape
+        if len(shape) != 4 or shape[1] != self.num_features:
+            raise ValueError(
+                f"input of shape {list(shape)} does not match num_features="
+                f"{self.num_features}: BatchNorm2d expects [N, "
+                f"{self.num_features}, H, W]")
+        return nary(self._op, (x, self.gamma, self.beta, self.moving_mean,
+                               self.moving_variance))
+
+    def extend_repr(self):
+        return (f"num_features={self.num_features}, eps={self.eps}, "
+                f"momentum={self.momentum}, gamma={self.gamma!r}, beta="
+                f"{self.beta!r}, moving_mean={self.moving_mean!r}, "
+                f"moving_variance={self.moving_variance!r}")
+
+
+class LayerNorm(Cell):
+    """Layer normalization: mean and (population) variance over the
+    dimensions from begin_norm_axis to the last, then
+    (x - mean) / sqrt(variance + epsilon) * gamma + beta, where gamma and
+    beta have shape normalized_shape == x.shape[begin_params_axis:].
+    Axes may be negative."""
+
+    def __init__(self, normalized_shape, begin_norm_axis=-1,
+                 begin_params_axis=-1, gamma_init="ones", beta_init="zeros",
+                 epsilon=1e-7, dtype=mstype.float32):
+        super().__init__()
+        what = "nn.LayerNorm"
+        if not isinstance(normalized_shape, (tuple, list)):
+            raise TypeError(f"{what}: normalized_shape must be a tuple or a "
+                            f"list, got {type(normalized_shape).__name__}")
+        if not normalized_shape or not all(
+                isinstance(d, numbers.Integral) and not isinstance(d, bool)
+                and d > 0 for d in normalized_shape):
+            raise ValueError(f"{what}: normalized_shape must be positive "
+                             f"ints, got {normalized_shape!r}")
+        for value, name in ((begin_norm_axis, "begin_norm_axis"),
+                            (begin_params_axis, "begin_params_axis")):
+            if not isinstance(value, numbers.Integral) or \
+                    isinstance(value, bool):
+                raise TypeError(f"{what}: {name} must be an int, got "
+                                f"{type(value).__name__}")
+        self.normalized_shape = tuple(int(d) for d in normalized_shape)
+        self.begin_norm_axis = int(begin_norm_axis)
+        self.begin_params_axis = int(begin_params_axis)
+        self.epsilon = _real(epsilon, "epsilon", what, 0.0, False)
+        self.gamma = Parameter(initializer(gamma_init, self.normalized_shape,
+                                           dtype), name="gamma")
+        self.beta = Parameter(initializer(beta_init, self.normalized_shape,
+                                          dtype), name="beta")
+
+    def _axis(self, value, name, shape):
+        nd = len(shape)
+        if not -nd <= value < nd:
+            raise ValueError(f"{name}={value} is out of range for input of "
+                             f"shape {list(shape)}")
+        return value + nd if value < 0 else value
+
+    def construct(self, x):
+        shape = tuple(x.shape)
+        norm = self._axis(self.begin_norm_axis, "begin_norm_axis", shape)
+        params = self._axis(self.begin_params_axis, "begin_params_axis",
+                            shape)
+        if shape[params:] != self.normalized_shape:
+            raise ValueError(
+                f"input of shape {list(shape)} does not match "
+                f"normalized_shape={list(self.normalized_shape)}: LayerNorm "
+                f"expects input.shape[{self.begin_params_axis}:] == "
+                f"{list(self.normalized_shape)}")
+        o = ops._layer_norm_op(norm, params, self.epsilon, "nn.LayerNorm")
+        return nary(o, (x, self.gamma, self.beta))
+
+    def extend_repr(self):
+        return (f"normalized_shape={self.normalized_shape}, begin_norm_axis="
+                f"{self.begin_norm_axis}, begin_params_axis="
+                f"{self.begin_params_axis}, gamma={self.gamma!r}, beta="
+                f"{self.beta!r}")
