@@ -5,10 +5,10 @@
 
 The API mirrors MindSpore 2.x: Tensor, Parameter, nn.Cell and layers, ops,
 set_context(mode=ms.GRAPH_MODE | ms.PYNATIVE_MODE), jit / JitConfig and
-safetensors checkpoints. PyNative mode runs each op at once as a cached
-native kernel; graph mode (jit, or GRAPH_MODE on Cells) captures the Python
-function into ms-dialect MLIR and compiles it once per input signature.
-See docs/python.md.
+safetensors checkpoints; msmlir.dataset reads IDX files and Fashion-MNIST.
+PyNative mode runs each op at once as a cached native kernel; graph mode
+(jit, or GRAPH_MODE on Cells) captures the Python function into ms-dialect
+MLIR and compiles it once per input signature. See docs/python.md.
 """
 
 from . import _msmlir
@@ -24,6 +24,7 @@ from ._jit import jit, JitConfig, compile_count
 from . import nn
 from ._checkpoint import save_checkpoint, load_checkpoint, \
     load_param_into_net
+from . import dataset
 from ._runtime import executor as _executor, pynative_level as _pn_level
 
 __version__ = "0.1.0"
@@ -34,7 +35,7 @@ __all__ = [
     "float16", "int32", "int64", "bool_", "Type", "set_context",
     "get_context", "set_seed", "get_seed", "Tensor", "Parameter", "ops",
     "jit", "JitConfig", "compile_count", "nn", "save_checkpoint",
-    "load_checkpoint", "load_param_into_net", "pynative_stats",
+    "load_checkpoint", "load_param_into_net", "pynative_stats", "dataset",
 ]
 
 
