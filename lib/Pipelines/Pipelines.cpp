@@ -105,8 +105,12 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
   std::vector<PipelineStage> stages;
   // ms-level folds (relu of relu, reshape chains, dropout at inference).
   stages.push_back({"ms-canonicalize", "canonicalize"});
+  // O1/O2 turn convs into matmuls (im2col) that the matmul paths speed up.
   stages.push_back({"ms-to-linalg",
-                    "convert-ms-to-linalg,ms-decompose-aggregates"});
+                    std::string(level == JitLevel::O0
+                                    ? "convert-ms-to-linalg"
+                                    : "convert-ms-to-linalg{conv-as-matmul}") +
+                        ",ms-decompose-aggregates"});
   if (level == JitLevel::O1)
     // Weights streamed by rows, like O2 (see ms-transpose-matmul-operands).
     stages.push_back({"transpose", "ms-transpose-matmul-operands,canonicalize"});
@@ -145,18 +149,25 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
     // Scalar replacement and invariant code motion. Left out on purpose:
     // affine-loop-fusion puts the matmul's reduction loop back innermost,
     // which LLVM cannot vectorize; affine-loop-tile changed softmax results
-    // by an ulp (bit parity with O0 is a contract). Small buffers go on the
-    // stack, and deallocation runs last.
+    // by an ulp (bit parity with O0 is a contract); promote-buffers-to-stack,
+    // whose allocas in loop bodies (im2col convs) grow the stack on every
+    // iteration and break scf-to-cf inside OpenMP's alloca scopes (the
+    // runtime's caching allocator makes heap buffers cheap instead).
+    // Parallel loops (O2's row splits, im2col convs over the batch) become
+    // scf.parallel, or plain loops on one thread, before deallocation: the
+    // deallocation pipeline does not see into scf.forall, and buffers
+    // allocated in its body would leak.
     std::string loops =
         "func.func(convert-linalg-to-affine-loops,"
         "affine-scalrep,affine-loop-invariant-code-motion),canonicalize,"
-        "func.func(promote-buffers-to-stack{max-alloc-size-in-bytes=4096}),"
-        "lower-affine,buffer-deallocation-pipeline,ms-copy-to-linalg,"
-        "func.func(convert-linalg-to-loops)";
+        "lower-affine,";
+    loops += threads > 1 ? "scf-forall-to-parallel," : "scf-forall-to-for,";
+    loops += "buffer-deallocation-pipeline,ms-copy-to-linalg,"
+             "func.func(convert-linalg-to-loops)";
     if (threads > 1)
       // Canonicalization inlines the alloca scopes scf-to-openmp wraps
       // around loop bodies without allocas; scf-to-cf cannot enter them.
-      loops += ",scf-forall-to-parallel,convert-scf-to-openmp{num-threads=" +
+      loops += ",convert-scf-to-openmp{num-threads=" +
                std::to_string(threads) + "},canonicalize";
     stages.push_back({"loops", loops + ",convert-scf-to-cf,canonicalize,cse"});
   }

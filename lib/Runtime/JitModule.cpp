@@ -1,6 +1,7 @@
 //===- JitModule.cpp - A compiled ms module, ready to call ----------------===//
 
 #include "ms/Runtime/JitModule.h"
+#include "ms/Runtime/CachingAllocator.h"
 
 #include "ms/Runtime/Diagnostics.h"
 
@@ -18,6 +19,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 
 using namespace mlir;
@@ -142,12 +144,24 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
+  // MS_PERF_JIT=1 names JIT code in `perf report` (a profiling aid).
+  engineOptions.enablePerfNotificationListener = std::getenv("MS_PERF_JIT");
   auto engine = ExecutionEngine::create(module, engineOptions, std::move(*tm));
   if (!engine)
     return diagnostics.takeError("LLVM code generation failed: " +
                                  llvm::toString(engine.takeError()));
   jit->engine = std::move(*engine);
+  // Intermediate buffers come from the caching allocator (see there why).
+  jit->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("malloc")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&msCachedMalloc),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("free")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&msCachedFree),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   auto packed = jit->engine->lookupPacked(("_mlir_ciface_" + entry).str());
   if (!packed)
     return makeError("compiled module has no C entry for @" + entry + ": " +

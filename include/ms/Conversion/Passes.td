@@ -15,11 +15,26 @@ def ConvertMSToLinalg : Pass<"convert-ms-to-linalg"> {
     `linalg.reduce`, `transpose` to `linalg.transpose`, `flatten` and
     `reshape` to `tensor.collapse_shape` / `tensor.expand_shape`, `concat`
     to `tensor.insert_slice`s. Dropout in training mode is rejected.
+
+    `conv2d` becomes one `linalg.generic` that accumulates over
+    (channel, kh, kw) in order. With `conv-as-matmul` (O1/O2), an ungrouped
+    conv becomes im2col instead, one image at a time in an `scf.forall` over
+    the batch: a copy of the image's (padded) windows into a
+    `[C*kh*kw, OH*OW]` matrix and one `linalg.matmul` of the `[O, C*kh*kw]`
+    weight by it (the same in-order sum, so the bits do not change), written
+    straight into the NCHW result. The bias is added afterwards by an
+    elementwise op, which the fusion at O1/O2 merges with the following
+    activation or batch_norm.
   }];
+  let options = [
+    Option<"convAsMatmul", "conv-as-matmul", "bool", /*default=*/"false",
+           "Lower group-1 conv2d as im2col + linalg.matmul">,
+  ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
     "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect",
+    "mlir::scf::SCFDialect",
     "mlir::tensor::TensorDialect",
   ];
 }

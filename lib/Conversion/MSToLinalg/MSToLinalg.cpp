@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -335,7 +336,9 @@ struct DensePattern : OpConversionPattern<DenseOp> {
 /// split into groups by reshapes, padding by tensor.pad, then a zero-filled
 /// accumulation in (c, kh, kw) order and the bias added afterwards.
 struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
-  using OpConversionPattern::OpConversionPattern;
+  Conv2DPattern(MLIRContext *ctx, bool asMatmul)
+      : OpConversionPattern(ctx), asMatmul(asMatmul) {}
+
   LogicalResult
   matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -373,6 +376,13 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
           elementType);
       input = tensor::PadOp::create(rewriter, loc, paddedType, input, low, high,
                                     floatConst(rewriter, loc, elementType, 0.0));
+    }
+    if (asMatmul && g == 1) {
+      rewriter.replaceOp(op, im2colMatmul(rewriter, loc, op, input,
+                                          adaptor.getWeight(),
+                                          adaptor.getBias(), h.output,
+                                          w.output));
+      return success();
     }
     auto paddedType = cast<RankedTensorType>(input.getType());
     auto groupedInputType = RankedTensorType::get(
@@ -424,6 +434,114 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
+
+private:
+  /// im2col, one image at a time (an scf.forall over the batch, so each
+  /// image's columns are still in cache when the matmul reads them, and
+  /// images run in parallel at O2): cols[(c, kh, kw), (oh, ow)] = the padded
+  /// image under each window, then weight [O, C*kh*kw] x cols into the
+  /// image's [O, OH*OW] of the NCHW result, zero-initialized and summed in
+  /// (c, kh, kw) order like the direct form, so the bits do not change. The
+  /// columns are per-iteration scratch (the runtime's caching allocator
+  /// makes that cheap). The bias is added afterwards.
+  static Value im2colMatmul(OpBuilder &b, Location loc, Conv2DOp op,
+                            Value input, Value weight, Value bias,
+                            int64_t outH, int64_t outW) {
+    MLIRContext *ctx = b.getContext();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto weightType = cast<RankedTensorType>(weight.getType());
+    Type elementType = inputType.getElementType();
+    int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1),
+            paddedH = inputType.getDimSize(2), paddedW = inputType.getDimSize(3);
+    int64_t o = weightType.getDimSize(0), kh = weightType.getDimSize(2),
+            kw = weightType.getDimSize(3);
+    int64_t k = c * kh * kw, pixels = outH * outW;
+    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+
+    Value weightMatrix = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({o, k}, elementType), weight,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    auto outType = RankedTensorType::get({n, o, pixels}, elementType);
+    auto forall = scf::ForallOp::create(
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
+        ValueRange{emptyLike(b, loc, outType)}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(forall.getTerminator());
+    Value image = forall.getInductionVars()[0];
+    Value sharedOut = forall.getRegionIterArgs()[0];
+    OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+    auto sizes = [&](ArrayRef<int64_t> dims) {
+      SmallVector<OpFoldResult> result = {one};
+      for (int64_t d : dims)
+        result.push_back(b.getIndexAttr(d));
+      return result;
+    };
+    auto at = [&](size_t rank) {
+      SmallVector<OpFoldResult> offsets(rank, zero);
+      offsets[0] = image;
+      return offsets;
+    };
+    auto unitStrides = [&](size_t rank) {
+      return SmallVector<OpFoldResult>(rank, one);
+    };
+    Value pixelsOfImage = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({c, paddedH, paddedW}, elementType),
+        input, at(4), sizes({c, paddedH, paddedW}), unitStrides(4));
+
+    // Iteration space (c, kh, kw, oh, ow) = d0..d4.
+    AffineExpr d[5];
+    for (unsigned i = 0; i < 5; ++i)
+      d[i] = getAffineDimExpr(i, ctx);
+    auto windowsType =
+        RankedTensorType::get({c, kh, kw, outH, outW}, elementType);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(5, 0,
+                       {d[0], d[3] * stride[0] + d[1] * dilation[0],
+                        d[4] * stride[1] + d[2] * dilation[1]},
+                       ctx),
+        AffineMap::getMultiDimIdentityMap(5, ctx)};
+    Value windows =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{windowsType}, ValueRange{pixelsOfImage},
+            ValueRange{emptyLike(b, loc, windowsType)}, maps,
+            SmallVector<IteratorType>(5, IteratorType::parallel),
+            [](OpBuilder &nb, Location l, ValueRange args) {
+              linalg::YieldOp::create(nb, l, args[0]);
+            })
+            .getResult(0);
+    Value cols = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({k, pixels}, elementType), windows,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+    auto productType = RankedTensorType::get({o, pixels}, elementType);
+    Value productSlot = tensor::ExtractSliceOp::create(
+        b, loc, productType, sharedOut, at(3), sizes({o, pixels}),
+        unitStrides(3));
+    Value zeros =
+        linalg::FillOp::create(b, loc,
+                               ValueRange{floatConst(b, loc, elementType, 0.0)},
+                               ValueRange{productSlot})
+            .getResult(0);
+    Value product =
+        linalg::MatmulOp::create(b, loc, TypeRange{productType},
+                                 ValueRange{weightMatrix, cols},
+                                 ValueRange{zeros})
+            .getResult(0);
+    b.setInsertionPointToEnd(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, product, sharedOut, at(3),
+                                          sizes({o, pixels}), unitStrides(3));
+    b.setInsertionPointAfter(forall);
+
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Value result = tensor::ExpandShapeOp::create(
+        b, loc, resultType, forall.getResult(0),
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    if (bias)
+      result = addBias(b, loc, result,
+                       channelColumn(b, loc, bias, resultType.getRank()));
+    return result;
+  }
+
+  bool asMatmul;
 };
 
 /// (x - mean) / sqrt(var + eps) * gamma + beta along dimension 1: the [C]
@@ -931,6 +1049,8 @@ struct DropoutPattern : OpConversionPattern<DropoutOp> {
 
 struct ConvertMSToLinalgPass
     : ms::impl::ConvertMSToLinalgBase<ConvertMSToLinalgPass> {
+  using ConvertMSToLinalgBase::ConvertMSToLinalgBase;
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     // Training-mode dropout needs random masks, which ms does not have yet.
@@ -965,7 +1085,9 @@ struct ConvertMSToLinalgPass
     patterns.add<ElementwisePattern<AbsOp>>(ctx, unary<math::AbsFOp, AbsOp>);
     patterns.add<PoolPattern<MaxPool2DOp, ReduceKind::Max>,
                  PoolPattern<AvgPool2DOp, ReduceKind::Sum>>(ctx);
-    patterns.add<DensePattern, MatmulPattern, Conv2DPattern, BatchNormPattern, LayerNormPattern, SoftmaxPattern, LogSoftmaxPattern,
+    patterns.add<Conv2DPattern>(ctx, convAsMatmul);
+    patterns.add<DensePattern, MatmulPattern, BatchNormPattern,
+                 LayerNormPattern, SoftmaxPattern, LogSoftmaxPattern,
                  FlattenPattern, ReshapePattern, TransposePattern,
                  ConcatPattern, DropoutPattern,
                  ReducePattern<ReduceSumOp, ReduceKind::Sum, false>,
@@ -975,7 +1097,8 @@ struct ConvertMSToLinalgPass
     ConversionTarget target(*ctx);
     target.addIllegalDialect<MSDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -206,7 +206,11 @@ struct MSVectorizeMatmulsPass
       int64_t cols = rhs.getDimSize(1);
       ms::MatmulTiles tiles = ms::chooseMatmulTiles(cpu, rows, cols, k);
       op->setAttr(kIdAttr, IntegerAttr::get(IntegerType::get(op.getContext(), 64), id));
-      ScheduleWriter writer(body, id, tiles, k, numThreads);
+      // A matmul already inside a parallel loop (an im2col conv's loop over
+      // the batch) gets no threads of its own.
+      unsigned threads =
+          op->getParentOfType<scf::ForallOp>() ? 1u : unsigned(numThreads);
+      ScheduleWriter writer(body, id, tiles, k, threads);
       writer.schedule(rows, cols);
       writer.finish();
       ++id;
