@@ -175,7 +175,9 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
       "convert-vector-to-scf{full-unroll=true},ms-transcendentals-to-libm,"
       "convert-scf-to-cf,convert-math-to-llvm,"
       "convert-math-to-libm,expand-strided-metadata,lower-affine,"
-      "finalize-memref-to-llvm,convert-vector-to-llvm,convert-func-to-llvm,"
+      // aligned_alloc keeps the pointer LLVM knows is unaliased; malloc plus
+      // rounding by hand loses that, and with it most vectorization of copies.
+      "finalize-memref-to-llvm{use-aligned-alloc},convert-vector-to-llvm,convert-func-to-llvm,"
       "convert-arith-to-llvm,convert-cf-to-llvm,convert-index-to-llvm,"
       "convert-ub-to-llvm";
   if (threads > 1)

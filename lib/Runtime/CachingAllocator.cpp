@@ -2,6 +2,8 @@
 
 #include "ms/Runtime/CachingAllocator.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <unordered_map>
@@ -11,8 +13,15 @@ using namespace ms::runtime;
 
 namespace {
 
-/// Every block starts with its size; 16 bytes keep malloc's alignment.
-constexpr size_t kHeaderBytes = 16;
+/// Sits right before every block handed out: where the underlying malloc
+/// block starts, and the size asked for.
+struct Header {
+  void *raw;
+  size_t size;
+};
+
+/// Cached blocks are aligned for any request up to this.
+constexpr size_t kCachedAlignment = 64;
 
 struct Cache {
   std::mutex mutex;
@@ -26,49 +35,70 @@ Cache &cache() {
   return *instance;
 }
 
-void *toUser(void *block) { return static_cast<char *>(block) + kHeaderBytes; }
-void *toBlock(void *pointer) {
-  return static_cast<char *>(pointer) - kHeaderBytes;
+Header *headerOf(void *pointer) { return static_cast<Header *>(pointer) - 1; }
+
+/// A fresh block of `size` bytes aligned to `alignment` (a power of two, at
+/// least alignof(Header)), with its header.
+void *allocateAligned(size_t size, size_t alignment) {
+  void *raw = std::malloc(size + alignment + sizeof(Header));
+  if (!raw)
+    return nullptr;
+  uintptr_t start = reinterpret_cast<uintptr_t>(raw) + sizeof(Header);
+  uintptr_t aligned = (start + alignment - 1) & ~(uintptr_t(alignment) - 1);
+  void *pointer = reinterpret_cast<void *>(aligned);
+  *headerOf(pointer) = Header{raw, size};
+  return pointer;
+}
+
+void *allocate(size_t size, size_t alignment) {
+  if (alignment < alignof(Header))
+    alignment = alignof(Header);
+  if (size < kCachedBlockMinBytes || alignment > kCachedAlignment)
+    return allocateAligned(size, alignment);
+  Cache &c = cache();
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    auto it = c.freeBlocks.find(size);
+    if (it != c.freeBlocks.end() && !it->second.empty()) {
+      void *pointer = it->second.back();
+      it->second.pop_back();
+      c.stats.cachedBytes -= size;
+      ++c.stats.hits;
+      return pointer;
+    }
+    ++c.stats.misses;
+  }
+  return allocateAligned(size, kCachedAlignment);
 }
 
 } // namespace
 
 extern "C" void *ms::runtime::msCachedMalloc(size_t size) {
-  if (size >= kCachedBlockMinBytes) {
-    Cache &c = cache();
-    std::lock_guard<std::mutex> lock(c.mutex);
-    auto it = c.freeBlocks.find(size);
-    if (it != c.freeBlocks.end() && !it->second.empty()) {
-      void *block = it->second.back();
-      it->second.pop_back();
-      c.stats.cachedBytes -= size;
-      ++c.stats.hits;
-      return toUser(block);
-    }
-    ++c.stats.misses;
-  }
-  void *block = std::malloc(size + kHeaderBytes);
-  if (!block)
-    return nullptr;
-  *static_cast<size_t *>(block) = size;
-  return toUser(block);
+  return allocate(size, alignof(std::max_align_t));
+}
+
+extern "C" void *ms::runtime::msCachedAlignedAlloc(size_t alignment,
+                                                   size_t size) {
+  return allocate(size, alignment);
 }
 
 extern "C" void ms::runtime::msCachedFree(void *pointer) {
   if (!pointer)
     return;
-  void *block = toBlock(pointer);
-  size_t size = *static_cast<size_t *>(block);
-  if (size >= kCachedBlockMinBytes) {
+  Header header = *headerOf(pointer);
+  // Blocks that came from the cache path are kCachedAlignment-aligned.
+  bool cacheable = header.size >= kCachedBlockMinBytes &&
+                   reinterpret_cast<uintptr_t>(pointer) % kCachedAlignment == 0;
+  if (cacheable) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
-    if (c.stats.cachedBytes + size <= kCachedBytesLimit) {
-      c.freeBlocks[size].push_back(block);
-      c.stats.cachedBytes += size;
+    if (c.stats.cachedBytes + header.size <= kCachedBytesLimit) {
+      c.freeBlocks[header.size].push_back(pointer);
+      c.stats.cachedBytes += header.size;
       return;
     }
   }
-  std::free(block);
+  std::free(header.raw);
 }
 
 CachingAllocatorStats ms::runtime::cachingAllocatorStats() {
@@ -81,8 +111,8 @@ void ms::runtime::releaseCachedBlocks() {
   Cache &c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   for (auto &[size, blocks] : c.freeBlocks)
-    for (void *block : blocks)
-      std::free(block);
+    for (void *pointer : blocks)
+      std::free(headerOf(pointer)->raw);
   c.freeBlocks.clear();
   c.stats.cachedBytes = 0;
 }

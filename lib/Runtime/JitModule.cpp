@@ -157,6 +157,9 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
     symbols[interner("malloc")] = {
         llvm::orc::ExecutorAddr::fromPtr(&msCachedMalloc),
         llvm::JITSymbolFlags::Exported};
+    symbols[interner("aligned_alloc")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&msCachedAlignedAlloc),
+        llvm::JITSymbolFlags::Exported};
     symbols[interner("free")] = {
         llvm::orc::ExecutorAddr::fromPtr(&msCachedFree),
         llvm::JITSymbolFlags::Exported};

@@ -23,9 +23,11 @@ constexpr size_t kCachedBlockMinBytes = 4096;
 /// Freed blocks beyond this many bytes in total are released at once.
 constexpr size_t kCachedBytesLimit = size_t(1) << 30;
 
-/// malloc and free as compiled code calls them (thread-safe). A pointer from
-/// cachedMalloc must be released by cachedFree, and only by it.
+/// malloc, aligned_alloc and free as compiled code calls them (thread-safe).
+/// A pointer from either allocation function must be released by
+/// msCachedFree, and only by it.
 extern "C" void *msCachedMalloc(size_t size);
+extern "C" void *msCachedAlignedAlloc(size_t alignment, size_t size);
 extern "C" void msCachedFree(void *pointer);
 
 struct CachingAllocatorStats {
