@@ -99,7 +99,9 @@ def ms_time(ms_run, path, mode, level, threads, reps):
     return median, float(compile_ms.group(1)) if compile_ms else None
 
 
-def peer_time(kind, impl, size, threads, reps):
+def peer_env(threads):
+    """The environment peers run in: `threads` threads for OpenBLAS and
+    OpenMP, and no spinning OpenMP threads at 2 threads."""
     env = dict(os.environ)
     # Older OpenBLAS settings on this machine slow a current numpy.
     env.pop("OPENBLAS_CORETYPE", None)
@@ -108,6 +110,11 @@ def peer_time(kind, impl, size, threads, reps):
     env["OMP_NUM_THREADS"] = str(threads)
     if threads > 1:
         env["GOMP_SPINCOUNT"] = "0"
+    return env
+
+
+def peer_time(kind, impl, size, threads, reps):
+    env = peer_env(threads)
     size_arg = str(size) if kind == "mlp" else "x".join(map(str, size))
     out = subprocess.run([sys.executable, "-c", PEER, kind, impl, size_arg,
                           str(threads), str(reps)],

@@ -64,12 +64,13 @@ class LeNet5(torch.nn.Module):
         self.fc3 = torch.nn.Linear(84, 10)
 
     def forward(self, x):
-        relu, pool = torch.relu, torch.nn.functional.max_pool2d
-        x = pool(relu(self.conv1(x)), 2)
-        x = pool(relu(self.conv2(x)), 2)
+        # Spelled out so that TorchScript (bench/lenet_bench.py) accepts it.
+        pool = torch.nn.functional.max_pool2d
+        x = pool(torch.relu(self.conv1(x)), 2)
+        x = pool(torch.relu(self.conv2(x)), 2)
         x = torch.flatten(x, 1)
-        x = relu(self.fc1(x))
-        x = relu(self.fc2(x))
+        x = torch.relu(self.fc1(x))
+        x = torch.relu(self.fc2(x))
         return self.fc3(x)
 
 
