@@ -51,6 +51,17 @@ def layer_norm(x, begin_norm_axis, gamma, beta, epsilon):
     return (x - mean) / np.sqrt(var + epsilon) * gamma + beta
 
 
+def conv_bn_relu(x, w, b, gamma, beta, mean, var):
+    """PyTorch's conv2d ('same' for a 3x3 kernel at stride 1 is padding 1),
+    eval-mode batch_norm and relu."""
+    import torch
+    t = [torch.from_numpy(a) for a in (x, w, b, gamma, beta, mean, var)]
+    y = torch.nn.functional.conv2d(t[0], t[1], t[2], padding=1)
+    y = torch.nn.functional.batch_norm(y, t[5], t[6], t[3], t[4],
+                                       training=False, eps=1e-5)
+    return torch.relu(y).numpy()
+
+
 def softmax(x, axis):
     z = x - x.max(axis=axis, keepdims=True)
     e = np.exp(z)
@@ -233,6 +244,16 @@ CASES = {
         "ms.layer_norm %a0, %a1, %a2 begin_norm_axis 1 : {t0}, {t1}, {t2}",
         [randn(3, 4, 6), randn(6), randn(6)],
         lambda x, g, b: layer_norm(x, 1, g, b, 1e-7)),
+    # conv + batch_norm + relu, which O1/O2 fuse into one epilogue after
+    # the conv's matmul: the arithmetic must not change.
+    "conv2d_batch_norm_relu": (
+        "ms.conv2d %a0, %a1, %a2 : {t0}, {t1}, {t2}\n"
+        "  %1 = ms.batch_norm %0, %a3, %a4, %a5, %a6 : tensor<2x5x9x9xf32>, "
+        "{t3}, {t4}, {t5}, {t6}\n"
+        "  %2 = ms.relu %1 : tensor<2x5x9x9xf32>",
+        [randn(2, 3, 9, 9), randn(5, 3, 3, 3), randn(5), randn(5), randn(5),
+         randn(5), positive(5)],
+        lambda x, w, b, g, be, m, v: conv_bn_relu(x, w, b, g, be, m, v)),
 }
 
 TEST_TEMPLATE = """\
@@ -256,7 +277,7 @@ TEST_TEMPLATE = """\
 // RUN: %compare {level_parity} %t.nosink.o2.npy %t.graph.npy
 func.func @construct({args}) -> {result_type} {{
   %0 = {body}
-  return %0 : {result_type}
+  return %{result} : {result_type}
 }}
 """
 
@@ -279,6 +300,8 @@ def write_op_cases():
             args=", ".join(f"%a{i}: {tensor_type(x)}"
                            for i, x in enumerate(inputs)),
             result_type=tensor_type(expected),
+            # A multi-op body returns the value of its last line.
+            result=body.count("\n"),
             body=body.format(**types))
         with open(os.path.join(OPS, f"{name}.mlir"), "w") as f:
             f.write(test)
