@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   g++ cmake ninja-build ccache libgtest-dev libbenchmark-dev libomp-22-dev
-  python3-numpy python3-pybind11 pybind11-dev python3-pytest
+  zlib1g-dev python3-numpy python3-pybind11 pybind11-dev python3-pytest
+  # Fashion-MNIST (gzipped IDX), for the LeNet-5 example and its tests.
+  dataset-fashion-mnist
   # Independent references for parity tests and peers for benchmarks; the
   # product itself never needs them.
   python3-torch libopenblas0-pthread
