@@ -127,6 +127,10 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
   if (level != JitLevel::O0)
     generic += ",ms-interchange-contractions,linalg-fuse-elementwise-ops,"
                "canonicalize";
+  if (threads > 1)
+    // Pooling and fused epilogues in parallel too, like the matmuls.
+    generic += ",ms-parallelize-generics{num-threads=" +
+               std::to_string(threads) + "},canonicalize";
   stages.push_back({"linalg-generic", generic});
   std::string bufferize =
       "ms-emit-c-interface,"

@@ -67,6 +67,28 @@ def MSTransposeMatmulOperands
                            "mlir::tensor::TensorDialect"];
 }
 
+def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
+  let summary = "Split large linalg.generic ops over threads";
+  let description = [{
+    Tiles the outermost loop of every large `linalg.generic` on tensors (an
+    iteration space of at least `min-iterations`, outermost loop parallel,
+    not already inside an `scf.forall`) into an `scf.forall` of
+    `num-threads` chunks, which becomes OpenMP later. At O2 with threads this
+    runs after elementwise fusion, so pooling windows and fused epilogues
+    (bias, batch_norm, activation) run in parallel like the matmuls. Each
+    element is still computed by the same body in the same order, so the
+    results do not change.
+  }];
+  let options = [
+    Option<"numThreads", "num-threads", "unsigned", "2",
+           "Chunks (threads) to split each large generic into">,
+    Option<"minIterations", "min-iterations", "int64_t", "32768",
+           "Smallest iteration space worth splitting">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
   let summary = "Tile matmuls for cache and registers and vectorize them";
   let description = [{
