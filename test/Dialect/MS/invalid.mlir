@@ -412,7 +412,7 @@ func.func @pool_kernel(%x: tensor<1x6x28x28xf32>) {
 // -----
 
 func.func @pool_too_big(%x: tensor<1x6x2x2xf32>) {
-  // expected-error@+1 {{'ms.max_pool2d' op the height 2 is smaller than the dilated kernel extent 3}}
+  // expected-error@+1 {{'ms.max_pool2d' op the height 2 is smaller than the kernel size 3}}
   %0 = ms.max_pool2d %x kernel_size [3, 3] : tensor<1x6x2x2xf32>
   return
 }

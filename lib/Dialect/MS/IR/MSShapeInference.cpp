@@ -449,8 +449,10 @@ convGeometry(ArrayRef<int64_t> inputShape, ArrayRef<int64_t> weightShape,
       d.output = padded < extent ? 0 : (padded - extent) / stride[i] + 1;
     }
     if (d.output <= 0) {
+      // Pools have no dilation; say "kernel size" unless one is in play.
       why = std::string("the ") + (i == 0 ? "height" : "width") + " " +
-            std::to_string(in) + " is smaller than the dilated kernel extent " +
+            std::to_string(in) + " is smaller than the " +
+            (dilation[i] == 1 ? "kernel size " : "dilated kernel extent ") +
             std::to_string(extent);
       return std::nullopt;
     }
