@@ -49,8 +49,14 @@ DiagnosticCollector::DiagnosticCollector(MLIRContext *context)
       return success();
     std::string line =
         formatLocation(diag.getLocation()) + ": error: " + diag.str();
-    for (Diagnostic &note : diag.getNotes())
-      line += "; note: " + note.str();
+    for (Diagnostic &note : diag.getNotes()) {
+      // MLIR attaches the failing op's whole IR; it breaks the one-line
+      // contract and tells users nothing the location does not.
+      std::string text = note.str();
+      if (llvm::StringRef(text).starts_with("see current operation"))
+        continue;
+      line += "; note: " + text;
+    }
     lines.push_back(line);
     return success();
   });
