@@ -544,6 +544,18 @@ private:
   bool asMatmul;
 };
 
+/// (x - mean) / sqrt(variance + epsilon) * gamma + beta, in that order, from
+/// args (x, mean, variance, gamma, beta): batch_norm and layer_norm alike.
+Value normalize(OpBuilder &b, Location l, ValueRange args, double epsilon) {
+  Value centered = arith::SubFOp::create(b, l, args[0], args[1]);
+  Value eps = floatConst(b, l, args[0].getType(), epsilon);
+  Value stddev =
+      math::SqrtOp::create(b, l, arith::AddFOp::create(b, l, args[2], eps));
+  Value normalized = arith::DivFOp::create(b, l, centered, stddev);
+  Value scaled = arith::MulFOp::create(b, l, normalized, args[3]);
+  return arith::AddFOp::create(b, l, scaled, args[4]).getResult();
+}
+
 /// (x - mean) / sqrt(var + eps) * gamma + beta along dimension 1: the [C]
 /// parameters become [C, 1, ...] so numpy broadcasting lines them up.
 struct BatchNormPattern : OpConversionPattern<BatchNormOp> {
@@ -561,13 +573,7 @@ struct BatchNormPattern : OpConversionPattern<BatchNormOp> {
     Value result = elementwise(
         rewriter, loc, type, inputs,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value centered = arith::SubFOp::create(b, l, args[0], args[1]);
-          Value eps = floatConst(b, l, args[0].getType(), epsilon);
-          Value stddev = math::SqrtOp::create(
-              b, l, arith::AddFOp::create(b, l, args[2], eps));
-          Value normalized = arith::DivFOp::create(b, l, centered, stddev);
-          Value scaled = arith::MulFOp::create(b, l, normalized, args[3]);
-          return arith::AddFOp::create(b, l, scaled, args[4]).getResult();
+          return normalize(b, l, args, epsilon);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -850,13 +856,7 @@ struct LayerNormPattern : OpConversionPattern<LayerNormOp> {
         rewriter, loc, type,
         ValueRange{x, mean, variance, adaptor.getGamma(), adaptor.getBeta()},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value centered = arith::SubFOp::create(b, l, args[0], args[1]);
-          Value eps = floatConst(b, l, args[0].getType(), epsilon);
-          Value stddev = math::SqrtOp::create(
-              b, l, arith::AddFOp::create(b, l, args[2], eps));
-          Value normalized = arith::DivFOp::create(b, l, centered, stddev);
-          Value scaled = arith::MulFOp::create(b, l, normalized, args[3]);
-          return arith::AddFOp::create(b, l, scaled, args[4]).getResult();
+          return normalize(b, l, args, epsilon);
         });
     rewriter.replaceOp(op, result);
     return success();

@@ -57,6 +57,23 @@ LogicalResult checkAxis(StringRef opName, std::optional<Location> loc,
   return success();
 }
 
+/// Checks that every (value, name) parameter is a static tensor of `shape`;
+/// `what` says where that shape comes from.
+LogicalResult checkParamShapes(StringRef opName, std::optional<Location> loc,
+                               ArrayRef<std::pair<Value, StringRef>> params,
+                               ArrayRef<int64_t> shape, const std::string &what) {
+  for (auto [value, paramName] : params) {
+    auto param = staticTensor(opName, loc, value.getType(), paramName);
+    if (failed(param))
+      return failure();
+    if (param->getShape() != shape)
+      return opError(opName, loc, paramName, " has shape ",
+                     shapeStr(param->getShape()), ", expected ",
+                     shapeStr(shape), " (", what, ")");
+  }
+  return success();
+}
+
 } // namespace
 
 std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
@@ -560,22 +577,15 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
   if (input->getRank() < 2)
     return opError(name, loc, "input ", shapeStr(input->getShape()),
                    " must have rank 2 or more ([N, C, ...])");
-  int64_t channels = input->getDimSize(1);
   std::pair<Value, StringRef> params[] = {
       {adaptor.getGamma(), "gamma"},
       {adaptor.getBeta(), "beta"},
       {adaptor.getMovingMean(), "moving_mean"},
       {adaptor.getMovingVariance(), "moving_variance"}};
-  for (auto [value, paramName] : params) {
-    auto param = staticTensor(name, loc, value.getType(), paramName);
-    if (failed(param))
-      return failure();
-    if (param->getRank() != 1 || param->getDimSize(0) != channels)
-      return opError(name, loc, paramName, " has shape ",
-                     shapeStr(param->getShape()), ", expected [", channels,
-                     "] (the channels of input ", shapeStr(input->getShape()),
-                     ")");
-  }
+  if (failed(checkParamShapes(name, loc, params, input->getShape().slice(1, 1),
+                              "the channels of input " +
+                                  shapeStr(input->getShape()))))
+    return failure();
   types.push_back(*input);
   return success();
 }
@@ -603,20 +613,13 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
     return failure();
   if (paramsAxis < 0)
     paramsAxis += rank;
-  ArrayRef<int64_t> paramShape = input->getShape().drop_front(paramsAxis);
   std::pair<Value, StringRef> params[] = {{adaptor.getGamma(), "gamma"},
                                           {adaptor.getBeta(), "beta"}};
-  for (auto [value, paramName] : params) {
-    auto param = staticTensor(name, loc, value.getType(), paramName);
-    if (failed(param))
-      return failure();
-    if (param->getShape() != paramShape)
-      return opError(name, loc, paramName, " has shape ",
-                     shapeStr(param->getShape()), ", expected ",
-                     shapeStr(paramShape), " (the dims of input ",
-                     shapeStr(input->getShape()), " from begin_params_axis ",
-                     paramsAxis, ")");
-  }
+  if (failed(checkParamShapes(
+          name, loc, params, input->getShape().drop_front(paramsAxis),
+          "the dims of input " + shapeStr(input->getShape()) +
+              " from begin_params_axis " + std::to_string(paramsAxis))))
+    return failure();
   types.push_back(*input);
   return success();
 }
