@@ -25,6 +25,7 @@ constexpr size_t kCachedAlignment = 64;
 
 struct Cache {
   std::mutex mutex;
+  /// Freed blocks by size, as the malloc blocks they live in.
   std::unordered_map<size_t, std::vector<void *>> freeBlocks;
   CachingAllocatorStats stats;
 };
@@ -37,15 +38,20 @@ Cache &cache() {
 
 Header *headerOf(void *pointer) { return static_cast<Header *>(pointer) - 1; }
 
+/// Where the block handed out from the malloc block `raw` starts.
+void *userPointer(void *raw, size_t alignment) {
+  uintptr_t start = reinterpret_cast<uintptr_t>(raw) + sizeof(Header);
+  return reinterpret_cast<void *>((start + alignment - 1) &
+                                  ~(uintptr_t(alignment) - 1));
+}
+
 /// A fresh block of `size` bytes aligned to `alignment` (a power of two, at
 /// least alignof(Header)), with its header.
 void *allocateAligned(size_t size, size_t alignment) {
   void *raw = std::malloc(size + alignment + sizeof(Header));
   if (!raw)
     return nullptr;
-  uintptr_t start = reinterpret_cast<uintptr_t>(raw) + sizeof(Header);
-  uintptr_t aligned = (start + alignment - 1) & ~(uintptr_t(alignment) - 1);
-  void *pointer = reinterpret_cast<void *>(aligned);
+  void *pointer = userPointer(raw, alignment);
   *headerOf(pointer) = Header{raw, size};
   return pointer;
 }
@@ -60,11 +66,11 @@ void *allocate(size_t size, size_t alignment) {
     std::lock_guard<std::mutex> lock(c.mutex);
     auto it = c.freeBlocks.find(size);
     if (it != c.freeBlocks.end() && !it->second.empty()) {
-      void *pointer = it->second.back();
+      void *raw = it->second.back();
       it->second.pop_back();
       c.stats.cachedBytes -= size;
       ++c.stats.hits;
-      return pointer;
+      return userPointer(raw, kCachedAlignment);
     }
     ++c.stats.misses;
   }
@@ -93,7 +99,8 @@ extern "C" void ms::runtime::msCachedFree(void *pointer) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
     if (c.stats.cachedBytes + header.size <= kCachedBytesLimit) {
-      c.freeBlocks[header.size].push_back(pointer);
+      // The malloc block itself, so leak checkers see it as reachable.
+      c.freeBlocks[header.size].push_back(header.raw);
       c.stats.cachedBytes += header.size;
       return;
     }
@@ -111,8 +118,8 @@ void ms::runtime::releaseCachedBlocks() {
   Cache &c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   for (auto &[size, blocks] : c.freeBlocks)
-    for (void *pointer : blocks)
-      std::free(headerOf(pointer)->raw);
+    for (void *raw : blocks)
+      std::free(raw);
   c.freeBlocks.clear();
   c.stats.cachedBytes = 0;
 }
