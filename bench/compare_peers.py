@@ -19,23 +19,20 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 
 PEER = r"""
-import sys, time, os
+import sys, os
 import numpy as np
 kind, impl, threads, reps = sys.argv[1], sys.argv[2], int(sys.argv[4]), int(sys.argv[5])
 size = tuple(map(int, sys.argv[3].split("x")))
 batch = size[0]
 rng = np.random.default_rng(0)
+sys.path.insert(0, sys.argv[6])
+from median_time import median_ms
 def timeit(fn):
-    for _ in range(max(3, reps // 10)):
-        fn()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter(); fn(); ts.append(time.perf_counter() - t)
-    ts.sort()
-    return ts[len(ts) // 2] * 1e3
+    return median_ms(fn, reps, max(3, reps // 10))
 if kind == "mlp":
     shapes = [(784, 512), (512, 512), (512, 10)]
     x = rng.random((batch, 1, 28, 28), dtype=np.float32)
@@ -117,7 +114,7 @@ def peer_time(kind, impl, size, threads, reps):
     env = peer_env(threads)
     size_arg = str(size) if kind == "mlp" else "x".join(map(str, size))
     out = subprocess.run([sys.executable, "-c", PEER, kind, impl, size_arg,
-                          str(threads), str(reps)],
+                          str(threads), str(reps), HERE],
                          capture_output=True, text=True, env=env, check=True)
     return float(out.stdout.strip())
 

@@ -25,7 +25,7 @@ from compare_peers import ms_time, peer_env  # noqa: E402
 NETWORK = os.path.join(ROOT, "examples", "lenet", "lenet5.mlir")
 
 TORCH = r"""
-import sys, time
+import sys
 import numpy as np
 import torch
 threads, reps = int(sys.argv[1]), int(sys.argv[2])
@@ -36,14 +36,10 @@ net = LeNet5().eval()
 x = torch.from_numpy(np.random.default_rng(1).random((64, 1, 32, 32), dtype=np.float32))
 with torch.no_grad():
     scripted = torch.jit.optimize_for_inference(torch.jit.script(net))
+sys.path.insert(0, sys.argv[4])
+from median_time import median_ms
 def timeit(fn):
-    for _ in range(max(5, reps // 10)):
-        fn()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter(); fn(); ts.append(time.perf_counter() - t)
-    ts.sort()
-    return ts[len(ts) // 2] * 1e3
+    return median_ms(fn, reps, max(5, reps // 10))
 def eager():
     with torch.inference_mode():
         return net(x)
@@ -57,7 +53,7 @@ print(timeit(eager), timeit(jit))
 def torch_times(threads, reps):
     out = subprocess.run(
         [sys.executable, "-c", TORCH, str(threads), str(reps),
-         os.path.join(ROOT, "examples", "lenet")],
+         os.path.join(ROOT, "examples", "lenet"), HERE],
         capture_output=True, text=True, env=peer_env(threads), check=True)
     eager, jit = map(float, out.stdout.split())
     return eager, jit

@@ -1,0 +1,15 @@
+"""The timing loop the peer subprocesses of bench/*.py share."""
+import time
+
+
+def median_ms(fn, reps, warmup):
+    """Runs `fn` `warmup` times untimed, then `reps` times; the median in ms."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return times[len(times) // 2] * 1e3
