@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -162,6 +163,20 @@ int usage(const llvm::Twine &message) {
   return Usage;
 }
 
+/// Reads an IDX file once per run: --eval-labels evaluates the images that
+/// also fill the first input, and decompressing them twice would be waste.
+llvm::Expected<const IdxArray &> readIdxOnce(llvm::StringRef path) {
+  static std::map<std::string, IdxArray, std::less<>> files;
+  auto it = files.find(path);
+  if (it == files.end()) {
+    auto idx = readIdx(path);
+    if (!idx)
+      return idx.takeError();
+    it = files.emplace(path.str(), std::move(*idx)).first;
+  }
+  return it->second;
+}
+
 /// Makes the tensor for one non-parameter argument from its --input spec.
 llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
                                      const TensorSpec &arg, size_t index) {
@@ -169,7 +184,7 @@ llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
     return llvm::createStringError(llvm::inconvertibleErrorCode(), m);
   };
   if (spec.consume_front("idx:")) {
-    auto idx = readIdx(spec);
+    auto idx = readIdxOnce(spec);
     if (!idx)
       return idx.takeError();
     return idxSlice(*idx, 0, arg.dtype, arg.shape);
@@ -287,10 +302,10 @@ template <typename RunFn>
 llvm::Expected<ClassifierScore> evaluate(const EntrySignature &sig,
                                          std::vector<HostTensor> args,
                                          RunFn &runOnce) {
-  auto images = readIdx(llvm::StringRef(inputs[0]).drop_front(4));
+  auto images = readIdxOnce(llvm::StringRef(inputs[0]).drop_front(4));
   if (!images)
     return images.takeError();
-  auto labels = readIdx(evalLabels);
+  auto labels = readIdxOnce(evalLabels);
   if (!labels)
     return labels.takeError();
   size_t index = firstInput(sig) - sig.args.data();
