@@ -125,8 +125,9 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
   std::string generic =
       "func.func(linalg-generalize-named-ops),ms-contraction-to-fma";
   if (level != JitLevel::O0)
+    // Then the layers after each im2col conv join its loop over images.
     generic += ",ms-interchange-contractions,linalg-fuse-elementwise-ops,"
-               "canonicalize";
+               "canonicalize,ms-fuse-batch-loops,canonicalize";
   if (threads > 1)
     // Pooling and fused epilogues in parallel too, like the matmuls.
     generic += ",ms-parallelize-generics{num-threads=" +

@@ -443,7 +443,9 @@ private:
   /// image's [O, OH*OW] of the NCHW result, zero-initialized and summed in
   /// (c, kh, kw) order like the direct form, so the bits do not change. The
   /// columns are per-iteration scratch (the runtime's caching allocator
-  /// makes that cheap). The bias is added afterwards.
+  /// makes that cheap). Each iteration inserts a whole [1, O, OH, OW] image,
+  /// so ms-fuse-batch-loops can pull consumers into the loop. The bias is
+  /// added afterwards.
   static Value im2colMatmul(OpBuilder &b, Location loc, Conv2DOp op,
                             Value input, Value weight, Value bias,
                             int64_t outH, int64_t outW) {
@@ -461,10 +463,10 @@ private:
     Value weightMatrix = tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({o, k}, elementType), weight,
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-    auto outType = RankedTensorType::get({n, o, pixels}, elementType);
+    auto resultType = cast<RankedTensorType>(op.getType());
     auto forall = scf::ForallOp::create(
         b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
-        ValueRange{emptyLike(b, loc, outType)}, std::nullopt);
+        ValueRange{emptyLike(b, loc, resultType)}, std::nullopt);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(forall.getTerminator());
     Value image = forall.getInductionVars()[0];
@@ -513,9 +515,13 @@ private:
         b, loc, RankedTensorType::get({k, pixels}, elementType), windows,
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
     auto productType = RankedTensorType::get({o, pixels}, elementType);
-    Value productSlot = tensor::ExtractSliceOp::create(
-        b, loc, productType, sharedOut, at(3), sizes({o, pixels}),
-        unitStrides(3));
+    auto imageType = RankedTensorType::get({1, o, outH, outW}, elementType);
+    SmallVector<OpFoldResult> imageSizes = sizes({o, outH, outW});
+    Value imageSlot = tensor::ExtractSliceOp::create(
+        b, loc, imageType, sharedOut, at(4), imageSizes, unitStrides(4));
+    SmallVector<ReassociationIndices> imageToProduct = {{0, 1}, {2, 3}};
+    Value productSlot = tensor::CollapseShapeOp::create(
+        b, loc, productType, imageSlot, imageToProduct);
     Value zeros =
         linalg::FillOp::create(b, loc,
                                ValueRange{floatConst(b, loc, elementType, 0.0)},
@@ -526,15 +532,14 @@ private:
                                  ValueRange{weightMatrix, cols},
                                  ValueRange{zeros})
             .getResult(0);
+    Value imageResult = tensor::ExpandShapeOp::create(
+        b, loc, imageType, product, imageToProduct);
     b.setInsertionPointToEnd(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(b, loc, product, sharedOut, at(3),
-                                          sizes({o, pixels}), unitStrides(3));
+    tensor::ParallelInsertSliceOp::create(b, loc, imageResult, sharedOut,
+                                          at(4), imageSizes, unitStrides(4));
     b.setInsertionPointAfter(forall);
 
-    auto resultType = cast<RankedTensorType>(op.getType());
-    Value result = tensor::ExpandShapeOp::create(
-        b, loc, resultType, forall.getResult(0),
-        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    Value result = forall.getResult(0);
     if (bias)
       result = addBias(b, loc, result,
                        channelColumn(b, loc, bias, resultType.getRank()));

@@ -67,6 +67,31 @@ def MSTransposeMatmulOperands
                            "mlir::tensor::TensorDialect"];
 }
 
+def MSFuseBatchLoops : Pass<"ms-fuse-batch-loops"> {
+  let summary = "Run a conv network's layers image by image in one loop";
+  let description = [{
+    O1/O2 lower each ungrouped conv to an `scf.forall` over the batch that
+    writes one whole image, `[1, ...]` at offset `[i, 0, ...]`, per
+    iteration. This pass grows such loops until nothing more fits:
+
+    - a linalg op that reads a loop's result along a parallel batch loop
+      (its indexing map for that operand starts with that loop's dimension
+      and uses it nowhere else) is tiled to one image and computed inside
+      the loop, from the image the loop has just produced (bias, batch_norm,
+      activation, pooling);
+    - a following loop over the same batch that reads only image `i` of the
+      first loop's result in iteration `i` is merged into it (the next conv).
+
+    A LeNet-style stack of conv, relu and pooling then runs one image at a
+    time while that image is in cache, and on several threads each thread
+    works through whole images, with no join between layers. Every element
+    is still computed by the same body from the same operands, so results do
+    not change bit for bit. Run it after elementwise fusion.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
   let summary = "Split large linalg.generic ops over threads";
   let description = [{
