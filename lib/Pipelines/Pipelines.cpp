@@ -128,6 +128,9 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
     // Then the layers after each im2col conv join its loop over images.
     generic += ",ms-interchange-contractions,linalg-fuse-elementwise-ops,"
                "canonicalize,ms-fuse-batch-loops,canonicalize";
+  if (level == JitLevel::O2)
+    // Pooling windows as row vectors (LLVM would gather the strided reads).
+    generic += ",ms-vectorize-pooling,canonicalize";
   if (threads > 1)
     // Pooling and fused epilogues in parallel too, like the matmuls.
     generic += ",ms-parallelize-generics{num-threads=" +

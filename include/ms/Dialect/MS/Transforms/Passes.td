@@ -92,6 +92,25 @@ def MSFuseBatchLoops : Pass<"ms-fuse-batch-loops"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def MSVectorizePooling : Pass<"ms-vectorize-pooling"> {
+  let summary = "Vectorize pooling windows one output row at a time";
+  let description = [{
+    Rewrites each pooling-shaped `linalg.generic` on tensors (outer loops
+    parallel, the last two reductions over a kh x kw window, the input read
+    at `[..., oh * sh + kh * dh, ow * sw + kw * dw]`, the output at
+    `[..., oh, ow]`, a body that combines one input element into the
+    output, relu or other elementwise ops included) into loops over the
+    output rows. Each row is a vector of OW elements: for every window
+    position, in the generic's (kh, kw) order, one contiguous read of the
+    input row, a shuffle that keeps every sw-th element, and the generic's
+    body on vectors. The same ops run on the same elements in the same order,
+    so results do not change; LLVM otherwise vectorizes the stride-sw reads
+    of max pooling with masked gathers. O2 runs it after ms-fuse-batch-loops.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
   let summary = "Split large linalg.generic ops over threads";
   let description = [{

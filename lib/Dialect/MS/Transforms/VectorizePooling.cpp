@@ -1,0 +1,240 @@
+//===- VectorizePooling.cpp - Pooling windows on vectors, row by row ------===//
+//
+// Max pooling reads the input at ow * stride + kw. LLVM vectorizes that
+// stride with masked gathers over short rows (14 wide in LeNet), which made
+// pooling about a third of a LeNet conv block. Here each output row becomes
+// one vector: per window position, a contiguous read of the input row and a
+// shuffle that keeps every stride-th element, then the generic's own body.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Dialect/MS/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ms {
+#define GEN_PASS_DEF_MSVECTORIZEPOOLING
+#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+/// The coefficients of `expr` over `numDims` dims, if it is a sum of dims
+/// times constants with no constant term.
+std::optional<SmallVector<int64_t>> linearCoefficients(AffineExpr expr,
+                                                       unsigned numDims) {
+  bool linear = true;
+  expr.walk([&](AffineExpr e) {
+    if (isa<AffineSymbolExpr>(e) || e.getKind() == AffineExprKind::Mod ||
+        e.getKind() == AffineExprKind::FloorDiv ||
+        e.getKind() == AffineExprKind::CeilDiv)
+      linear = false;
+  });
+  if (!linear || !expr.isPureAffine())
+    return std::nullopt;
+  // The value at unit points (and at zero) gives each coefficient.
+  MLIRContext *ctx = expr.getContext();
+  auto valueAt = [&](std::optional<unsigned> unitDim) -> int64_t {
+    SmallVector<AffineExpr> point;
+    for (unsigned i = 0; i < numDims; ++i)
+      point.push_back(getAffineConstantExpr(unitDim == i ? 1 : 0, ctx));
+    return cast<AffineConstantExpr>(expr.replaceDimsAndSymbols(point, {}))
+        .getValue();
+  };
+  if (valueAt(std::nullopt) != 0)
+    return std::nullopt;
+  SmallVector<int64_t> coefficients;
+  for (unsigned i = 0; i < numDims; ++i)
+    coefficients.push_back(valueAt(i));
+  return coefficients;
+}
+
+/// A pooling-shaped generic: loops (p0, ..., oh, ow, kh, kw), output at
+/// (p0, ..., oh, ow), one input at (p0, ..., oh*sh + kh*dh, ow*sw + kw*dw),
+/// and a body that reads only that input and the output.
+struct PoolingShape {
+  unsigned parallel = 0;
+  int64_t windowH = 0, windowW = 0, strideH = 0, strideW = 0, dilationH = 0,
+          dilationW = 0;
+  OpOperand *input = nullptr;
+};
+
+std::optional<PoolingShape> matchPooling(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned loops = ranges.size();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (loops < 4 || llvm::any_of(ranges, ShapedType::isDynamic))
+    return std::nullopt;
+  PoolingShape shape;
+  shape.parallel = loops - 2;
+  for (unsigned i = 0; i < loops; ++i)
+    if ((i < shape.parallel) !=
+        (iterators[i] == utils::IteratorType::parallel))
+      return std::nullopt;
+  OpOperand *init = op.getDpsInitOperand(0);
+  AffineMap outMap = op.getMatchingIndexingMap(init);
+  if (outMap.getNumResults() != shape.parallel)
+    return std::nullopt;
+  for (unsigned i = 0; i < shape.parallel; ++i)
+    if (outMap.getResult(i) != getAffineDimExpr(i, op.getContext()))
+      return std::nullopt;
+  Block *body = op.getBody();
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    if (body->getArgument(in->getOperandNumber()).use_empty())
+      continue;
+    if (shape.input)
+      return std::nullopt;
+    shape.input = in;
+  }
+  if (!shape.input)
+    return std::nullopt;
+  AffineMap inMap = op.getMatchingIndexingMap(shape.input);
+  if (inMap.getNumResults() != shape.parallel)
+    return std::nullopt;
+  unsigned oh = shape.parallel - 2, ow = shape.parallel - 1;
+  for (unsigned i = 0; i < oh; ++i)
+    if (inMap.getResult(i) != getAffineDimExpr(i, op.getContext()))
+      return std::nullopt;
+  auto rowCoefficients = linearCoefficients(inMap.getResult(oh), loops);
+  auto colCoefficients = linearCoefficients(inMap.getResult(ow), loops);
+  if (!rowCoefficients || !colCoefficients)
+    return std::nullopt;
+  for (unsigned i = 0; i < loops; ++i) {
+    if ((i != oh && i != loops - 2 && (*rowCoefficients)[i]) ||
+        (i != ow && i != loops - 1 && (*colCoefficients)[i]))
+      return std::nullopt;
+  }
+  shape.strideH = (*rowCoefficients)[oh];
+  shape.dilationH = (*rowCoefficients)[loops - 2];
+  shape.strideW = (*colCoefficients)[ow];
+  shape.dilationW = (*colCoefficients)[loops - 1];
+  shape.windowH = ranges[loops - 2];
+  shape.windowW = ranges[loops - 1];
+  if (shape.strideH < 1 || shape.strideW < 1 || shape.dilationH < 1 ||
+      shape.dilationW < 1 || ranges[ow] < 2)
+    return std::nullopt;
+  // Only scalar elementwise arithmetic in the body, so it works on vectors.
+  for (Operation &bodyOp : body->without_terminator())
+    if (bodyOp.getNumRegions() || bodyOp.getNumResults() != 1 ||
+        !isPure(&bodyOp) ||
+        !llvm::all_of(bodyOp.getResultTypes(),
+                      [](Type t) { return t.isIntOrFloat(); }))
+      return std::nullopt;
+  return shape;
+}
+
+/// Emits the vectorized pooling in place of `op`.
+void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
+                      const PoolingShape &shape) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned outerLoops = shape.parallel - 1; // all but ow
+  int64_t width = ranges[shape.parallel - 1];
+  Type elementType = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  auto rowType = VectorType::get({width}, elementType);
+  int64_t span = (width - 1) * shape.strideW + 1;
+  auto spanType = VectorType::get({span}, elementType);
+  SmallVector<int64_t> everyStride;
+  for (int64_t i = 0; i < width; ++i)
+    everyStride.push_back(i * shape.strideW);
+  Value input = shape.input->get();
+  Block *body = op.getBody();
+  Value inArg = body->getArgument(shape.input->getOperandNumber());
+  Value outArg = body->getArgument(op.getDpsInitOperand(0)->getOperandNumber());
+  Value padding = arith::ConstantOp::create(rewriter, loc, elementType,
+                                            rewriter.getZeroAttr(elementType));
+  auto index = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+
+  // One output row: acc = out row; for each window position in order,
+  // acc = body(in row at that position, acc).
+  auto row = [&](OpBuilder &b, ValueRange ivs, Value result) -> Value {
+    SmallVector<Value> outIndices(ivs);
+    outIndices.push_back(index(b, 0));
+    Value acc = vector::TransferReadOp::create(b, loc, rowType, result,
+                                               outIndices, padding,
+                                               ArrayRef<bool>{true});
+    Value ohTimesStride = arith::MulIOp::create(b, loc, ivs.back(),
+                                                index(b, shape.strideH));
+    for (int64_t kh = 0; kh < shape.windowH; ++kh)
+      for (int64_t kw = 0; kw < shape.windowW; ++kw) {
+        SmallVector<Value> inIndices(ivs.drop_back());
+        inIndices.push_back(arith::AddIOp::create(
+            b, loc, ohTimesStride, index(b, kh * shape.dilationH)));
+        inIndices.push_back(index(b, kw * shape.dilationW));
+        Value window = vector::TransferReadOp::create(
+            b, loc, spanType, input, inIndices, padding, ArrayRef<bool>{true});
+        if (shape.strideW > 1)
+          window = vector::ShuffleOp::create(b, loc, rowType, window, window,
+                                             everyStride);
+        IRMapping map;
+        map.map(inArg, window);
+        map.map(outArg, acc);
+        for (Operation &bodyOp : body->without_terminator()) {
+          SmallVector<Value> operands;
+          for (Value v : bodyOp.getOperands()) {
+            Value mapped = map.lookupOrNull(v);
+            // Scalars from outside the body (or its constants) are splat.
+            operands.push_back(mapped ? mapped
+                                      : vector::BroadcastOp::create(
+                                            b, loc, VectorType::get({width}, v.getType()), v));
+          }
+          OperationState state(loc, bodyOp.getName(), operands,
+                               TypeRange{VectorType::get(
+                                   {width}, bodyOp.getResult(0).getType())},
+                               bodyOp.getAttrs());
+          map.map(bodyOp.getResult(0), b.create(state)->getResult(0));
+        }
+        acc = map.lookup(body->getTerminator()->getOperand(0));
+      }
+    return vector::TransferWriteOp::create(b, loc, acc, result, outIndices,
+                                           ArrayRef<bool>{true})
+        .getResult();
+  };
+
+  // Loops over every output row, carrying the output tensor.
+  std::function<Value(OpBuilder &, SmallVector<Value>, Value)> nest =
+      [&](OpBuilder &b, SmallVector<Value> ivs, Value result) -> Value {
+    if (ivs.size() == outerLoops)
+      return row(b, ivs, result);
+    auto loop = scf::ForOp::create(
+        b, loc, index(b, 0), index(b, ranges[ivs.size()]), index(b, 1),
+        ValueRange{result},
+        [&](OpBuilder &nb, Location, Value iv, ValueRange iterArgs) {
+          SmallVector<Value> inner = ivs;
+          inner.push_back(iv);
+          scf::YieldOp::create(nb, loc, nest(nb, inner, iterArgs[0]));
+        });
+    return loop.getResult(0);
+  };
+  Value pooled = nest(rewriter, {}, op.getDpsInits()[0]);
+  rewriter.replaceOp(op, pooled);
+}
+
+struct MSVectorizePoolingPass
+    : ms::impl::MSVectorizePoolingBase<MSVectorizePoolingPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::GenericOp, PoolingShape>> pools;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (std::optional<PoolingShape> shape = matchPooling(op))
+        pools.push_back({op, *shape});
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto &[op, shape] : pools)
+      vectorizePooling(rewriter, op, shape);
+  }
+};
+
+} // namespace

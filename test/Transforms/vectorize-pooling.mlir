@@ -1,0 +1,98 @@
+// Pooling generics become loops over output rows, each row one vector: per
+// window position in (kh, kw) order, a contiguous read of the input row,
+// a shuffle keeping every stride-th element, and the generic's body. Ops
+// that are not pooling-shaped are left alone.
+// RUN: ms-opt %s --ms-vectorize-pooling --canonicalize --split-input-file | FileCheck %s
+
+#window = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+#kernel = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+#pooled = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+
+// CHECK-LABEL: func @max_pool_relu
+// CHECK-SAME: (%[[X:.*]]: tensor<2x2x8x8xf32>, %[[INIT:.*]]: tensor<2x2x4x4xf32>)
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK: scf.for %[[N:[[:alnum:]_]+]] =
+// CHECK: scf.for %[[C:[[:alnum:]_]+]] =
+// CHECK: scf.for %[[OH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[OUT:[[:alnum:]_]+]] =
+// CHECK: %[[ACC:[[:alnum:]_]+]] = vector.transfer_read %[[OUT]][%[[N]], %[[C]], %[[OH]], %{{.*}}]{{.*}} : tensor<2x2x4x4xf32>, vector<4xf32>
+// CHECK: %[[ROW:[[:alnum:]_]+]] = arith.muli %[[OH]], %{{.*}} : index
+// CHECK: %[[R0:[[:alnum:]_]+]] = vector.transfer_read %[[X]][%[[N]], %[[C]], %[[ROW]], %{{.*}}]{{.*}} : tensor<2x2x8x8xf32>, vector<7xf32>
+// CHECK: %[[S0:[[:alnum:]_]+]] = vector.shuffle %[[R0]], %[[R0]] [0, 2, 4, 6] : vector<7xf32>, vector<7xf32>
+// CHECK: %[[RELU0:[[:alnum:]_]+]] = arith.maximumf %[[S0]], %[[ZEROS]] : vector<4xf32>
+// CHECK: %[[M0:[[:alnum:]_]+]] = arith.maximumf %[[ACC]], %[[RELU0]] : vector<4xf32>
+// CHECK-COUNT-3: vector.shuffle
+// CHECK: vector.transfer_write %{{.*}}, %[[OUT]][%[[N]], %[[C]], %[[OH]], %{{.*}}] {in_bounds = [true]} : vector<4xf32>, tensor<2x2x4x4xf32>
+// CHECK-NOT: linalg.generic
+func.func @max_pool_relu(%x: tensor<2x2x8x8xf32>, %init: tensor<2x2x4x4xf32>) -> tensor<2x2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %k = tensor.empty() : tensor<2x2xf32>
+  %pool = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : tensor<2x2x8x8xf32>, tensor<2x2xf32>) outs(%init : tensor<2x2x4x4xf32>) {
+  ^bb0(%in: f32, %unused: f32, %o: f32):
+    %r = arith.maximumf %in, %zero : f32
+    %m = arith.maximumf %o, %r : f32
+    linalg.yield %m : f32
+  } -> tensor<2x2x4x4xf32>
+  return %pool : tensor<2x2x4x4xf32>
+}
+
+// -----
+
+#dilated = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3 * 2, d2 + d4 * 2)>
+#kernel3 = affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>
+#out3 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+
+// Stride 1 needs no shuffle; dilation 2 moves each window read by 2.
+// CHECK-LABEL: func @dilated_sum
+// CHECK-NOT: vector.shuffle
+// CHECK: scf.for %[[N:[[:alnum:]_]+]] =
+// CHECK: scf.for %[[OH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[OUT:[[:alnum:]_]+]] =
+// CHECK: %[[ACC:[[:alnum:]_]+]] = vector.transfer_read %[[OUT]][%[[N]], %[[OH]], %[[C0:[[:alnum:]_]+]]]
+// CHECK: %[[R0:[[:alnum:]_]+]] = vector.transfer_read %{{.*}}[%[[N]], %[[OH]], %[[C0]]]{{.*}} : tensor<2x7x7xf32>, vector<3xf32>
+// CHECK: %[[S0:[[:alnum:]_]+]] = arith.addf %[[ACC]], %[[R0]] : vector<3xf32>
+// CHECK: %[[R1:[[:alnum:]_]+]] = vector.transfer_read %{{.*}}[%[[N]], %[[OH]], %[[C2:[[:alnum:]_]+]]]{{.*}} : tensor<2x7x7xf32>, vector<3xf32>
+// CHECK: arith.addf %[[S0]], %[[R1]] : vector<3xf32>
+// CHECK: vector.transfer_read %{{.*}}[%[[N]], %[[OH]], %[[C4:[[:alnum:]_]+]]]
+// CHECK: %[[ROW1:[[:alnum:]_]+]] = arith.addi %[[OH]], %[[C2]] : index
+// CHECK: vector.transfer_read %{{.*}}[%[[N]], %[[ROW1]], %[[C0]]]
+// CHECK-COUNT-6: arith.addf
+// CHECK: vector.transfer_write
+// CHECK-NOT: linalg.generic
+func.func @dilated_sum(%x: tensor<2x7x7xf32>, %init: tensor<2x3x3xf32>) -> tensor<2x3x3xf32> {
+  %k = tensor.empty() : tensor<3x3xf32>
+  %sum = linalg.generic {indexing_maps = [#dilated, #kernel3, #out3], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : tensor<2x7x7xf32>, tensor<3x3xf32>) outs(%init : tensor<2x3x3xf32>) {
+  ^bb0(%in: f32, %unused: f32, %o: f32):
+    %s = arith.addf %o, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3x3xf32>
+  return %sum : tensor<2x3x3xf32>
+}
+
+// -----
+
+#window = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+#kernel = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+#pooled = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+
+// A body that also reads the kernel operand, or an index, is not pooling.
+// CHECK-LABEL: func @not_pooling
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+func.func @not_pooling(%x: tensor<1x2x8x8xf32>, %k: tensor<2x2xf32>, %init: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %weighted = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%init : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %w: f32, %o: f32):
+    %p = arith.mulf %in, %w : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4x4xf32>
+  %indexed = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%init : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %unused: f32, %o: f32):
+    %i = linalg.index 3 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %p = arith.mulf %in, %f : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4x4xf32>
+  return %weighted, %indexed : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
