@@ -123,3 +123,36 @@ func.func @stays_outside(%x: tensor<3x4xf32>) -> (tensor<4xf32>, tensor<3x4xf32>
   }
   return %sum, %b : tensor<4xf32>, tensor<3x4xf32>
 }
+
+// -----
+
+#window = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+#kernel = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+#pooled = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+
+// Floor-mode pooling of 5x5 images reads only their first 4x4: it moves in
+// and reads that part of each image.
+// CHECK-LABEL: func @reads_part_of_the_image
+// CHECK: scf.forall
+// CHECK: %[[IMAGE:.*]] = tensor.expand_shape {{.*}} into tensor<1x1x5x5xf32>
+// CHECK: %[[PART:.*]] = tensor.extract_slice %[[IMAGE]][0, 0, 0, 0] [1, 1, 4, 4] [1, 1, 1, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[PART]], %{{.*}} : tensor<1x1x4x4xf32>, tensor<2x2xf32>)
+// CHECK: scf.forall.in_parallel
+func.func @reads_part_of_the_image(%x: tensor<2x1x5x5xf32>, %init: tensor<2x1x2x2xf32>) -> tensor<2x1x2x2xf32> {
+  %e = tensor.empty() : tensor<2x1x5x5xf32>
+  %conv = scf.forall (%i) in (2) shared_outs(%out = %e) -> (tensor<2x1x5x5xf32>) {
+    %img = tensor.extract_slice %x[%i, 0, 0, 0] [1, 1, 5, 5] [1, 1, 1, 1] : tensor<2x1x5x5xf32> to tensor<1x5x5xf32>
+    %neg = arith.negf %img : tensor<1x5x5xf32>
+    %one = tensor.expand_shape %neg [[0, 1], [2], [3]] output_shape [1, 1, 5, 5] : tensor<1x5x5xf32> into tensor<1x1x5x5xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %one into %out[%i, 0, 0, 0] [1, 1, 5, 5] [1, 1, 1, 1] : tensor<1x1x5x5xf32> into tensor<2x1x5x5xf32>
+    }
+  }
+  %k = tensor.empty() : tensor<2x2xf32>
+  %pool = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%conv, %k : tensor<2x1x5x5xf32>, tensor<2x2xf32>) outs(%init : tensor<2x1x2x2xf32>) {
+  ^bb0(%in: f32, %unused: f32, %o: f32):
+    %m = arith.maximumf %o, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<2x1x2x2xf32>
+  return %pool : tensor<2x1x2x2xf32>
+}

@@ -207,8 +207,16 @@ LogicalResult fuseConsumer(RewriterBase &rewriter, BatchLoop &producer,
     if (!result || result.getOwner() != loop)
       continue;
     Value image = producer.image(result.getResultNumber());
-    if (image.getType() != slice.getType())
-      return consumer.emitOpError("tiled to an unexpected image type");
+    if (image.getType() != slice.getType()) {
+      // The op reads part of the image (floor-mode pooling skips the last
+      // row): the same part of this iteration's image.
+      SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+      offsets.front() = rewriter.getIndexAttr(0);
+      rewriter.setInsertionPoint(tiledOp);
+      image = tensor::ExtractSliceOp::create(
+          rewriter, slice.getLoc(), slice.getType(), image, offsets,
+          slice.getMixedSizes(), slice.getMixedStrides());
+    }
     rewriter.modifyOpInPlace(tiledOp, [&] { input->set(image); });
     // A slice of the loop's own result inside the loop would read it early.
     if (slice->use_empty())
