@@ -41,8 +41,7 @@ bool isImageSlice(ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
     if (!isConstantIntValue(offsets[i], 0) ||
         !isConstantIntValue(sizes[i], whole.getDimSize(i)))
       return false;
-  return llvm::all_of(strides,
-                      [](OpFoldResult s) { return isConstantIntValue(s, 1); });
+  return areAllConstantIntValue(strides, 1);
 }
 
 /// A loop over images 0..batch-1 whose every shared output receives one
@@ -376,10 +375,9 @@ struct MSFuseBatchLoopsPass
     IRRewriter rewriter(&getContext());
     bool failed = false;
     while (fuseOnce(rewriter, failed))
-      if (failed)
-        return signalPassFailure();
+      ;
     if (failed)
-      return signalPassFailure();
+      signalPassFailure();
   }
 };
 
