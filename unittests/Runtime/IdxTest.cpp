@@ -147,6 +147,9 @@ TEST_F(IdxTest, SlicesScalesAndPadsImages) {
             std::string::npos);
   auto shortBatch = idxSlice(*idx, 1, DType::F32, {2, 4}, true);
   ASSERT_TRUE(static_cast<bool>(shortBatch));
+  // Unpadded u8 rows scale like padded ones.
+  EXPECT_EQ(shortBatch->dataAs<float>()[0], 1.0f / 255.0f);
+  EXPECT_EQ(shortBatch->dataAs<float>()[3], 4.0f / 255.0f);
   EXPECT_EQ(shortBatch->dataAs<float>()[7], 0.0f);
   // Shapes that do not fit: odd padding, smaller images.
   for (std::vector<int64_t> shape :
