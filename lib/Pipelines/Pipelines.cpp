@@ -115,9 +115,11 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
     // Weights streamed by rows, like O2 (see ms-transpose-matmul-operands).
     stages.push_back({"transpose", "ms-transpose-matmul-operands,canonicalize"});
   if (level == JitLevel::O2)
-    // Register-tiled, vectorized matmuls (contractions become FMAs later).
+    // Unit-stride convs straight from the image; register-tiled,
+    // vectorized matmuls for the rest (contractions become FMAs later).
     stages.push_back(
-        {"vectorize", "ms-transpose-matmul-operands,canonicalize,"
+        {"vectorize", "ms-vectorize-convs,ms-transpose-matmul-operands,"
+                      "canonicalize,"
                       "ms-vectorize-matmuls{num-threads=" +
                           std::to_string(threads) + "}"});
   // Scalar contractions accumulate with FMA in every mode, like the vector

@@ -254,6 +254,21 @@ CASES = {
         [randn(2, 3, 9, 9), randn(5, 3, 3, 3), randn(5), randn(5), randn(5),
          randn(5), positive(5)],
         lambda x, w, b, g, be, m, v: conv_bn_relu(x, w, b, g, be, m, v)),
+    # Unit stride along the width and rows that fill the vector lanes, so O2
+    # reads the image directly (ms-vectorize-convs): 31 columns in a whole
+    # and a masked 16-lane tile, 7 channels in a 6-row tile and a 1-row one,
+    # stride and padding in height, dilation in width.
+    "conv2d_rows_direct": (
+        "ms.conv2d %a0, %a1, %a2 stride [2, 1] dilation [1, 2] : {t0}, {t1}, {t2}",
+        [randn(2, 3, 11, 31), randn(7, 3, 3, 3), randn(7)],
+        lambda x, w, b: conv2d(x, w, b,
+                               pad=same_pad(11, 3, 2, 1) + same_pad(31, 3, 1, 2),
+                               stride=(2, 1), dilation=(1, 2))),
+    # One masked tile: 14 columns of 16 lanes, 4 channels.
+    "conv2d_rows_masked": (
+        "ms.conv2d %a0, %a1 pad_mode \"valid\" : {t0}, {t1}",
+        [randn(1, 2, 6, 16), randn(4, 2, 3, 3)],
+        lambda x, w: conv2d(x, w)),
 }
 
 TEST_TEMPLATE = """\

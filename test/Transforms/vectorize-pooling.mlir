@@ -1,38 +1,78 @@
 // Pooling generics become loops over output rows, each row one vector: per
 // window position in (kh, kw) order, a contiguous read of the input row,
-// a shuffle keeping every stride-th element, and the generic's body. Ops
-// that are not pooling-shaped are left alone.
-// RUN: ms-opt %s --ms-vectorize-pooling --canonicalize --split-input-file | FileCheck %s
+// a shuffle keeping every stride-th element, and the generic's body. Odd
+// row lengths are padded to whole registers with the extra lanes masked
+// off; an output a fill initialised starts from the filled value. Ops that
+// are not pooling-shaped are left alone.
+// RUN: ms-opt %s --ms-vectorize-pooling --canonicalize --cse --split-input-file | FileCheck %s
 
 #window = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
 #kernel = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
 #pooled = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
 
+// 7 input columns are read as 8 lanes: at column 0 the 8th lane is past the
+// row's end and masked off; at column 1 the 7th and 8th are.
 // CHECK-LABEL: func @max_pool_relu
-// CHECK-SAME: (%[[X:.*]]: tensor<2x2x8x8xf32>, %[[INIT:.*]]: tensor<2x2x4x4xf32>)
+// CHECK-SAME: (%[[X:.*]]: tensor<2x2x7x7xf32>, %[[INIT:.*]]: tensor<2x2x3x3xf32>)
 // CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
 // CHECK: scf.for %[[N:[[:alnum:]_]+]] =
 // CHECK: scf.for %[[C:[[:alnum:]_]+]] =
 // CHECK: scf.for %[[OH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[OUT:[[:alnum:]_]+]] =
-// CHECK: %[[ACC:[[:alnum:]_]+]] = vector.transfer_read %[[OUT]][%[[N]], %[[C]], %[[OH]], %{{.*}}]{{.*}} : tensor<2x2x4x4xf32>, vector<4xf32>
+// CHECK: %[[M3:.*]] = vector.constant_mask [3] : vector<4xi1>
+// CHECK: %[[ACC:[[:alnum:]_]+]] = vector.transfer_read %[[OUT]][%[[N]], %[[C]], %[[OH]], %[[C0:[[:alnum:]_]+]]], %{{.*}}, %[[M3]] {in_bounds = [true]} : tensor<2x2x3x3xf32>, vector<4xf32>
 // CHECK: %[[ROW:[[:alnum:]_]+]] = arith.muli %[[OH]], %{{.*}} : index
-// CHECK: %[[R0:[[:alnum:]_]+]] = vector.transfer_read %[[X]][%[[N]], %[[C]], %[[ROW]], %{{.*}}]{{.*}} : tensor<2x2x8x8xf32>, vector<7xf32>
-// CHECK: %[[S0:[[:alnum:]_]+]] = vector.shuffle %[[R0]], %[[R0]] [0, 2, 4, 6] : vector<7xf32>, vector<7xf32>
+// CHECK: %[[M7:.*]] = vector.constant_mask [7] : vector<8xi1>
+// CHECK: %[[R0:[[:alnum:]_]+]] = vector.transfer_read %[[X]][%[[N]], %[[C]], %[[ROW]], %[[C0]]], %{{.*}}, %[[M7]] {in_bounds = [true]} : tensor<2x2x7x7xf32>, vector<8xf32>
+// CHECK: %[[S0:[[:alnum:]_]+]] = vector.shuffle %[[R0]], %[[R0]] [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
 // CHECK: %[[RELU0:[[:alnum:]_]+]] = arith.maximumf %[[S0]], %[[ZEROS]] : vector<4xf32>
 // CHECK: %[[M0:[[:alnum:]_]+]] = arith.maximumf %[[ACC]], %[[RELU0]] : vector<4xf32>
+// CHECK: %[[M6:.*]] = vector.constant_mask [6] : vector<8xi1>
+// CHECK: vector.transfer_read %[[X]][%[[N]], %[[C]], %[[ROW]], %{{.*}}], %{{.*}}, %[[M6]] {in_bounds = [true]} : tensor<2x2x7x7xf32>, vector<8xf32>
 // CHECK-COUNT-3: vector.shuffle
-// CHECK: vector.transfer_write %{{.*}}, %[[OUT]][%[[N]], %[[C]], %[[OH]], %{{.*}}] {in_bounds = [true]} : vector<4xf32>, tensor<2x2x4x4xf32>
+// CHECK: vector.transfer_write %{{.*}}, %[[OUT]][%[[N]], %[[C]], %[[OH]], %[[C0]]], %[[M3]] {in_bounds = [true]} : vector<4xf32>, tensor<2x2x3x3xf32>
 // CHECK-NOT: linalg.generic
-func.func @max_pool_relu(%x: tensor<2x2x8x8xf32>, %init: tensor<2x2x4x4xf32>) -> tensor<2x2x4x4xf32> {
+func.func @max_pool_relu(%x: tensor<2x2x7x7xf32>, %init: tensor<2x2x3x3xf32>) -> tensor<2x2x3x3xf32> {
   %zero = arith.constant 0.0 : f32
   %k = tensor.empty() : tensor<2x2xf32>
-  %pool = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : tensor<2x2x8x8xf32>, tensor<2x2xf32>) outs(%init : tensor<2x2x4x4xf32>) {
+  %pool = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : tensor<2x2x7x7xf32>, tensor<2x2xf32>) outs(%init : tensor<2x2x3x3xf32>) {
   ^bb0(%in: f32, %unused: f32, %o: f32):
     %r = arith.maximumf %in, %zero : f32
     %m = arith.maximumf %o, %r : f32
     linalg.yield %m : f32
-  } -> tensor<2x2x4x4xf32>
-  return %pool : tensor<2x2x4x4xf32>
+  } -> tensor<2x2x3x3xf32>
+  return %pool : tensor<2x2x3x3xf32>
+}
+
+// -----
+
+#window = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+#kernel = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+#pooled = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+
+// The -inf fill is not written and read back: each row starts from -inf
+// (which the max then folds away) and goes straight into the fill's
+// destination.
+// CHECK-LABEL: func @filled_max_pool
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x8x8xf32>, %[[DEST:.*]]: tensor<1x2x4x4xf32>)
+// CHECK-NOT: linalg.
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[DEST]])
+// CHECK-NOT: vector.transfer_read %{{.*}} : tensor<1x2x4x4xf32>
+// CHECK: %[[R0:.*]] = vector.transfer_read %[[X]]
+// CHECK: %[[S0:.*]] = vector.shuffle %[[R0]], %[[R0]]
+// CHECK: %[[R1:.*]] = vector.transfer_read %[[X]]
+// CHECK: %[[S1:.*]] = vector.shuffle %[[R1]], %[[R1]]
+// CHECK: arith.maximumf %[[S0]], %[[S1]] : vector<4xf32>
+// CHECK: vector.transfer_write
+func.func @filled_max_pool(%x: tensor<1x2x8x8xf32>, %dest: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %init = linalg.fill ins(%ninf : f32) outs(%dest : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %k = tensor.empty() : tensor<2x2xf32>
+  %pool = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : tensor<1x2x8x8xf32>, tensor<2x2xf32>) outs(%init : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %unused: f32, %o: f32):
+    %m = arith.maximumf %o, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4x4xf32>
+  return %pool : tensor<1x2x4x4xf32>
 }
 
 // -----
@@ -41,21 +81,23 @@ func.func @max_pool_relu(%x: tensor<2x2x8x8xf32>, %init: tensor<2x2x4x4xf32>) ->
 #kernel3 = affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>
 #out3 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
 
-// Stride 1 needs no shuffle; dilation 2 moves each window read by 2.
+// Stride 1 needs no shuffle; dilation 2 moves each window read by 2. The
+// 3 output columns are 4 lanes; the read at column 4 has 3 left in the row.
 // CHECK-LABEL: func @dilated_sum
 // CHECK-NOT: vector.shuffle
 // CHECK: scf.for %[[N:[[:alnum:]_]+]] =
 // CHECK: scf.for %[[OH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[OUT:[[:alnum:]_]+]] =
-// CHECK: %[[ACC:[[:alnum:]_]+]] = vector.transfer_read %[[OUT]][%[[N]], %[[OH]], %[[C0:[[:alnum:]_]+]]]
-// CHECK: %[[R0:[[:alnum:]_]+]] = vector.transfer_read %{{.*}}[%[[N]], %[[OH]], %[[C0]]]{{.*}} : tensor<2x7x7xf32>, vector<3xf32>
-// CHECK: %[[S0:[[:alnum:]_]+]] = arith.addf %[[ACC]], %[[R0]] : vector<3xf32>
-// CHECK: %[[R1:[[:alnum:]_]+]] = vector.transfer_read %{{.*}}[%[[N]], %[[OH]], %[[C2:[[:alnum:]_]+]]]{{.*}} : tensor<2x7x7xf32>, vector<3xf32>
-// CHECK: arith.addf %[[S0]], %[[R1]] : vector<3xf32>
-// CHECK: vector.transfer_read %{{.*}}[%[[N]], %[[OH]], %[[C4:[[:alnum:]_]+]]]
+// CHECK: %[[M3:.*]] = vector.constant_mask [3] : vector<4xi1>
+// CHECK: %[[ACC:[[:alnum:]_]+]] = vector.transfer_read %[[OUT]][%[[N]], %[[OH]], %[[C0:[[:alnum:]_]+]]], %{{.*}}, %[[M3]]
+// CHECK: %[[R0:[[:alnum:]_]+]] = vector.transfer_read %{{.*}}[%[[N]], %[[OH]], %[[C0]]]{{.*}} {in_bounds = [true]} : tensor<2x7x7xf32>, vector<4xf32>
+// CHECK: %[[S0:[[:alnum:]_]+]] = arith.addf %[[ACC]], %[[R0]] : vector<4xf32>
+// CHECK: %[[R1:[[:alnum:]_]+]] = vector.transfer_read %{{.*}}[%[[N]], %[[OH]], %[[C2:[[:alnum:]_]+]]]{{.*}} {in_bounds = [true]} : tensor<2x7x7xf32>, vector<4xf32>
+// CHECK: arith.addf %[[S0]], %[[R1]] : vector<4xf32>
+// CHECK: vector.transfer_read %{{.*}}[%[[N]], %[[OH]], %[[C4:[[:alnum:]_]+]]], %{{.*}}, %[[M3]]
 // CHECK: %[[ROW1:[[:alnum:]_]+]] = arith.addi %[[OH]], %[[C2]] : index
 // CHECK: vector.transfer_read %{{.*}}[%[[N]], %[[ROW1]], %[[C0]]]
 // CHECK-COUNT-6: arith.addf
-// CHECK: vector.transfer_write
+// CHECK: vector.transfer_write %{{.*}}, %[[OUT]][%[[N]], %[[OH]], %[[C0]]], %[[M3]]
 // CHECK-NOT: linalg.generic
 func.func @dilated_sum(%x: tensor<2x7x7xf32>, %init: tensor<2x3x3xf32>) -> tensor<2x3x3xf32> {
   %k = tensor.empty() : tensor<3x3xf32>

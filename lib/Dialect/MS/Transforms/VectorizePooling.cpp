@@ -5,10 +5,14 @@
 // pooling about a third of a LeNet conv block. Here each output row becomes
 // one vector: per window position, a contiguous read of the input row and a
 // shuffle that keeps every stride-th element, then the generic's own body.
+// Odd widths (14, 27) are padded to whole registers: LLVM splits a
+// vector<27xf32> into four pieces and its shuffles into many. An output
+// initialised by a fill starts from the filled value instead of reading it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Dialect/MS/Transforms/VectorizationUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -23,38 +27,9 @@ namespace ms {
 } // namespace ms
 
 using namespace mlir;
+using namespace ms;
 
 namespace {
-
-/// The coefficients of `expr` over `numDims` dims, if it is a sum of dims
-/// times constants with no constant term.
-std::optional<SmallVector<int64_t>> linearCoefficients(AffineExpr expr,
-                                                       unsigned numDims) {
-  bool linear = true;
-  expr.walk([&](AffineExpr e) {
-    if (isa<AffineSymbolExpr>(e) || e.getKind() == AffineExprKind::Mod ||
-        e.getKind() == AffineExprKind::FloorDiv ||
-        e.getKind() == AffineExprKind::CeilDiv)
-      linear = false;
-  });
-  if (!linear || !expr.isPureAffine())
-    return std::nullopt;
-  // The value at unit points (and at zero) gives each coefficient.
-  MLIRContext *ctx = expr.getContext();
-  auto valueAt = [&](std::optional<unsigned> unitDim) -> int64_t {
-    SmallVector<AffineExpr> point;
-    for (unsigned i = 0; i < numDims; ++i)
-      point.push_back(getAffineConstantExpr(unitDim == i ? 1 : 0, ctx));
-    return cast<AffineConstantExpr>(expr.replaceDimsAndSymbols(point, {}))
-        .getValue();
-  };
-  if (valueAt(std::nullopt) != 0)
-    return std::nullopt;
-  SmallVector<int64_t> coefficients;
-  for (unsigned i = 0; i < numDims; ++i)
-    coefficients.push_back(valueAt(i));
-  return coefficients;
-}
 
 /// A pooling-shaped generic: loops (p0, ..., oh, ow, kh, kw), output at
 /// (p0, ..., oh, ow), one input at (p0, ..., oh*sh + kh*dh, ow*sw + kw*dw),
@@ -140,16 +115,29 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
   rewriter.setInsertionPoint(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned outerLoops = shape.parallel - 1; // all but ow
+  Block *body = op.getBody();
+  // The padding lanes compute on junk, which cannot trap: matched bodies
+  // are pure, so speculatable (no integer division).
   int64_t width = ranges[shape.parallel - 1];
+  int64_t lanes = paddedLength(width);
+  int64_t spanLanes = paddedLength((lanes - 1) * shape.strideW + 1);
+  // Lanes past the input row's end are masked off.
+  int64_t inputWidth =
+      cast<ShapedType>(shape.input->get().getType()).getShape().back();
   Type elementType = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-  auto rowType = VectorType::get({width}, elementType);
-  int64_t span = (width - 1) * shape.strideW + 1;
-  auto spanType = VectorType::get({span}, elementType);
+  auto rowType = VectorType::get({lanes}, elementType);
+  auto spanType = VectorType::get({spanLanes}, elementType);
   SmallVector<int64_t> everyStride;
-  for (int64_t i = 0; i < width; ++i)
+  for (int64_t i = 0; i < lanes; ++i)
     everyStride.push_back(i * shape.strideW);
   Value input = shape.input->get();
-  Block *body = op.getBody();
+  // A fill-initialised output starts each row from the filled scalar and is
+  // written straight into the fill's destination.
+  Value init = op.getDpsInits()[0];
+  Operation *fill = init.getDefiningOp();
+  Value filled = init.hasOneUse() ? filledScalar(fill) : nullptr;
+  if (filled)
+    init = cast<DestinationStyleOpInterface>(fill).getDpsInits()[0];
   Value inArg = body->getArgument(shape.input->getOperandNumber());
   Value outArg = body->getArgument(op.getDpsInitOperand(0)->getOperandNumber());
   Value padding = arith::ConstantOp::create(rewriter, loc, elementType,
@@ -163,9 +151,10 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
   auto row = [&](OpBuilder &b, ValueRange ivs, Value result) -> Value {
     SmallVector<Value> outIndices(ivs);
     outIndices.push_back(index(b, 0));
-    Value acc = vector::TransferReadOp::create(b, loc, rowType, result,
-                                               outIndices, padding,
-                                               ArrayRef<bool>{true});
+    Value acc = filled ? vector::BroadcastOp::create(b, loc, rowType, filled)
+                              .getResult()
+                        : readLanes(b, loc, rowType, result, outIndices,
+                                    padding, width);
     Value ohTimesStride = arith::MulIOp::create(b, loc, ivs.back(),
                                                 index(b, shape.strideH));
     for (int64_t kh = 0; kh < shape.windowH; ++kh)
@@ -174,8 +163,9 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
         inIndices.push_back(arith::AddIOp::create(
             b, loc, ohTimesStride, index(b, kh * shape.dilationH)));
         inIndices.push_back(index(b, kw * shape.dilationW));
-        Value window = vector::TransferReadOp::create(
-            b, loc, spanType, input, inIndices, padding, ArrayRef<bool>{true});
+        Value window = readLanes(b, loc, spanType, input, inIndices,
+                                 padding,
+                                 inputWidth - kw * shape.dilationW);
         if (shape.strideW > 1)
           window = vector::ShuffleOp::create(b, loc, rowType, window, window,
                                              everyStride);
@@ -189,19 +179,17 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
             // Scalars from outside the body (or its constants) are splat.
             operands.push_back(mapped ? mapped
                                       : vector::BroadcastOp::create(
-                                            b, loc, VectorType::get({width}, v.getType()), v));
+                                            b, loc, VectorType::get({lanes}, v.getType()), v));
           }
           OperationState state(loc, bodyOp.getName(), operands,
                                TypeRange{VectorType::get(
-                                   {width}, bodyOp.getResult(0).getType())},
+                                   {lanes}, bodyOp.getResult(0).getType())},
                                bodyOp.getAttrs());
           map.map(bodyOp.getResult(0), b.create(state)->getResult(0));
         }
         acc = map.lookup(body->getTerminator()->getOperand(0));
       }
-    return vector::TransferWriteOp::create(b, loc, acc, result, outIndices,
-                                           ArrayRef<bool>{true})
-        .getResult();
+    return writeLanes(b, loc, acc, result, outIndices, width);
   };
 
   // Loops over every output row, carrying the output tensor.
@@ -219,8 +207,10 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
         });
     return loop.getResult(0);
   };
-  Value pooled = nest(rewriter, {}, op.getDpsInits()[0]);
+  Value pooled = nest(rewriter, {}, init);
   rewriter.replaceOp(op, pooled);
+  if (filled)
+    rewriter.eraseOp(fill);
 }
 
 struct MSVectorizePoolingPass

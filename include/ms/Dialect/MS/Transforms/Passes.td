@@ -105,9 +105,43 @@ def MSVectorizePooling : Pass<"ms-vectorize-pooling"> {
     input row, a shuffle that keeps every sw-th element, and the generic's
     body on vectors. The same ops run on the same elements in the same order,
     so results do not change; LLVM otherwise vectorizes the stride-sw reads
-    of max pooling with masked gathers. O2 runs it after ms-fuse-batch-loops.
+    of max pooling with masked gathers. Odd lengths are padded to whole
+    registers (a power of two up to 8 lanes, then a multiple of 8: OW 14 is
+    16 lanes) with the extra lanes masked off in every read past the row's
+    end and in the write. An output initialised by a fill (max pooling's
+    -inf) starts each row from the filled value and is written straight
+    into the fill's destination, so the fill is neither written nor read.
+    O2 runs it after ms-fuse-batch-loops.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
+  let summary = "Run unit-stride im2col convs straight from the image";
+  let description = [{
+    Rewrites the im2col matmul that `convert-ms-to-linalg{conv-as-matmul}`
+    emits for a conv (an image copied into its windows, then the
+    `[O, C*KH*KW]` weight times them) when the conv has unit stride along
+    the width: a row of the windows matrix over one output row is then a
+    contiguous run of the image row. A register tile of output channels by
+    pixels of one output row (the matmul micro-tile's budget: two vectors of
+    pixels, six channels with 8-lane vectors) accumulates over (c, kh, kw)
+    in the matmul's order, one FMA per term, reading each image run with one
+    vector load and broadcasting each weight. No copy is made and the bits
+    do not change. The lanes past an output row's end are masked off; the
+    pass applies only where rows fill at least 7/8 of the lanes (OW 28 in
+    two 16-lane tiles: yes; OW 10: no, im2col wastes nothing there).
+    A zero-filled product starts from zeros instead of reading them.
+  }];
+  let options = [
+    Option<"vectorLanes", "vector-lanes", "unsigned", "0",
+           "f32 lanes per vector register (0: the host's)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect"];
 }
 

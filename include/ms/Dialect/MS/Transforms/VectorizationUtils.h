@@ -1,0 +1,48 @@
+//===- VectorizationUtils.h - Shared by the hand-written vectorizers -*- C++ -*-===//
+//
+// Small queries the pooling and convolution vectorizers both make about
+// linalg ops and vector shapes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MS_DIALECT_MS_TRANSFORMS_VECTORIZATIONUTILS_H
+#define MS_DIALECT_MS_TRANSFORMS_VECTORIZATIONUTILS_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+
+namespace ms {
+
+/// The coefficients of `expr` over `numDims` dims, if it is a sum of dims
+/// times constants with no constant term.
+std::optional<llvm::SmallVector<int64_t>>
+linearCoefficients(mlir::AffineExpr expr, unsigned numDims);
+
+/// The scalar a fill-like op writes everywhere: linalg.fill, or a generic
+/// with no inputs that yields a value from outside its body. Null otherwise.
+mlir::Value filledScalar(mlir::Operation *op);
+
+/// Vector lengths that fill whole registers: a power of two up to 8 lanes,
+/// then a multiple of 8. LLVM splits other lengths (vector<27xf32>) into
+/// several pieces and their shuffles into many.
+int64_t paddedLength(int64_t n);
+
+/// A read of a `type` vector along the last dim of `source` at `indices`
+/// whose first `active` lanes are needed: the other lanes are masked off,
+/// so they never touch memory past the row.
+mlir::Value readLanes(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::VectorType type, mlir::Value source,
+                      mlir::ValueRange indices, mlir::Value padding,
+                      int64_t active);
+
+/// Writes the first `active` lanes of `vector` along the last dim of the
+/// tensor `dest` at `indices`; returns the updated tensor.
+mlir::Value writeLanes(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value vector, mlir::Value dest,
+                       mlir::ValueRange indices, int64_t active);
+
+} // namespace ms
+
+#endif // MS_DIALECT_MS_TRANSFORMS_VECTORIZATIONUTILS_H

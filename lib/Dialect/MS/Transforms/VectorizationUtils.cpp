@@ -1,0 +1,93 @@
+//===- VectorizationUtils.cpp - Shared by the hand-written vectorizers ----===//
+
+#include "ms/Dialect/MS/Transforms/VectorizationUtils.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace ms {
+
+std::optional<SmallVector<int64_t>> linearCoefficients(AffineExpr expr,
+                                                       unsigned numDims) {
+  bool linear = true;
+  expr.walk([&](AffineExpr e) {
+    if (isa<AffineSymbolExpr>(e) || e.getKind() == AffineExprKind::Mod ||
+        e.getKind() == AffineExprKind::FloorDiv ||
+        e.getKind() == AffineExprKind::CeilDiv)
+      linear = false;
+  });
+  if (!linear || !expr.isPureAffine())
+    return std::nullopt;
+  // The value at unit points (and at zero) gives each coefficient.
+  MLIRContext *ctx = expr.getContext();
+  auto valueAt = [&](std::optional<unsigned> unitDim) -> int64_t {
+    SmallVector<AffineExpr> point;
+    for (unsigned i = 0; i < numDims; ++i)
+      point.push_back(getAffineConstantExpr(unitDim == i ? 1 : 0, ctx));
+    return cast<AffineConstantExpr>(expr.replaceDimsAndSymbols(point, {}))
+        .getValue();
+  };
+  if (valueAt(std::nullopt) != 0)
+    return std::nullopt;
+  SmallVector<int64_t> coefficients;
+  for (unsigned i = 0; i < numDims; ++i)
+    coefficients.push_back(valueAt(i));
+  return coefficients;
+}
+
+Value filledScalar(Operation *op) {
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op))
+    return fill.value();
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 0 ||
+      generic.getNumDpsInits() != 1 ||
+      !generic.getBody()->without_terminator().empty())
+    return nullptr;
+  Value yielded = generic.getBody()->getTerminator()->getOperand(0);
+  if (yielded.getParentBlock() == generic.getBody())
+    return nullptr;
+  return yielded;
+}
+
+int64_t paddedLength(int64_t n) {
+  return n <= 8 ? static_cast<int64_t>(llvm::PowerOf2Ceil(n))
+                : static_cast<int64_t>(llvm::alignTo(n, 8));
+}
+
+namespace {
+/// Null when every lane is active; the transfer is then simply in bounds.
+Value prefixMask(OpBuilder &b, Location loc, int64_t lanes, int64_t active) {
+  if (active >= lanes)
+    return nullptr;
+  return vector::ConstantMaskOp::create(
+      b, loc, VectorType::get({lanes}, b.getI1Type()),
+      ArrayRef<int64_t>{active});
+}
+} // namespace
+
+Value readLanes(OpBuilder &b, Location loc, VectorType type, Value source,
+                ValueRange indices, Value padding, int64_t active) {
+  unsigned rank = cast<ShapedType>(source.getType()).getRank();
+  AffineMap lastDim = AffineMap::getMinorIdentityMap(rank, 1, b.getContext());
+  return vector::TransferReadOp::create(
+      b, loc, type, source, indices, lastDim, padding,
+      prefixMask(b, loc, type.getNumElements(), active),
+      b.getBoolArrayAttr({true}));
+}
+
+Value writeLanes(OpBuilder &b, Location loc, Value vector, Value dest,
+                 ValueRange indices, int64_t active) {
+  auto type = cast<VectorType>(vector.getType());
+  unsigned rank = cast<ShapedType>(dest.getType()).getRank();
+  AffineMap lastDim = AffineMap::getMinorIdentityMap(rank, 1, b.getContext());
+  return vector::TransferWriteOp::create(
+             b, loc, dest.getType(), vector, dest, indices, lastDim,
+             prefixMask(b, loc, type.getNumElements(), active),
+             b.getBoolArrayAttr({true}))
+      ->getResult(0);
+}
+
+} // namespace ms

@@ -1,0 +1,101 @@
+// A unit-stride-width conv whose output rows fill the vector lanes reads the
+// image directly: per output row, register tiles of channels x 16 pixels
+// accumulate over (c, kh, kw) in order with one FMA per weight, starting
+// from zeros. The im2col copy and the matmul are gone. Convs with strided
+// columns or short rows keep the im2col matmul.
+// RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8" --canonicalize --cse --split-input-file | FileCheck %s
+
+// 30 columns: a whole 16-lane tile and a 14-lane masked one; 7 channels: a
+// 6-row tile and a 1-row one.
+// CHECK-LABEL: func @rows
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x5x32xf32>, %[[W:.*]]: tensor<7x2x3x3xf32>)
+// CHECK-DAG: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK-DAG: %[[WEIGHTS:.*]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<7x2x3x3xf32> into tensor<7x18xf32>
+// CHECK-DAG: %[[IMAGE:.*]] = tensor.extract_slice %[[X]]
+// CHECK-NOT: linalg.
+// CHECK: scf.for %[[OH:[[:alnum:]_]+]] = %{{.*}} to %{{.*}} iter_args(%[[OUT:[[:alnum:]_]+]] =
+// CHECK: scf.for %[[C:[[:alnum:]_]+]] = {{.*}} iter_args(%[[A0:[[:alnum:]_]+]] = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]]) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: scf.for %[[KH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[ACC0:[[:alnum:]_]+]] = %[[A0]],
+// CHECK: %[[ROW:.*]] = arith.addi %[[OH]], %[[KH]] : index
+// CHECK: %[[PIXELS:.*]] = vector.transfer_read %[[IMAGE]][%[[C]], %[[ROW]], %[[C0:[[:alnum:]_]+]]], %{{.*}} {in_bounds = [true]} : tensor<2x5x32xf32>, vector<16xf32>
+// CHECK: %[[W00:.*]] = tensor.extract %[[WEIGHTS]][%[[C0]], %[[K:[[:alnum:]_]+]]] : tensor<7x18xf32>
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[W00]] : f32 to vector<16xf32>
+// CHECK: math.fma %[[SPLAT]], %[[PIXELS]], %[[ACC0]] : vector<16xf32>
+// CHECK-COUNT-17: math.fma
+// CHECK: scf.yield
+// CHECK: scf.yield
+// CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[OH]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<7x3x30xf32>
+// The second tile starts at column 16: its reads past the image row's 32
+// columns and its writes past the 30 output columns are masked off.
+// CHECK: vector.transfer_read %[[IMAGE]][%{{.*}}, %{{.*}}, %[[C16:[[:alnum:]_]+]]], %{{.*}} {in_bounds = [true]} : tensor<2x5x32xf32>, vector<16xf32>
+// CHECK: %[[M15:.*]] = vector.constant_mask [15] : vector<16xi1>
+// CHECK: vector.transfer_read %[[IMAGE]][%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, %[[M15]] {in_bounds = [true]}
+// CHECK: %[[M14R:.*]] = vector.constant_mask [14] : vector<16xi1>
+// CHECK: vector.transfer_read %[[IMAGE]][%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, %[[M14R]] {in_bounds = [true]}
+// CHECK: scf.yield
+// CHECK: scf.yield
+// CHECK: %[[M14:.*]] = vector.constant_mask [14] : vector<16xi1>
+// CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[OH]], %[[C16]]], %[[M14]] {in_bounds = [true]}
+// The seventh channel, one row.
+// CHECK: scf.for
+// CHECK: iter_args(%{{.*}} = %[[ZEROS]]) -> (vector<16xf32>)
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%[[C6:[[:alnum:]_]+]], %{{.*}}, %[[C0]]] {in_bounds = [true]}
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @rows(%x: tensor<1x2x5x32xf32>, %w: tensor<7x2x3x3xf32>) -> tensor<1x7x3x30xf32> {
+  %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<1x2x5x32xf32>, tensor<7x2x3x3xf32>
+  return %0 : tensor<1x7x3x30xf32>
+}
+
+// -----
+
+// Stride 2 in height moves each output row's reads by 2 rows; dilation 2 in
+// width moves each tap's read by 2 columns. The batch loop stays.
+// CHECK-LABEL: func @strided_rows_dilated_columns
+// CHECK: scf.forall (%[[N:.*]]) in (2)
+// CHECK: %[[IMAGE:.*]] = tensor.extract_slice %{{.*}}[%[[N]], 0, 0, 0] [1, 1, 9, 20]
+// CHECK: scf.for %[[OH:[[:alnum:]_]+]] =
+// CHECK: %[[BASE:.*]] = arith.muli %[[OH]], %[[C2:[[:alnum:]_]+]] : index
+// CHECK: scf.for %[[KH:[[:alnum:]_]+]] =
+// CHECK: %[[ROW:.*]] = arith.addi %[[BASE]], %[[KH]] : index
+// CHECK: vector.transfer_read %[[IMAGE]][%{{.*}}, %[[ROW]], %[[C0:[[:alnum:]_]+]]]{{.*}} : tensor<1x9x20xf32>, vector<16xf32>
+// CHECK: vector.transfer_read %[[IMAGE]][%{{.*}}, %[[ROW]], %[[C2]]]{{.*}} : tensor<1x9x20xf32>, vector<16xf32>
+// CHECK: vector.transfer_read %[[IMAGE]][%{{.*}}, %[[ROW]], %[[C4:[[:alnum:]_]+]]]{{.*}} : tensor<1x9x20xf32>, vector<16xf32>
+// CHECK-NOT: linalg.matmul
+func.func @strided_rows_dilated_columns(%x: tensor<2x1x9x20xf32>, %w: tensor<3x1x3x3xf32>) -> tensor<2x3x4x16xf32> {
+  %0 = ms.conv2d %x, %w pad_mode "valid" stride [2, 1] dilation [1, 2] : tensor<2x1x9x20xf32>, tensor<3x1x3x3xf32>
+  return %0 : tensor<2x3x4x16xf32>
+}
+
+// -----
+
+// Stride 2 along the width: the columns are not a contiguous run.
+// CHECK-LABEL: func @strided_columns
+// CHECK-NOT: vector.
+// CHECK: linalg.matmul
+func.func @strided_columns(%x: tensor<1x1x5x34xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x3x16xf32> {
+  %0 = ms.conv2d %x, %w pad_mode "valid" stride [1, 2] : tensor<1x1x5x34xf32>, tensor<4x1x3x3xf32>
+  return %0 : tensor<1x4x3x16xf32>
+}
+
+// -----
+
+// 10 columns fill 10 of 16 lanes; im2col wastes none.
+// CHECK-LABEL: func @short_rows
+// CHECK-NOT: vector.
+// CHECK: linalg.matmul
+func.func @short_rows(%x: tensor<1x6x14x14xf32>, %w: tensor<16x6x5x5xf32>) -> tensor<1x16x10x10xf32> {
+  %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<1x6x14x14xf32>, tensor<16x6x5x5xf32>
+  return %0 : tensor<1x16x10x10xf32>
+}
+
+// -----
+
+// A matmul that is not an im2col conv is left alone.
+// CHECK-LABEL: func @plain_matmul
+// CHECK-NOT: vector.
+// CHECK: linalg.matmul
+func.func @plain_matmul(%a: tensor<6x25xf32>, %b: tensor<25x32xf32>) -> tensor<6x32xf32> {
+  %0 = ms.matmul %a, %b : tensor<6x25xf32>, tensor<25x32xf32>
+  return %0 : tensor<6x32xf32>
+}
