@@ -269,6 +269,25 @@ CASES = {
         "ms.conv2d %a0, %a1 pad_mode \"valid\" : {t0}, {t1}",
         [randn(1, 2, 6, 16), randn(4, 2, 3, 3)],
         lambda x, w: conv2d(x, w)),
+    # 16 output channels fill a vector, so O2 puts the channels in the lanes
+    # and broadcasts the image (ms-vectorize-convs): strides, padding and
+    # dilation; 9 columns in a 6-pixel tile and a 3-pixel one.
+    "conv2d_channels_strided": (
+        "ms.conv2d %a0, %a1, %a2 pad_mode \"pad\" padding [1, 1, 2, 2] "
+        "stride [2, 2] dilation [1, 2] : {t0}, {t1}, {t2}",
+        [randn(2, 3, 13, 17), randn(16, 3, 3, 3), randn(16)],
+        lambda x, w, b: conv2d(x, w, b, pad=(1, 1, 2, 2), stride=(2, 2),
+                               dilation=(1, 2))),
+    # 32 channels: two 16-lane tiles.
+    "conv2d_channels_32": (
+        "ms.conv2d %a0, %a1 : {t0}, {t1}",
+        [randn(1, 4, 6, 8), randn(32, 4, 3, 3)],
+        lambda x, w: conv2d(x, w, pad=same_pad(6, 3, 1, 1) + same_pad(8, 3, 1, 1))),
+    # 8 channels: one 8-lane vector.
+    "conv2d_channels_8": (
+        "ms.conv2d %a0, %a1 pad_mode \"valid\" : {t0}, {t1}",
+        [randn(1, 2, 5, 7), randn(8, 2, 2, 2)],
+        lambda x, w: conv2d(x, w)),
 }
 
 TEST_TEMPLATE = """\

@@ -1,8 +1,9 @@
 // A unit-stride-width conv whose output rows fill the vector lanes reads the
 // image directly: per output row, register tiles of channels x 16 pixels
 // accumulate over (c, kh, kw) in order with one FMA per weight, starting
-// from zeros. The im2col copy and the matmul are gone. Convs with strided
-// columns or short rows keep the im2col matmul.
+// from zeros. With output channels that fill whole vectors, the channels go
+// in the lanes instead. The im2col copy and the matmul are gone either way.
+// Other convs (strided columns, few channels) keep the im2col matmul.
 // RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8" --canonicalize --cse --split-input-file | FileCheck %s
 
 // 30 columns: a whole 16-lane tile and a 14-lane masked one; 7 channels: a
@@ -69,7 +70,8 @@ func.func @strided_rows_dilated_columns(%x: tensor<2x1x9x20xf32>, %w: tensor<3x1
 
 // -----
 
-// Stride 2 along the width: the columns are not a contiguous run.
+// Stride 2 along the width: the columns are not a contiguous run, and 4
+// channels do not fill a vector.
 // CHECK-LABEL: func @strided_columns
 // CHECK-NOT: vector.
 // CHECK: linalg.matmul
@@ -80,13 +82,47 @@ func.func @strided_columns(%x: tensor<1x1x5x34xf32>, %w: tensor<4x1x3x3xf32>) ->
 
 // -----
 
-// 10 columns fill 10 of 16 lanes; im2col wastes none.
+// 16 output channels fill a vector: the channels go in the lanes. The
+// weights are transposed once to [K, O]; per tap, one weight vector times
+// each of 6 pixels' image value (a tap's value is the next tap's neighbour,
+// so CSE shares the broadcasts). Each pixel's vector is written along the
+// channels. 8 columns: a 6-pixel tile and a 2-pixel one.
+// CHECK-LABEL: func @channel_lanes
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x4x9xf32>, %[[W:.*]]: tensor<16x2x2x2xf32>)
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK: %[[WEIGHTS:.*]] = tensor.collapse_shape %[[W]] {{.*}} into tensor<16x8xf32>
+// CHECK: %[[WT:.*]] = linalg.transpose ins(%[[WEIGHTS]] : tensor<16x8xf32>) outs(%{{.*}} : tensor<8x16xf32>) permutation = [1, 0]
+// CHECK: %[[IMAGE:.*]] = tensor.extract_slice %[[X]]
+// CHECK-NOT: linalg.
+// CHECK: scf.for %[[OH:[[:alnum:]_]+]] =
+// CHECK: scf.for %[[C:[[:alnum:]_]+]] = {{.*}} iter_args(%{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]])
+// CHECK: scf.for %[[KH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[ACC0:[[:alnum:]_]+]] =
+// CHECK: %[[ROW:.*]] = arith.addi %[[OH]], %[[KH]] : index
+// CHECK: %[[TAP:.*]] = vector.transfer_read %[[WT]][%{{.*}}, %[[C0:[[:alnum:]_]+]]], %{{.*}} {in_bounds = [true]} : tensor<8x16xf32>, vector<16xf32>
+// CHECK: %[[P0:.*]] = tensor.extract %[[IMAGE]][%[[C]], %[[ROW]], %[[C0]]] : tensor<2x4x9xf32>
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[P0]] : f32 to vector<16xf32>
+// CHECK: math.fma %[[TAP]], %[[SPLAT]], %[[ACC0]] : vector<16xf32>
+// CHECK-COUNT-11: math.fma
+// CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%[[C0]], %[[OH]], %{{.*}}] {in_bounds = [true], permutation_map = #[[ALONG_CHANNELS:.*]]} : vector<16xf32>, tensor<16x3x8xf32>
+// CHECK: iter_args(%{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]]) -> (vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-2: vector.transfer_write
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @channel_lanes(%x: tensor<1x2x4x9xf32>, %w: tensor<16x2x2x2xf32>) -> tensor<1x16x3x8xf32> {
+  %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<1x2x4x9xf32>, tensor<16x2x2x2xf32>
+  return %0 : tensor<1x16x3x8xf32>
+}
+
+// -----
+
+// 4 channels do not fill a vector, and 10 columns fill only 10 of 16
+// pixel lanes; im2col wastes none.
 // CHECK-LABEL: func @short_rows
 // CHECK-NOT: vector.
 // CHECK: linalg.matmul
-func.func @short_rows(%x: tensor<1x6x14x14xf32>, %w: tensor<16x6x5x5xf32>) -> tensor<1x16x10x10xf32> {
-  %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<1x6x14x14xf32>, tensor<16x6x5x5xf32>
-  return %0 : tensor<1x16x10x10xf32>
+func.func @short_rows(%x: tensor<1x6x14x14xf32>, %w: tensor<4x6x5x5xf32>) -> tensor<1x4x10x10xf32> {
+  %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<1x6x14x14xf32>, tensor<4x6x5x5xf32>
+  return %0 : tensor<1x4x10x10xf32>
 }
 
 // -----

@@ -1,11 +1,13 @@
 //===- VectorizeConvs.cpp - Convolution straight from the image -----------===//
 //
 // convert-ms-to-linalg{conv-as-matmul} lowers a conv to an im2col copy of
-// each image and a matmul. For a conv with unit stride along the width, a
-// row of the im2col matrix restricted to one output row is a contiguous
-// run of the image itself, so the matmul's register tile can read the image
-// directly: no copy, and the image stays in L1. This pass does that when
-// the output rows fill the vector lanes well (LeNet's first conv: 28 of 32).
+// each image and a matmul. The matmul's register tile can read the image
+// directly instead: no copy, and the image stays in L1. Two tile shapes:
+// - output channels in the vector lanes (when they fill whole vectors, as
+//   16 do): a weight vector per tap, each pixel's image value broadcast;
+// - pixels of an output row in the lanes (unit stride along the width, rows
+//   that fill at least 7/8 of the lanes, as 28 of 32 do): a contiguous image
+//   run per tap, each channel's weight broadcast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +40,7 @@ struct Im2colMatmul {
   linalg::GenericOp windows;
   tensor::CollapseShapeOp columns;
   int64_t channels = 0, kernelH = 0, kernelW = 0, outH = 0, outW = 0;
-  int64_t strideH = 0, dilationH = 0, dilationW = 0;
+  int64_t strideH = 0, strideW = 0, dilationH = 0, dilationW = 0;
 };
 
 std::optional<Im2colMatmul> matchIm2colMatmul(linalg::MatmulOp matmul) {
@@ -74,9 +76,9 @@ std::optional<Im2colMatmul> matchIm2colMatmul(linalg::MatmulOp matmul) {
   auto rows = linearCoefficients(imageMap.getResult(1), 5);
   auto cols = linearCoefficients(imageMap.getResult(2), 5);
   // Loops (c, kh, kw, oh, ow): rows at oh*sh + kh*dh, columns at
-  // ow + kw*dw (unit stride: each output row is a contiguous image run).
+  // ow*sw + kw*dw.
   if (!rows || !cols || (*rows)[0] || (*rows)[2] || (*rows)[4] ||
-      (*cols)[0] || (*cols)[1] || (*cols)[3] || (*cols)[4] != 1 ||
+      (*cols)[0] || (*cols)[1] || (*cols)[3] || (*cols)[4] < 1 ||
       (*rows)[3] < 1 || (*rows)[1] < 1 || (*cols)[2] < 1)
     return std::nullopt;
   ArrayRef<int64_t> shape = windowsType.getShape();
@@ -86,6 +88,7 @@ std::optional<Im2colMatmul> matchIm2colMatmul(linalg::MatmulOp matmul) {
   conv.outH = shape[3];
   conv.outW = shape[4];
   conv.strideH = (*rows)[3];
+  conv.strideW = (*cols)[4];
   conv.dilationH = (*rows)[1];
   conv.dilationW = (*cols)[2];
   auto weightsType =
@@ -98,43 +101,58 @@ std::optional<Im2colMatmul> matchIm2colMatmul(linalg::MatmulOp matmul) {
   return conv;
 }
 
-/// The register tile: `rows` output channels by `lanes` pixels of an output
-/// row, the same budget as the matmul micro-tile (two vectors of columns,
-/// the registers left after a broadcast and loads hold accumulators).
+/// The register tile: `accumulators` vectors of `lanes` elements. With
+/// channels in the lanes, each accumulator is one pixel of an output row;
+/// with pixels in the lanes, each is one output channel. The budget is the
+/// matmul micro-tile's: two vectors of lanes, and the registers left after
+/// a broadcast and loads hold accumulators.
 struct ConvTile {
-  int64_t rows = 0, lanes = 0;
+  bool channelLanes = false;
+  int64_t lanes = 0, accumulators = 0;
 };
 
-ConvTile chooseTile(const CpuModel &cpu, int64_t outW, int64_t channelsOut) {
+std::optional<ConvTile> chooseTile(const CpuModel &cpu,
+                                   const Im2colMatmul &conv,
+                                   int64_t channelsOut) {
+  auto budget = [&](int64_t lanes) {
+    int64_t registersPerVector =
+        std::max<int64_t>(1, lanes / cpu.vectorLanes);
+    return std::max<int64_t>(1, (cpu.vectorRegisters - 4) /
+                                    registersPerVector);
+  };
   ConvTile tile;
-  tile.lanes = std::min<int64_t>(2 * cpu.vectorLanes, paddedLength(outW));
-  int64_t registersPerRow =
-      std::max<int64_t>(1, tile.lanes / cpu.vectorLanes);
-  tile.rows = std::min<int64_t>(
-      channelsOut,
-      std::max<int64_t>(1, (cpu.vectorRegisters - 4) / registersPerRow));
+  for (int64_t lanes : {2 * cpu.vectorLanes, cpu.vectorLanes}) {
+    if (channelsOut % lanes == 0) {
+      tile.channelLanes = true;
+      tile.lanes = lanes;
+      tile.accumulators = std::min<int64_t>(conv.outW, budget(lanes));
+      return tile;
+    }
+  }
+  // Pixels in the lanes need contiguous image runs, and rows that fill the
+  // lanes: the lanes past a row's end compute nothing, im2col wastes none.
+  tile.lanes = std::min<int64_t>(2 * cpu.vectorLanes, paddedLength(conv.outW));
+  int64_t tiles = (conv.outW + tile.lanes - 1) / tile.lanes;
+  if (conv.strideW != 1 || 8 * conv.outW < 7 * tiles * tile.lanes)
+    return std::nullopt;
+  tile.accumulators = std::min<int64_t>(channelsOut, budget(tile.lanes));
   return tile;
-}
-
-/// Worth it only when the output rows fill most lanes: the lanes past a
-/// row's end compute nothing useful, while im2col wastes none.
-bool fillsLanes(int64_t outW, const ConvTile &tile) {
-  int64_t tiles = (outW + tile.lanes - 1) / tile.lanes;
-  return 8 * outW >= 7 * tiles * tile.lanes;
 }
 
 class ConvEmitter {
 public:
-  ConvEmitter(RewriterBase &rewriter, Im2colMatmul conv,
-              const ConvTile &tile)
+  ConvEmitter(RewriterBase &rewriter, Im2colMatmul conv, ConvTile tile)
       : b(rewriter), conv(conv), tile(tile), loc(conv.matmul.getLoc()) {
     image = conv.windows.getDpsInputs()[0];
     weights = conv.matmul.getDpsInputs()[0];
     elementType = getElementTypeOrSelf(image.getType());
     imageWidth = cast<ShapedType>(image.getType()).getShape().back();
+    vectorType = VectorType::get({tile.lanes}, elementType);
   }
 
   void run() {
+    if (tile.channelLanes)
+      transposeWeights();
     b.setInsertionPoint(conv.matmul);
     padding = arith::ConstantOp::create(b, loc, elementType,
                                         b.getZeroAttr(elementType));
@@ -154,29 +172,60 @@ public:
                               elementType),
         init, pixels);
     // Whole tiles in a loop, then the remainder tile, on both axes.
-    outRows = split(b, outRows, channelsOut, tile.rows,
-                    [&](OpBuilder &nb, Value out, Value o0, int64_t rows) {
-                      return forEachRow(nb, out, o0, rows);
+    int64_t channelStep = tile.channelLanes ? tile.lanes : tile.accumulators;
+    int64_t pixelStep = tile.channelLanes ? tile.accumulators : tile.lanes;
+    outRows = split(
+        b, outRows, channelsOut, channelStep,
+        [&](OpBuilder &cb, Value out, Value o0, int64_t channels) {
+          auto overRows = scf::ForOp::create(
+              cb, loc, index(cb, 0), index(cb, conv.outH), index(cb, 1),
+              ValueRange{out},
+              [&](OpBuilder &rb, Location, Value oh, ValueRange args) {
+                Value rowOut = split(
+                    rb, args[0], conv.outW, pixelStep,
+                    [&](OpBuilder &tb, Value tileOut, Value ow0,
+                        int64_t pixelCount) {
+                      return registerTile(tb, tileOut, o0, channels, oh, ow0,
+                                          pixelCount);
                     });
+                scf::YieldOp::create(rb, loc, rowOut);
+              });
+          return overRows.getResult(0);
+        });
     Value product = tensor::CollapseShapeOp::create(b, loc, productType,
                                                     outRows, pixels);
-    rewriter().replaceOp(conv.matmul, product);
+    b.replaceOp(conv.matmul, product);
     if (filled && fill->use_empty())
-      rewriter().eraseOp(fill);
+      b.eraseOp(fill);
     if (conv.columns->use_empty())
-      rewriter().eraseOp(conv.columns);
+      b.eraseOp(conv.columns);
     if (conv.windows->use_empty())
-      rewriter().eraseOp(conv.windows);
+      b.eraseOp(conv.windows);
   }
 
 private:
   using TileBody =
       llvm::function_ref<Value(OpBuilder &, Value, Value, int64_t)>;
 
-  RewriterBase &rewriter() { return b; }
-
   Value index(OpBuilder &nb, int64_t v) {
     return arith::ConstantIndexOp::create(nb, loc, v);
+  }
+
+  /// [O, K] weights as [K, O], so a tap's output channels are one vector:
+  /// once per call, where the weights are defined (outside the batch loop).
+  void transposeWeights() {
+    OpBuilder::InsertionGuard guard(b);
+    if (Operation *def = weights.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(weights.getParentBlock());
+    auto type = cast<RankedTensorType>(weights.getType());
+    Value empty = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
+        elementType);
+    weights = linalg::TransposeOp::create(b, loc, weights, empty,
+                                          ArrayRef<int64_t>{1, 0})
+                  ->getResult(0);
   }
 
   /// Runs `body(out, start, size)` over [0, extent) in steps of `step`: a
@@ -198,36 +247,27 @@ private:
     return out;
   }
 
-  Value forEachRow(OpBuilder &nb, Value out, Value o0, int64_t rows) {
-    auto loop = scf::ForOp::create(
-        nb, loc, index(nb, 0), index(nb, conv.outH), index(nb, 1),
-        ValueRange{out},
-        [&](OpBuilder &lb, Location, Value oh, ValueRange args) {
-          Value rowOut = split(
-              lb, args[0], conv.outW, tile.lanes,
-              [&](OpBuilder &tb, Value tileOut, Value ow0, int64_t active) {
-                return registerTile(tb, tileOut, o0, rows, oh, ow0, active);
-              });
-          scf::YieldOp::create(lb, loc, rowOut);
-        });
-    return loop.getResult(0);
-  }
-
-  /// out[o0 : o0+rows, oh, ow0 : ow0+active] = sum over (c, kh, kw) in
-  /// order of weight * image, one FMA per term, as the matmul summed it.
-  Value registerTile(OpBuilder &tb, Value out, Value o0, int64_t rows,
-                     Value oh, Value ow0, int64_t active) {
-    auto vectorType = VectorType::get({tile.lanes}, elementType);
-    SmallVector<Value> channel;
-    for (int64_t r = 0; r < rows; ++r)
-      channel.push_back(arith::AddIOp::create(tb, loc, o0, index(tb, r)));
+  /// out[o0 : o0+channels, oh, ow0 : ow0+pixels] = the sum over (c, kh, kw)
+  /// in order of weight * image, one FMA per term, as the matmul summed it.
+  Value registerTile(OpBuilder &tb, Value out, Value o0, int64_t channels,
+                     Value oh, Value ow0, int64_t pixels) {
+    // The accumulators' output coordinates, and how many lanes are real.
+    int64_t count = tile.channelLanes ? pixels : channels;
+    int64_t active = tile.channelLanes ? channels : pixels;
+    SmallVector<Value> channel, column;
+    for (int64_t r = 0; r < count; ++r) {
+      channel.push_back(tile.channelLanes ? o0 : tb.createOrFold<arith::AddIOp>(
+                                                     loc, o0, index(tb, r)));
+      column.push_back(tile.channelLanes ? tb.createOrFold<arith::AddIOp>(
+                                               loc, ow0, index(tb, r))
+                                         : ow0);
+    }
     SmallVector<Value> accumulators;
-    for (int64_t r = 0; r < rows; ++r)
+    for (int64_t r = 0; r < count; ++r)
       accumulators.push_back(
           filled ? vector::BroadcastOp::create(tb, loc, vectorType, filled)
                        .getResult()
-                 : readLanes(tb, loc, vectorType, out, {channel[r], oh, ow0},
-                             padding, active));
+                 : readOut(tb, out, channel[r], oh, column[r], active));
     Value rowBase =
         arith::MulIOp::create(tb, loc, oh, index(tb, conv.strideH));
     auto overChannels = scf::ForOp::create(
@@ -252,34 +292,60 @@ private:
                                               index(kb, conv.kernelH)),
                         kh),
                     index(kb, conv.kernelW));
-                for (int64_t kw = 0; kw < conv.kernelW; ++kw)
-                  accumulateTap(kb, acc, channel, c, row, kRow, ow0, kw,
-                                active);
+                for (int64_t kw = 0; kw < conv.kernelW; ++kw) {
+                  Value k = arith::AddIOp::create(kb, loc, kRow, index(kb, kw));
+                  if (tile.channelLanes)
+                    channelLanesTap(kb, acc, column, c, row, k, o0, kw);
+                  else
+                    pixelLanesTap(kb, acc, channel, c, row, k, ow0, kw,
+                                  active);
+                }
                 scf::YieldOp::create(kb, loc, acc);
               });
           scf::YieldOp::create(cb, loc, overRows.getResults());
         });
-    for (int64_t r = 0; r < rows; ++r)
-      out = writeLanes(tb, loc, overChannels.getResult(r), out,
-                       {channel[r], oh, ow0}, active);
+    for (int64_t r = 0; r < count; ++r)
+      out = writeOut(tb, overChannels.getResult(r), out, channel[r], oh,
+                     column[r], active);
     return out;
   }
 
-  void accumulateTap(OpBuilder &kb, SmallVector<Value> &acc,
-                     ArrayRef<Value> channel, Value c, Value row, Value kRow,
+  /// One tap with channels in the lanes: the tap's weights for o0.. as one
+  /// vector, times each pixel's image value.
+  void channelLanesTap(OpBuilder &kb, SmallVector<Value> &acc,
+                       ArrayRef<Value> column, Value c, Value row, Value k,
+                       Value o0, int64_t kw) {
+    Value weightVector = vector::TransferReadOp::create(
+        kb, loc, vectorType, weights, ValueRange{k, o0}, padding,
+        ArrayRef<bool>{true});
+    for (size_t r = 0; r < acc.size(); ++r) {
+      Value imageColumn = arith::AddIOp::create(
+          kb, loc,
+          arith::MulIOp::create(kb, loc, column[r],
+                                index(kb, conv.strideW)),
+          index(kb, kw * conv.dilationW));
+      Value pixel = tensor::ExtractOp::create(kb, loc, image,
+                                              ValueRange{c, row, imageColumn});
+      Value splat = vector::BroadcastOp::create(kb, loc, vectorType, pixel);
+      acc[r] = math::FmaOp::create(kb, loc, weightVector, splat, acc[r]);
+    }
+  }
+
+  /// One tap with pixels in the lanes: a contiguous run of the image row,
+  /// times each channel's weight.
+  void pixelLanesTap(OpBuilder &kb, SmallVector<Value> &acc,
+                     ArrayRef<Value> channel, Value c, Value row, Value k,
                      Value ow0, int64_t kw, int64_t active) {
-    auto vectorType = VectorType::get({tile.lanes}, elementType);
     // Folded, so the remainder tile's constant start is visible below.
-    Value column = kb.createOrFold<arith::AddIOp>(
+    Value imageColumn = kb.createOrFold<arith::AddIOp>(
         loc, ow0, index(kb, kw * conv.dilationW));
     // Lanes past the output row are junk; only those past the image row
     // must not be read. With a constant start, read as far as the row goes.
     int64_t readable = active;
-    if (std::optional<int64_t> start = getConstantIntValue(column))
+    if (std::optional<int64_t> start = getConstantIntValue(imageColumn))
       readable = std::max(active, imageWidth - *start);
-    Value pixels = readLanes(kb, loc, vectorType, image, {c, row, column},
+    Value pixels = readLanes(kb, loc, vectorType, image, {c, row, imageColumn},
                              padding, readable);
-    Value k = arith::AddIOp::create(kb, loc, kRow, index(kb, kw));
     for (size_t r = 0; r < acc.size(); ++r) {
       Value weight = tensor::ExtractOp::create(kb, loc, weights,
                                                ValueRange{channel[r], k});
@@ -288,12 +354,40 @@ private:
     }
   }
 
+  /// The output vector of one accumulator: along the channels at one pixel,
+  /// or along the pixels of one channel's row.
+  AffineMap outMap() {
+    return tile.channelLanes
+               ? AffineMap::get(3, 0, {b.getAffineDimExpr(0)}, b.getContext())
+               : AffineMap::getMinorIdentityMap(3, 1, b.getContext());
+  }
+
+  Value readOut(OpBuilder &tb, Value out, Value o, Value oh, Value ow,
+                int64_t active) {
+    if (tile.channelLanes)
+      return vector::TransferReadOp::create(tb, loc, vectorType, out,
+                                            ValueRange{o, oh, ow}, padding,
+                                            outMap(), ArrayRef<bool>{true});
+    return readLanes(tb, loc, vectorType, out, {o, oh, ow}, padding, active);
+  }
+
+  Value writeOut(OpBuilder &tb, Value acc, Value out, Value o, Value oh,
+                 Value ow, int64_t active) {
+    if (tile.channelLanes)
+      return vector::TransferWriteOp::create(tb, loc, acc, out,
+                                             ValueRange{o, oh, ow}, outMap(),
+                                             ArrayRef<bool>{true})
+          ->getResult(0);
+    return writeLanes(tb, loc, acc, out, {o, oh, ow}, active);
+  }
+
   RewriterBase &b;
   Im2colMatmul conv;
   ConvTile tile;
   Location loc;
   Value image, weights, padding, filled;
   Type elementType;
+  VectorType vectorType;
   int64_t imageWidth = 0;
 };
 
@@ -314,9 +408,8 @@ struct MSVectorizeConvsPass
     for (Im2colMatmul conv : convs) {
       int64_t channelsOut =
           cast<ShapedType>(conv.matmul.getResult(0).getType()).getDimSize(0);
-      ConvTile tile = chooseTile(cpu, conv.outW, channelsOut);
-      if (fillsLanes(conv.outW, tile))
-        ConvEmitter(rewriter, conv, tile).run();
+      if (std::optional<ConvTile> tile = chooseTile(cpu, conv, channelsOut))
+        ConvEmitter(rewriter, conv, *tile).run();
     }
   }
 };

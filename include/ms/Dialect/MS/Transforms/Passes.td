@@ -118,21 +118,29 @@ def MSVectorizePooling : Pass<"ms-vectorize-pooling"> {
 }
 
 def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
-  let summary = "Run unit-stride im2col convs straight from the image";
+  let summary = "Run im2col convs straight from the image on register tiles";
   let description = [{
     Rewrites the im2col matmul that `convert-ms-to-linalg{conv-as-matmul}`
     emits for a conv (an image copied into its windows, then the
-    `[O, C*KH*KW]` weight times them) when the conv has unit stride along
-    the width: a row of the windows matrix over one output row is then a
-    contiguous run of the image row. A register tile of output channels by
-    pixels of one output row (the matmul micro-tile's budget: two vectors of
-    pixels, six channels with 8-lane vectors) accumulates over (c, kh, kw)
-    in the matmul's order, one FMA per term, reading each image run with one
-    vector load and broadcasting each weight. No copy is made and the bits
-    do not change. The lanes past an output row's end are masked off; the
-    pass applies only where rows fill at least 7/8 of the lanes (OW 28 in
-    two 16-lane tiles: yes; OW 10: no, im2col wastes nothing there).
-    A zero-filled product starts from zeros instead of reading them.
+    `[O, C*KH*KW]` weight times them) into register tiles that read the
+    image itself, with the matmul micro-tile's register budget. Each tile
+    accumulates over (c, kh, kw) in the matmul's order, one FMA per term,
+    from zeros when the product was zero-filled, so the bits do not change
+    and no copy is made. Two tile shapes:
+
+    - Output channels in the vector lanes, when they fill whole vectors
+      (O a multiple of 16 or 8 lanes): the weights are transposed once to
+      `[K, O]`; per tap, one weight vector times each of up to 6 pixels'
+      image value, broadcast. Any stride. Each pixel's vector is written
+      along the channels.
+    - Pixels of one output row in the lanes, when the conv has unit stride
+      along the width and its rows fill at least 7/8 of the lanes (OW 28 in
+      two 16-lane tiles: yes; OW 10: no, im2col wastes nothing there): per
+      tap, one contiguous read of the image row times each of up to 6
+      channels' weight, broadcast. Lanes past an output row's end are masked
+      off.
+
+    Other convs keep the im2col matmul.
   }];
   let options = [
     Option<"vectorLanes", "vector-lanes", "unsigned", "0",
