@@ -135,3 +135,22 @@ func.func @plain_matmul(%a: tensor<6x25xf32>, %b: tensor<25x32xf32>) -> tensor<6
   %0 = ms.matmul %a, %b : tensor<6x25xf32>, tensor<25x32xf32>
   return %0 : tensor<6x32xf32>
 }
+
+// -----
+
+// Weights of unknown size: left alone, not a crash.
+#image = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d2 + d4)>
+#windows = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func @dynamic_weights
+// CHECK-NOT: vector.
+// CHECK: linalg.matmul
+func.func @dynamic_weights(%x: tensor<1x6x18xf32>, %w: tensor<?x9xf32>, %init: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %e = tensor.empty() : tensor<1x3x3x4x16xf32>
+  %win = linalg.generic {indexing_maps = [#image, #windows], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x6x18xf32>) outs(%e : tensor<1x3x3x4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x3x3x4x16xf32>
+  %cols = tensor.collapse_shape %win [[0, 1, 2], [3, 4]] : tensor<1x3x3x4x16xf32> into tensor<9x64xf32>
+  %p = linalg.matmul ins(%w, %cols : tensor<?x9xf32>, tensor<9x64xf32>) outs(%init : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %p : tensor<?x64xf32>
+}

@@ -91,12 +91,17 @@ std::optional<Im2colMatmul> matchIm2colMatmul(linalg::MatmulOp matmul) {
   conv.strideW = (*cols)[4];
   conv.dilationH = (*rows)[1];
   conv.dilationW = (*cols)[2];
+  // [O, C*KH*KW] x [C*KH*KW, OH*OW] -> [O, OH*OW], all static, one type.
   auto weightsType =
       dyn_cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
-  if (!weightsType || !weightsType.hasStaticShape() ||
+  auto productType = dyn_cast<RankedTensorType>(matmul.getResult(0).getType());
+  if (!weightsType || !productType || !weightsType.hasStaticShape() ||
+      !productType.hasStaticShape() ||
       weightsType.getElementType() != imageType.getElementType() ||
-      cast<ShapedType>(matmul.getResult(0).getType()).getElementType() !=
-          imageType.getElementType())
+      productType.getElementType() != imageType.getElementType() ||
+      weightsType.getDimSize(1) != conv.channels * conv.kernelH * conv.kernelW ||
+      productType.getDimSize(0) != weightsType.getDimSize(0) ||
+      productType.getDimSize(1) != conv.outH * conv.outW)
     return std::nullopt;
   return conv;
 }
