@@ -34,7 +34,7 @@ using namespace ms;
 namespace {
 
 /// product[O, OH*OW] = weights[O, C*KH*KW] x collapse(windows), where
-/// windows[c, kh, kw, oh, ow] = image[c, oh*sh + kh*dh, ow + kw*dw].
+/// windows[c, kh, kw, oh, ow] = image[c, oh*sh + kh*dh, ow*sw + kw*dw].
 struct Im2colMatmul {
   linalg::MatmulOp matmul;
   linalg::GenericOp windows;
@@ -48,7 +48,8 @@ std::optional<Im2colMatmul> matchIm2colMatmul(linalg::MatmulOp matmul) {
     return std::nullopt;
   Im2colMatmul conv;
   conv.matmul = matmul;
-  conv.columns = matmul.getDpsInputs()[1].getDefiningOp<tensor::CollapseShapeOp>();
+  conv.columns =
+      matmul.getDpsInputs()[1].getDefiningOp<tensor::CollapseShapeOp>();
   if (!conv.columns ||
       conv.columns.getReassociationIndices() !=
           SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4}})
@@ -63,7 +64,8 @@ std::optional<Im2colMatmul> matchIm2colMatmul(linalg::MatmulOp matmul) {
   if (!body->without_terminator().empty() ||
       body->getTerminator()->getOperand(0) != body->getArgument(0))
     return std::nullopt;
-  auto imageType = dyn_cast<RankedTensorType>(windows.getDpsInputs()[0].getType());
+  auto imageType =
+      dyn_cast<RankedTensorType>(windows.getDpsInputs()[0].getType());
   auto windowsType = cast<RankedTensorType>(windows.getResult(0).getType());
   if (!imageType || imageType.getRank() != 3 ||
       !imageType.hasStaticShape() || !windowsType.hasStaticShape() ||
@@ -99,7 +101,8 @@ std::optional<Im2colMatmul> matchIm2colMatmul(linalg::MatmulOp matmul) {
       !productType.hasStaticShape() ||
       weightsType.getElementType() != imageType.getElementType() ||
       productType.getElementType() != imageType.getElementType() ||
-      weightsType.getDimSize(1) != conv.channels * conv.kernelH * conv.kernelW ||
+      weightsType.getDimSize(1) !=
+          conv.channels * conv.kernelH * conv.kernelW ||
       productType.getDimSize(0) != weightsType.getDimSize(0) ||
       productType.getDimSize(1) != conv.outH * conv.outW)
     return std::nullopt;

@@ -177,9 +177,10 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
           for (Value v : bodyOp.getOperands()) {
             Value mapped = map.lookupOrNull(v);
             // Scalars from outside the body (or its constants) are splat.
-            operands.push_back(mapped ? mapped
-                                      : vector::BroadcastOp::create(
-                                            b, loc, VectorType::get({lanes}, v.getType()), v));
+            operands.push_back(
+                mapped ? mapped
+                       : vector::BroadcastOp::create(
+                             b, loc, VectorType::get({lanes}, v.getType()), v));
           }
           OperationState state(loc, bodyOp.getName(), operands,
                                TypeRange{VectorType::get(
