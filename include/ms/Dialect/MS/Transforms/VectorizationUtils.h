@@ -1,4 +1,4 @@
-//===- VectorizationUtils.h - Shared by hand-written vectorizers -*- C++ -*-===//
+//===- VectorizationUtils.h - Helpers of the vectorizers --------*- C++ -*-===//
 //
 // Small queries the pooling and convolution vectorizers both make about
 // linalg ops and vector shapes.
