@@ -30,42 +30,34 @@ constexpr int64_t kFmasPerIteration = 12;
                  [a10] "+" CONSTRAINT(a10), [a11] "+" CONSTRAINT(a11)          \
                : [b] CONSTRAINT(b), [c] CONSTRAINT(c))
 
-__attribute__((target("avx2,fma"))) void BM_FmaPeakAvx2(benchmark::State &state) {
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
-    return state.SkipWithError("no AVX2/FMA on this CPU");
-  // Separate variables, not an array: an array would live in memory and
-  // the store-to-load latency, not the FMA pipes, would set the rate.
-  __m256 a0 = _mm256_set1_ps(0.5f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0,
-         a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
-  __m256 b = _mm256_set1_ps(0.999f), c = _mm256_set1_ps(0.001f);
-  for (auto _ : state)
-    MS_FMA12("vfmadd213ps", "x");
-  for (__m256 v : {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11})
-    benchmark::DoNotOptimize(v);
-  state.counters["FLOP/s"] = benchmark::Counter(
-      double(state.iterations()) * kFmasPerIteration * 8 * 2,
-      benchmark::Counter::kIsRate);
-}
-BENCHMARK(BM_FmaPeakAvx2);
+// One benchmark per instruction set. Separate variables, not an array: an
+// array would live in memory and the store-to-load latency, not the FMA
+// pipes, would set the rate.
+#define MS_FMA_PEAK_BENCHMARK(NAME, TARGET, SUPPORTED, VECTOR, SET1,           \
+                              CONSTRAINT, LANES)                               \
+  __attribute__((target(TARGET))) void NAME(benchmark::State &state) {         \
+    if (!(SUPPORTED))                                                          \
+      return state.SkipWithError("no " TARGET " on this CPU");                 \
+    VECTOR a0 = SET1(0.5f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0,       \
+           a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;             \
+    VECTOR b = SET1(0.999f), c = SET1(0.001f);                                 \
+    for (auto _ : state)                                                       \
+      MS_FMA12("vfmadd213ps", CONSTRAINT);                                     \
+    for (VECTOR v : {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11})        \
+      benchmark::DoNotOptimize(v);                                             \
+    state.counters["FLOP/s"] = benchmark::Counter(                             \
+        double(state.iterations()) * kFmasPerIteration * (LANES) * 2,          \
+        benchmark::Counter::kIsRate);                                          \
+  }                                                                            \
+  BENCHMARK(NAME)
 
-__attribute__((target("avx512f"))) void
-BM_FmaPeakAvx512(benchmark::State &state) {
-  if (!__builtin_cpu_supports("avx512f"))
-    return state.SkipWithError("no AVX-512 on this CPU");
-  // Separate variables, not an array: an array would live in memory and
-  // the store-to-load latency, not the FMA pipes, would set the rate.
-  __m512 a0 = _mm512_set1_ps(0.5f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0,
-         a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
-  __m512 b = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(0.001f);
-  for (auto _ : state)
-    MS_FMA12("vfmadd213ps", "v");
-  for (__m512 v : {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11})
-    benchmark::DoNotOptimize(v);
-  state.counters["FLOP/s"] = benchmark::Counter(
-      double(state.iterations()) * kFmasPerIteration * 16 * 2,
-      benchmark::Counter::kIsRate);
-}
-BENCHMARK(BM_FmaPeakAvx512);
+MS_FMA_PEAK_BENCHMARK(BM_FmaPeakAvx2, "avx2,fma",
+                      __builtin_cpu_supports("avx2") &&
+                          __builtin_cpu_supports("fma"),
+                      __m256, _mm256_set1_ps, "x", 8);
+MS_FMA_PEAK_BENCHMARK(BM_FmaPeakAvx512, "avx512f",
+                      __builtin_cpu_supports("avx512f"), __m512,
+                      _mm512_set1_ps, "v", 16);
 
 } // namespace
 
