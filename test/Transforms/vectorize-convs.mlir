@@ -1,10 +1,12 @@
 // A unit-stride-width conv whose output rows fill the vector lanes reads the
-// image directly: per output row, register tiles of channels x 16 pixels
+// image directly: per output row, register tiles of channels (6 with AVX2's
+// 16 registers, up to 14 with AVX-512's 32) x 16 pixels
 // accumulate over (c, kh, kw) in order with one FMA per weight, starting
 // from zeros. With output channels that fill whole vectors, the channels go
 // in the lanes instead. The im2col copy and the matmul are gone either way.
 // Other convs (strided columns, few channels) keep the im2col matmul.
-// RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8" --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8 vector-registers=16" --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8 vector-registers=32" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=WIDE
 
 // 30 columns: a whole 16-lane tile and a 14-lane masked one; 7 channels: a
 // 6-row tile and a 1-row one.
@@ -43,6 +45,11 @@
 // CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%[[C6:[[:alnum:]_]+]], %{{.*}}, %[[C0]]] {in_bounds = [true]}
 // CHECK-NOT: linalg.
 // CHECK: return
+// With 32 registers (AVX-512) the 7 channels fit one tile.
+// WIDE-LABEL: func @rows
+// WIDE: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// WIDE-NOT: -> (vector<16xf32>)
+// WIDE: return
 func.func @rows(%x: tensor<1x2x5x32xf32>, %w: tensor<7x2x3x3xf32>) -> tensor<1x7x3x30xf32> {
   %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<1x2x5x32xf32>, tensor<7x2x3x3xf32>
   return %0 : tensor<1x7x3x30xf32>
@@ -108,6 +115,12 @@ func.func @strided_columns(%x: tensor<1x1x5x34xf32>, %w: tensor<4x1x3x3xf32>) ->
 // CHECK-COUNT-2: vector.transfer_write
 // CHECK-NOT: linalg.
 // CHECK: return
+// With 32 registers the row's 8 pixels fit one tile.
+// WIDE-LABEL: func @channel_lanes
+// WIDE: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// WIDE-COUNT-8: vector.transfer_write
+// WIDE-NOT: vector.transfer_write
+// WIDE: return
 func.func @channel_lanes(%x: tensor<1x2x4x9xf32>, %w: tensor<16x2x2x2xf32>) -> tensor<1x16x3x8xf32> {
   %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<1x2x4x9xf32>, tensor<16x2x2x2xf32>
   return %0 : tensor<1x16x3x8xf32>

@@ -407,6 +407,8 @@ struct MSVectorizeConvsPass
     CpuModel cpu = CpuModel::host();
     if (vectorLanes)
       cpu.vectorLanes = vectorLanes;
+    if (vectorRegisters)
+      cpu.vectorRegisters = vectorRegisters;
     SmallVector<Im2colMatmul> convs;
     getOperation()->walk([&](linalg::MatmulOp matmul) {
       if (std::optional<Im2colMatmul> conv = matchIm2colMatmul(matmul))

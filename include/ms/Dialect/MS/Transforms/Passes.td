@@ -130,9 +130,10 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
 
     - Output channels in the vector lanes, when they fill whole vectors
       (O a multiple of 16 or 8 lanes): the weights are transposed once to
-      `[K, O]`; per tap, one weight vector times each of up to 6 pixels'
-      image value, broadcast. Any stride. Each pixel's vector is written
-      along the channels.
+      `[K, O]`; per tap, one weight vector times each pixel's image value,
+      broadcast, for up to 6 pixels of a row (14 with AVX-512's 32
+      registers). Any stride. Each pixel's vector is written along the
+      channels.
     - Pixels of one output row in the lanes, when the conv has unit stride
       along the width and its rows fill at least 7/8 of the lanes (OW 28 in
       two 16-lane tiles: yes; OW 10: no, im2col wastes nothing there): per
@@ -145,6 +146,8 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
   let options = [
     Option<"vectorLanes", "vector-lanes", "unsigned", "0",
            "f32 lanes per vector register (0: the host's)">,
+    Option<"vectorRegisters", "vector-registers", "unsigned", "0",
+           "Vector registers (0: the host's, 32 with AVX-512)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect",

@@ -19,7 +19,8 @@ struct CpuModel {
   unsigned l1Bytes = 32 * 1024;
   unsigned l2Bytes = 512 * 1024;
 
-  /// The host's vector width (AVX-512, AVX2 or SSE) and cache sizes.
+  /// The host's vector width and register count (AVX-512, AVX2 or SSE)
+  /// and cache sizes.
   static CpuModel host();
 };
 
