@@ -92,8 +92,8 @@ func.func @strided_columns(%x: tensor<1x1x5x34xf32>, %w: tensor<4x1x3x3xf32>) ->
 // 16 output channels fill a vector: the channels go in the lanes. The
 // weights are transposed once to [K, O]; per tap, one weight vector times
 // each of 6 pixels' image value (a tap's value is the next tap's neighbour,
-// so CSE shares the broadcasts). Each pixel's vector is written along the
-// channels. 8 columns: a 6-pixel tile and a 2-pixel one.
+// so CSE shares the broadcasts). 8 columns: a 6-pixel tile and a 2-pixel
+// one.
 // CHECK-LABEL: func @channel_lanes
 // CHECK-SAME: (%[[X:.*]]: tensor<1x2x4x9xf32>, %[[W:.*]]: tensor<16x2x2x2xf32>)
 // CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
@@ -102,7 +102,7 @@ func.func @strided_columns(%x: tensor<1x1x5x34xf32>, %w: tensor<4x1x3x3xf32>) ->
 // CHECK: %[[IMAGE:.*]] = tensor.extract_slice %[[X]]
 // CHECK-NOT: linalg.
 // CHECK: scf.for %[[OH:[[:alnum:]_]+]] =
-// CHECK: scf.for %[[C:[[:alnum:]_]+]] = {{.*}} iter_args(%{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]])
+// CHECK: %[[PIXEL0:[[:alnum:]_]+]]:6 = scf.for %[[C:[[:alnum:]_]+]] = {{.*}} iter_args(%{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]])
 // CHECK: scf.for %[[KH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[ACC0:[[:alnum:]_]+]] =
 // CHECK: %[[ROW:.*]] = arith.addi %[[OH]], %[[KH]] : index
 // CHECK: %[[TAP:.*]] = vector.transfer_read %[[WT]][%{{.*}}, %[[C0:[[:alnum:]_]+]]], %{{.*}} {in_bounds = [true]} : tensor<8x16xf32>, vector<16xf32>
@@ -110,15 +110,29 @@ func.func @strided_columns(%x: tensor<1x1x5x34xf32>, %w: tensor<4x1x3x3xf32>) ->
 // CHECK: %[[SPLAT:.*]] = vector.broadcast %[[P0]] : f32 to vector<16xf32>
 // CHECK: math.fma %[[TAP]], %[[SPLAT]], %[[ACC0]] : vector<16xf32>
 // CHECK-COUNT-11: math.fma
-// CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%[[C0]], %[[OH]], %{{.*}}] {in_bounds = [true], permutation_map = #[[ALONG_CHANNELS:.*]]} : vector<16xf32>, tensor<16x3x8xf32>
+// The 6 pixel vectors and 10 zero ones are transposed as a 16x16 square in
+// 4 rounds of 16 shuffles (those of two zero vectors fold away); pixel 0's
+// vector pairs with zeros first. Then each channel's 6 pixels are one
+// masked write.
+// CHECK: vector.shuffle %[[PIXEL0]]#0, %[[ZEROS]] [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23] : vector<16xf32>, vector<16xf32>
+// CHECK-COUNT-59: vector.shuffle
+// CHECK-NOT: vector.shuffle
+// CHECK: %[[M6:.*]] = vector.constant_mask [6] : vector<16xi1>
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%[[C0]], %[[OH]], %[[C0]]], %[[M6]] {in_bounds = [true]} : vector<16xf32>, tensor<16x3x8xf32>
+// CHECK-COUNT-15: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[OH]], %[[C0]]], %[[M6]] {in_bounds = [true]}
+// The 2-pixel tile: its 2 pixels per channel go to column 6.
 // CHECK: iter_args(%{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]]) -> (vector<16xf32>, vector<16xf32>)
-// CHECK-COUNT-2: vector.transfer_write
+// CHECK-COUNT-44: vector.shuffle
+// CHECK-NOT: vector.shuffle
+// CHECK: %[[M2:.*]] = vector.constant_mask [2] : vector<16xi1>
+// CHECK-COUNT-16: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[OH]], %[[C6:[[:alnum:]_]+]]], %[[M2]] {in_bounds = [true]}
 // CHECK-NOT: linalg.
 // CHECK: return
 // With 32 registers the row's 8 pixels fit one tile.
 // WIDE-LABEL: func @channel_lanes
 // WIDE: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// WIDE-COUNT-8: vector.transfer_write
+// WIDE-COUNT-64: vector.shuffle
+// WIDE-COUNT-16: vector.transfer_write
 // WIDE-NOT: vector.transfer_write
 // WIDE: return
 func.func @channel_lanes(%x: tensor<1x2x4x9xf32>, %w: tensor<16x2x2x2xf32>) -> tensor<1x16x3x8xf32> {

@@ -90,4 +90,30 @@ Value writeLanes(OpBuilder &b, Location loc, Value vector, Value dest,
       ->getResult(0);
 }
 
+SmallVector<Value> transposeRows(OpBuilder &b, Location loc,
+                                 ArrayRef<Value> rows) {
+  // Swap the off-diagonal b x b blocks of every 2b x 2b block, for
+  // b = n/2, ..., 1: rows i and i+b (i without bit b) exchange the lanes
+  // with bit b set in row i for those without it in row i+b.
+  SmallVector<Value> m(rows);
+  int64_t n = m.size();
+  for (int64_t block = n / 2; block >= 1; block /= 2)
+    for (int64_t i = 0; i < n; ++i) {
+      if (i & block)
+        continue;
+      SmallVector<int64_t> low, high;
+      for (int64_t j = 0; j < n; ++j) {
+        // Lanes of the second operand are numbered from n.
+        low.push_back((j & block) ? n + j - block : j);
+        high.push_back((j & block) ? n + j : j + block);
+      }
+      Value top = vector::ShuffleOp::create(b, loc, m[i], m[i + block], low);
+      Value bottom =
+          vector::ShuffleOp::create(b, loc, m[i], m[i + block], high);
+      m[i] = top;
+      m[i + block] = bottom;
+    }
+  return m;
+}
+
 } // namespace ms

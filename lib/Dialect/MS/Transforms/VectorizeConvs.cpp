@@ -312,6 +312,8 @@ private:
               });
           scf::YieldOp::create(cb, loc, overRows.getResults());
         });
+    if (tile.channelLanes)
+      return writeTransposed(tb, overChannels.getResults(), out, o0, oh, ow0);
     for (int64_t r = 0; r < count; ++r)
       out = writeOut(tb, overChannels.getResult(r), out, channel[r], oh,
                      column[r], active);
@@ -377,6 +379,29 @@ private:
                                             ValueRange{o, oh, ow}, padding,
                                             outMap(), ArrayRef<bool>{true});
     return readLanes(tb, loc, vectorType, out, {o, oh, ow}, padding, active);
+  }
+
+  /// Channel-lane accumulators (one per pixel) as channel rows: `lanes`
+  /// pixels at a time, padded with zeros to a square and transposed by
+  /// shuffles, then each channel's row of pixels written at once.
+  Value writeTransposed(OpBuilder &tb, ValueRange accumulators, Value out,
+                        Value o0, Value oh, Value ow0) {
+    Value zeros = vector::BroadcastOp::create(tb, loc, vectorType, padding);
+    int64_t pixels = accumulators.size();
+    for (int64_t first = 0; first < pixels; first += tile.lanes) {
+      SmallVector<Value> square;
+      for (int64_t r = first; r < first + tile.lanes; ++r)
+        square.push_back(r < pixels ? accumulators[r] : zeros);
+      SmallVector<Value> channelRows = transposeRows(tb, loc, square);
+      Value column = tb.createOrFold<arith::AddIOp>(loc, ow0, index(tb, first));
+      for (int64_t o = 0; o < tile.lanes; ++o) {
+        Value channel =
+            tb.createOrFold<arith::AddIOp>(loc, o0, index(tb, o));
+        out = writeLanes(tb, loc, channelRows[o], out, {channel, oh, column},
+                         std::min(tile.lanes, pixels - first));
+      }
+    }
+    return out;
   }
 
   Value writeOut(OpBuilder &tb, Value acc, Value out, Value o, Value oh,

@@ -132,8 +132,9 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
       (O a multiple of 16 or 8 lanes): the weights are transposed once to
       `[K, O]`; per tap, one weight vector times each pixel's image value,
       broadcast, for up to 6 pixels of a row (14 with AVX-512's 32
-      registers). Any stride. Each pixel's vector is written along the
-      channels.
+      registers). Any stride. The pixels' vectors are then transposed into
+      channel rows by shuffles (n*log2(n) for n lanes, instead of n*n lane
+      extracts and stores) and each channel's pixels written at once.
     - Pixels of one output row in the lanes, when the conv has unit stride
       along the width and its rows fill at least 7/8 of the lanes (OW 28 in
       two 16-lane tiles: yes; OW 10: no, im2col wastes nothing there): per

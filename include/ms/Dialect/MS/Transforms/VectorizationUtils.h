@@ -43,6 +43,14 @@ mlir::Value writeLanes(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value vector, mlir::Value dest,
                        mlir::ValueRange indices, int64_t active);
 
+/// Transposes the square matrix whose rows are `rows` (n vectors of n
+/// lanes, n a power of two) with n*log2(n) two-source shuffles, one
+/// vpermt2ps each on AVX-512: extracting and storing lanes one by one
+/// costs n*n of each.
+llvm::SmallVector<mlir::Value> transposeRows(mlir::OpBuilder &b,
+                                             mlir::Location loc,
+                                             llvm::ArrayRef<mlir::Value> rows);
+
 } // namespace ms
 
 #endif // MS_DIALECT_MS_TRANSFORMS_VECTORIZATIONUTILS_H
