@@ -288,6 +288,15 @@ CASES = {
         "ms.conv2d %a0, %a1 pad_mode \"valid\" : {t0}, {t1}",
         [randn(1, 2, 5, 7), randn(8, 2, 2, 2)],
         lambda x, w: conv2d(x, w)),
+    # Rows of 24 pixels, which 16 lanes do not divide: O2 tiles the
+    # flattened pixels, so a tile's lanes continue on the next output row
+    # (ms-vectorize-convs); 3 rows of 24 are four whole tiles and a half one.
+    # Stride and dilation in height, 5 channels.
+    "conv2d_rows_flat": (
+        "ms.conv2d %a0, %a1, %a2 pad_mode \"valid\" stride [2, 1] "
+        "dilation [2, 1] : {t0}, {t1}, {t2}",
+        [randn(2, 3, 9, 26), randn(5, 3, 3, 3), randn(5)],
+        lambda x, w, b: conv2d(x, w, b, stride=(2, 1), dilation=(2, 1))),
 }
 
 TEST_TEMPLATE = """\

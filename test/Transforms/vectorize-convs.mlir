@@ -1,58 +1,92 @@
-// A unit-stride-width conv whose output rows fill the vector lanes reads the
-// image directly: per output row, register tiles of channels (6 with AVX2's
-// 16 registers, up to 14 with AVX-512's 32) x 16 pixels
-// accumulate over (c, kh, kw) in order with one FMA per weight, starting
-// from zeros. With output channels that fill whole vectors, the channels go
-// in the lanes instead. The im2col copy and the matmul are gone either way.
-// Other convs (strided columns, few channels) keep the im2col matmul.
+// A unit-stride-width conv reads the image directly: register tiles of
+// channels (6 with AVX2's 16 registers, up to 14 with AVX-512's 32) x 16
+// pixels accumulate over (c, kh, kw) in order with one FMA per weight,
+// starting from zeros. The pixels are those of one output row, or of the
+// flattened rows when a row is longer than a vector that does not divide
+// it. With output channels that fill whole vectors, the channels go in the
+// lanes instead. The im2col copy and the matmul are gone either way. Other
+// convs (strided columns, few channels and short rows) keep the im2col
+// matmul.
 // RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8 vector-registers=16" --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8 vector-registers=32" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=WIDE
 
-// 30 columns: a whole 16-lane tile and a 14-lane masked one; 7 channels: a
-// 6-row tile and a 1-row one.
-// CHECK-LABEL: func @rows
+// 30 columns, which 16 lanes do not divide: the tiles run over the 90
+// flattened pixels, so a tile's lanes continue on the next output row. Per
+// tap, a masked read of each row's run of the [C, H*W] image, merged by a
+// select; 5 whole tiles write unmasked, the last 10 pixels masked. 7
+// channels: a 6-row tile and a 1-row one.
+// CHECK-LABEL: func @flat_rows
 // CHECK-SAME: (%[[X:.*]]: tensor<1x2x5x32xf32>, %[[W:.*]]: tensor<7x2x3x3xf32>)
 // CHECK-DAG: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK-DAG: %[[ALL:.*]] = arith.constant dense<true> : vector<16xi1>
 // CHECK-DAG: %[[WEIGHTS:.*]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<7x2x3x3xf32> into tensor<7x18xf32>
 // CHECK-DAG: %[[IMAGE:.*]] = tensor.extract_slice %[[X]]
+// CHECK-DAG: %[[FLAT:.*]] = tensor.collapse_shape %[[IMAGE]] {{\[}}[0], [1, 2]] : tensor<2x5x32xf32> into tensor<2x160xf32>
 // CHECK-NOT: linalg.
-// CHECK: scf.for %[[OH:[[:alnum:]_]+]] = %{{.*}} to %{{.*}} iter_args(%[[OUT:[[:alnum:]_]+]] =
-// CHECK: scf.for %[[C:[[:alnum:]_]+]] = {{.*}} iter_args(%[[A0:[[:alnum:]_]+]] = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]]) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: scf.for %[[P0:[[:alnum:]_]+]] = %{{.*}} to %[[C80:[[:alnum:]_]+]] step %[[C16:[[:alnum:]_]+]] iter_args(%[[OUT:[[:alnum:]_]+]] = %{{.*}}) -> (tensor<7x90xf32>)
+// CHECK: %[[ROW:.*]] = arith.divui %[[P0]], %[[C30:[[:alnum:]_]+]] : index
+// CHECK: %[[COL:.*]] = arith.remui %[[P0]], %[[C30]] : index
+// CHECK: %[[HEAD_MASK:.*]] = vector.create_mask %{{.*}} : vector<16xi1>
+// CHECK: %[[TAIL_MASK:.*]] = arith.xori %[[HEAD_MASK]], %[[ALL]] : vector<16xi1>
+// CHECK: %[[C:[[:alnum:]_]+]]:6 = scf.for %[[CH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[A0:[[:alnum:]_]+]] = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]])
 // CHECK: scf.for %[[KH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[ACC0:[[:alnum:]_]+]] = %[[A0]],
-// CHECK: %[[ROW:.*]] = arith.addi %[[OH]], %[[KH]] : index
-// CHECK: %[[PIXELS:.*]] = vector.transfer_read %[[IMAGE]][%[[C]], %[[ROW]], %[[C0:[[:alnum:]_]+]]], %{{.*}} {in_bounds = [true]} : tensor<2x5x32xf32>, vector<16xf32>
-// CHECK: %[[W00:.*]] = tensor.extract %[[WEIGHTS]][%[[C0]], %[[K:[[:alnum:]_]+]]] : tensor<7x18xf32>
+// CHECK: %[[HEAD:.*]] = vector.transfer_read %[[FLAT]][%[[CH]], %{{.*}}], %{{.*}}, %[[HEAD_MASK]] {in_bounds = [true]} : tensor<2x160xf32>, vector<16xf32>
+// CHECK: %[[TAIL_START:.*]] = arith.minui %{{.*}}, %[[LAST:[[:alnum:]_]+]] : index
+// CHECK: %[[TAIL:.*]] = vector.transfer_read %[[FLAT]][%[[CH]], %[[TAIL_START]]], %{{.*}}, %[[TAIL_MASK]] {in_bounds = [true]} : tensor<2x160xf32>, vector<16xf32>
+// CHECK: %[[PIXELS:.*]] = arith.select %[[HEAD_MASK]], %[[HEAD]], %[[TAIL]] : vector<16xi1>, vector<16xf32>
+// CHECK: %[[W00:.*]] = tensor.extract %[[WEIGHTS]][%{{.*}}, %{{.*}}] : tensor<7x18xf32>
 // CHECK: %[[SPLAT:.*]] = vector.broadcast %[[W00]] : f32 to vector<16xf32>
 // CHECK: math.fma %[[SPLAT]], %[[PIXELS]], %[[ACC0]] : vector<16xf32>
 // CHECK-COUNT-17: math.fma
 // CHECK: scf.yield
 // CHECK: scf.yield
-// CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[OH]], %[[C0]]] {in_bounds = [true]} : vector<16xf32>, tensor<7x3x30xf32>
-// The second tile starts at column 16: its reads past the image row's 32
-// columns and its writes past the 30 output columns are masked off.
-// CHECK: vector.transfer_read %[[IMAGE]][%{{.*}}, %{{.*}}, %[[C16:[[:alnum:]_]+]]], %{{.*}} {in_bounds = [true]} : tensor<2x5x32xf32>, vector<16xf32>
-// CHECK: %[[M15:.*]] = vector.constant_mask [15] : vector<16xi1>
-// CHECK: vector.transfer_read %[[IMAGE]][%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, %[[M15]] {in_bounds = [true]}
-// CHECK: %[[M14R:.*]] = vector.constant_mask [14] : vector<16xi1>
-// CHECK: vector.transfer_read %[[IMAGE]][%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, %[[M14R]] {in_bounds = [true]}
-// CHECK: scf.yield
-// CHECK: scf.yield
-// CHECK: %[[M14:.*]] = vector.constant_mask [14] : vector<16xi1>
-// CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[OH]], %[[C16]]], %[[M14]] {in_bounds = [true]}
-// The seventh channel, one row.
+// CHECK: vector.transfer_write %[[C]]#0, %[[OUT]][%{{.*}}, %[[P0]]] {in_bounds = [true]} : vector<16xf32>, tensor<7x90xf32>
+// CHECK-COUNT-5: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[P0]]] {in_bounds = [true]}
+// The last tile: pixels 80..89, all on the last row.
+// CHECK: %[[M10:.*]] = vector.constant_mask [10] : vector<16xi1>
 // CHECK: scf.for
+// CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[C80]]], %[[M10]] {in_bounds = [true]}
+// The seventh channel, one row, over the same tiles.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C80]] step %[[C16]]
 // CHECK: iter_args(%{{.*}} = %[[ZEROS]]) -> (vector<16xf32>)
-// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%[[C6:[[:alnum:]_]+]], %{{.*}}, %[[C0]]] {in_bounds = [true]}
 // CHECK-NOT: linalg.
 // CHECK: return
 // With 32 registers (AVX-512) the 7 channels fit one tile.
-// WIDE-LABEL: func @rows
+// WIDE-LABEL: func @flat_rows
 // WIDE: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // WIDE-NOT: -> (vector<16xf32>)
 // WIDE: return
-func.func @rows(%x: tensor<1x2x5x32xf32>, %w: tensor<7x2x3x3xf32>) -> tensor<1x7x3x30xf32> {
+func.func @flat_rows(%x: tensor<1x2x5x32xf32>, %w: tensor<7x2x3x3xf32>) -> tensor<1x7x3x30xf32> {
   %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<1x2x5x32xf32>, tensor<7x2x3x3xf32>
   return %0 : tensor<1x7x3x30xf32>
+}
+
+// -----
+
+// 14 columns, shorter than a vector: one masked 16-lane tile per output
+// row. The reads past the 16-column image row and the writes past the 14
+// output columns are masked off.
+// CHECK-LABEL: func @masked_row
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x5x16xf32>, %[[W:.*]]: tensor<7x2x3x3xf32>)
+// CHECK: %[[IMAGE:.*]] = tensor.extract_slice %[[X]]
+// CHECK-NOT: linalg.
+// CHECK: scf.for %[[OH:[[:alnum:]_]+]] =
+// CHECK: scf.for %[[C:[[:alnum:]_]+]] = {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: scf.for %[[KH:[[:alnum:]_]+]] =
+// CHECK: %[[ROW:.*]] = arith.addi %[[OH]], %[[KH]] : index
+// CHECK: vector.transfer_read %[[IMAGE]][%[[C]], %[[ROW]], %[[C0:[[:alnum:]_]+]]], %{{.*}} {in_bounds = [true]} : tensor<2x5x16xf32>, vector<16xf32>
+// CHECK: %[[M15:.*]] = vector.constant_mask [15] : vector<16xi1>
+// CHECK: vector.transfer_read %[[IMAGE]][%[[C]], %[[ROW]], %{{.*}}], %{{.*}}, %[[M15]] {in_bounds = [true]}
+// CHECK: %[[M14R:.*]] = vector.constant_mask [14] : vector<16xi1>
+// CHECK: vector.transfer_read %[[IMAGE]][%[[C]], %[[ROW]], %{{.*}}], %{{.*}}, %[[M14R]] {in_bounds = [true]}
+// CHECK: scf.yield
+// CHECK: scf.yield
+// CHECK: %[[M14:.*]] = vector.constant_mask [14] : vector<16xi1>
+// CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[OH]], %[[C0]]], %[[M14]] {in_bounds = [true]}
+// CHECK: return
+func.func @masked_row(%x: tensor<1x2x5x16xf32>, %w: tensor<7x2x3x3xf32>) -> tensor<1x7x3x14xf32> {
+  %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<1x2x5x16xf32>, tensor<7x2x3x3xf32>
+  return %0 : tensor<1x7x3x14xf32>
 }
 
 // -----

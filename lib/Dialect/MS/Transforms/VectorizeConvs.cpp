@@ -116,6 +116,9 @@ std::optional<Im2colMatmul> matchIm2colMatmul(linalg::MatmulOp matmul) {
 /// a broadcast and loads hold accumulators.
 struct ConvTile {
   bool channelLanes = false;
+  // Pixels in the lanes, run over the flattened (oh, ow) pixels: a tile's
+  // lanes may continue on the next output row, so no lane is wasted.
+  bool flatPixels = false;
   int64_t lanes = 0, accumulators = 0;
 };
 
@@ -139,9 +142,14 @@ std::optional<ConvTile> chooseTile(const CpuModel &cpu,
   }
   // Pixels in the lanes need contiguous image runs, and rows that fill the
   // lanes: the lanes past a row's end compute nothing, im2col wastes none.
+  if (conv.strideW != 1)
+    return std::nullopt;
   tile.lanes = std::min<int64_t>(2 * cpu.vectorLanes, paddedLength(conv.outW));
   int64_t tiles = (conv.outW + tile.lanes - 1) / tile.lanes;
-  if (conv.strideW != 1 || 8 * conv.outW < 7 * tiles * tile.lanes)
+  // Rows at least a vector long that it does not divide: flattened tiles
+  // span at most two rows and waste nothing.
+  tile.flatPixels = conv.outW >= tile.lanes && conv.outW % tile.lanes != 0;
+  if (!tile.flatPixels && 8 * conv.outW < 7 * tiles * tile.lanes)
     return std::nullopt;
   tile.accumulators = std::min<int64_t>(channelsOut, budget(tile.lanes));
   return tile;
@@ -179,6 +187,27 @@ public:
         RankedTensorType::get({channelsOut, conv.outH, conv.outW},
                               elementType),
         init, pixels);
+    if (tile.flatPixels) {
+      // The image as [C, H*W]: a tile's runs are offsets into a channel.
+      int64_t imageH = cast<ShapedType>(image.getType()).getDimSize(1);
+      flatImage = tensor::CollapseShapeOp::create(
+          b, loc,
+          RankedTensorType::get({conv.channels, imageH * imageWidth},
+                                elementType),
+          image, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+      Value product = split(
+          b, init, channelsOut, tile.accumulators,
+          [&](OpBuilder &cb, Value out, Value o0, int64_t channels) {
+            return split(cb, out, conv.outH * conv.outW, tile.lanes,
+                         [&](OpBuilder &pb, Value tileOut, Value p0,
+                             int64_t active) {
+                           return flatTile(pb, tileOut, o0, channels, p0,
+                                           active);
+                         });
+          });
+      finish(product, fill);
+      return;
+    }
     // Whole tiles in a loop, then the remainder tile, on both axes.
     int64_t channelStep = tile.channelLanes ? tile.lanes : tile.accumulators;
     int64_t pixelStep = tile.channelLanes ? tile.accumulators : tile.lanes;
@@ -200,8 +229,13 @@ public:
               });
           return overRows.getResult(0);
         });
-    Value product = tensor::CollapseShapeOp::create(b, loc, productType,
-                                                    outRows, pixels);
+    finish(tensor::CollapseShapeOp::create(b, loc, productType, outRows,
+                                           pixels),
+           fill);
+  }
+
+private:
+  void finish(Value product, Operation *fill) {
     b.replaceOp(conv.matmul, product);
     if (filled && fill->use_empty())
       b.eraseOp(fill);
@@ -211,7 +245,6 @@ public:
       b.eraseOp(conv.windows);
   }
 
-private:
   using TileBody =
       llvm::function_ref<Value(OpBuilder &, Value, Value, int64_t)>;
 
@@ -381,6 +414,116 @@ private:
     return readLanes(tb, loc, vectorType, out, {o, oh, ow}, padding, active);
   }
 
+  /// product[o0 : o0+channels, p0 : p0+active] over the flattened pixels:
+  /// the first `head` lanes are output row r from column c0, the rest
+  /// row r+1 from column 0. Per tap, a masked read of each row's run.
+  Value flatTile(OpBuilder &tb, Value out, Value o0, int64_t channels,
+                 Value p0, int64_t active) {
+    auto vectorOfLanes = [&](int64_t n) { return VectorType::get({n}, tb.getI1Type()); };
+    Value outW = index(tb, conv.outW);
+    Value r = arith::DivUIOp::create(tb, loc, p0, outW);
+    Value c0 = arith::RemUIOp::create(tb, loc, p0, outW);
+    Value head = arith::MinUIOp::create(
+        tb, loc, index(tb, tile.lanes),
+        arith::SubIOp::create(tb, loc, outW, c0));
+    // Lanes past the last pixel (in the remainder tile) are in neither run.
+    Value inTile = vector::CreateMaskOp::create(
+        tb, loc, vectorOfLanes(tile.lanes), ValueRange{index(tb, active)});
+    Value inHead = vector::CreateMaskOp::create(
+        tb, loc, vectorOfLanes(tile.lanes),
+        ValueRange{arith::MinUIOp::create(tb, loc, head, index(tb, active))});
+    Value inTail = arith::XOrIOp::create(tb, loc, inHead, inTile);
+    int64_t imageH = cast<ShapedType>(image.getType()).getDimSize(1);
+    Value width = index(tb, imageWidth);
+    Value lastPixel = index(tb, imageH * imageWidth - 1);
+    // Image offsets of each run's first pixel at tap (0, 0): row r from
+    // column c0; row r+1 shifted left by `head` so that lane `head` reads
+    // its column 0.
+    Value headBase = arith::AddIOp::create(
+        tb, loc,
+        arith::MulIOp::create(
+            tb, loc, arith::MulIOp::create(tb, loc, r, index(tb, conv.strideH)),
+            width),
+        c0);
+    Value tailBase = arith::SubIOp::create(
+        tb, loc,
+        arith::MulIOp::create(
+            tb, loc,
+            arith::MulIOp::create(
+                tb, loc, arith::AddIOp::create(tb, loc, r, index(tb, 1)),
+                index(tb, conv.strideH)),
+            width),
+        head);
+    SmallVector<Value> channel;
+    for (int64_t i = 0; i < channels; ++i)
+      channel.push_back(tb.createOrFold<arith::AddIOp>(loc, o0, index(tb, i)));
+    SmallVector<Value> accumulators;
+    for (int64_t i = 0; i < channels; ++i)
+      accumulators.push_back(
+          filled ? vector::BroadcastOp::create(tb, loc, vectorType, filled)
+                       .getResult()
+                 : readLanes(tb, loc, vectorType, out, {channel[i], p0},
+                             padding, active));
+    AffineMap lastDim = AffineMap::getMinorIdentityMap(2, 1, tb.getContext());
+    auto overChannels = scf::ForOp::create(
+        tb, loc, index(tb, 0), index(tb, conv.channels), index(tb, 1),
+        accumulators,
+        [&](OpBuilder &cb, Location, Value c, ValueRange byChannel) {
+          auto overRows = scf::ForOp::create(
+              cb, loc, index(cb, 0), index(cb, conv.kernelH), index(cb, 1),
+              byChannel,
+              [&](OpBuilder &kb, Location, Value kh, ValueRange byRow) {
+                SmallVector<Value> acc(byRow);
+                Value rowOffset = arith::MulIOp::create(
+                    kb, loc,
+                    arith::MulIOp::create(kb, loc, kh,
+                                          index(kb, conv.dilationH)),
+                    width);
+                Value kRow = arith::MulIOp::create(
+                    kb, loc,
+                    arith::AddIOp::create(
+                        kb, loc,
+                        arith::MulIOp::create(kb, loc, c,
+                                              index(kb, conv.kernelH)),
+                        kh),
+                    index(kb, conv.kernelW));
+                for (int64_t kw = 0; kw < conv.kernelW; ++kw) {
+                  Value tap = arith::AddIOp::create(
+                      kb, loc, rowOffset, index(kb, kw * conv.dilationW));
+                  Value headRun = vector::TransferReadOp::create(
+                      kb, loc, vectorType, flatImage,
+                      ValueRange{c, arith::AddIOp::create(kb, loc, headBase, tap)},
+                      lastDim, padding, inHead, kb.getBoolArrayAttr({true}));
+                  // A tile within one row reads no tail, and its tail
+                  // start may lie past the image: keep it inside (a start
+                  // that lanes are read from is never past the last pixel).
+                  Value tailStart = arith::MinUIOp::create(
+                      kb, loc, arith::AddIOp::create(kb, loc, tailBase, tap),
+                      lastPixel);
+                  Value tailRun = vector::TransferReadOp::create(
+                      kb, loc, vectorType, flatImage, ValueRange{c, tailStart},
+                      lastDim, padding, inTail, kb.getBoolArrayAttr({true}));
+                  Value pixels =
+                      arith::SelectOp::create(kb, loc, inHead, headRun, tailRun);
+                  Value k = arith::AddIOp::create(kb, loc, kRow, index(kb, kw));
+                  for (size_t i = 0; i < acc.size(); ++i) {
+                    Value weight = tensor::ExtractOp::create(
+                        kb, loc, weights, ValueRange{channel[i], k});
+                    Value splat =
+                        vector::BroadcastOp::create(kb, loc, vectorType, weight);
+                    acc[i] = math::FmaOp::create(kb, loc, splat, pixels, acc[i]);
+                  }
+                }
+                scf::YieldOp::create(kb, loc, acc);
+              });
+          scf::YieldOp::create(cb, loc, overRows.getResults());
+        });
+    for (int64_t i = 0; i < channels; ++i)
+      out = writeLanes(tb, loc, overChannels.getResult(i), out,
+                       {channel[i], p0}, active);
+    return out;
+  }
+
   /// Channel-lane accumulators (one per pixel) as channel rows: `lanes`
   /// pixels at a time, padded with zeros to a square and transposed by
   /// shuffles, then each channel's row of pixels written at once.
@@ -418,7 +561,7 @@ private:
   Im2colMatmul conv;
   ConvTile tile;
   Location loc;
-  Value image, weights, padding, filled;
+  Value image, flatImage, weights, padding, filled;
   Type elementType;
   VectorType vectorType;
   int64_t imageWidth = 0;

@@ -135,12 +135,16 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
       registers). Any stride. The pixels' vectors are then transposed into
       channel rows by shuffles (n*log2(n) for n lanes, instead of n*n lane
       extracts and stores) and each channel's pixels written at once.
-    - Pixels of one output row in the lanes, when the conv has unit stride
-      along the width and its rows fill at least 7/8 of the lanes (OW 28 in
-      two 16-lane tiles: yes; OW 10: no, im2col wastes nothing there): per
-      tap, one contiguous read of the image row times each of up to 6
-      channels' weight, broadcast. Lanes past an output row's end are masked
-      off.
+    - Pixels in the lanes, for unit stride along the width: per tap, a
+      contiguous read of the image row times each of up to 6 channels'
+      weight (14 with 32 registers), broadcast. When a row is at least a
+      vector long and the vector does not divide it (OW 28 and 16 lanes),
+      the tiles run over the flattened pixels, so a tile may continue on
+      the next output row: two masked reads per tap, one per row, merged by
+      a select, and no lane is wasted. A row shorter than a vector is one
+      tile with the lanes past its end masked off, when it fills at least
+      7/8 of them (OW 14 in 16 lanes: yes; OW 10: no, im2col wastes
+      nothing there).
 
     Other convs keep the im2col matmul.
   }];
