@@ -19,6 +19,7 @@
 // CHECK-SAME: (%[[X:.*]]: tensor<1x2x5x32xf32>, %[[W:.*]]: tensor<7x2x3x3xf32>)
 // CHECK-DAG: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
 // CHECK-DAG: %[[ALL:.*]] = arith.constant dense<true> : vector<16xi1>
+// CHECK-DAG: %[[C93:.*]] = arith.constant 93 : index
 // CHECK-DAG: %[[WEIGHTS:.*]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<7x2x3x3xf32> into tensor<7x18xf32>
 // CHECK-DAG: %[[IMAGE:.*]] = tensor.extract_slice %[[X]]
 // CHECK-DAG: %[[FLAT:.*]] = tensor.collapse_shape %[[IMAGE]] {{\[}}[0], [1, 2]] : tensor<2x5x32xf32> into tensor<2x160xf32>
@@ -28,10 +29,13 @@
 // CHECK: %[[COL:.*]] = arith.remui %[[P0]], %[[C30]] : index
 // CHECK: %[[HEAD_MASK:.*]] = vector.create_mask %{{.*}} : vector<16xi1>
 // CHECK: %[[TAIL_MASK:.*]] = arith.xori %[[HEAD_MASK]], %[[ALL]] : vector<16xi1>
+// The tail's start stays inside the 160-pixel image for every tap (the
+// last tap is 2 rows and 2 columns on: 159 - 66).
+// CHECK: %[[TAIL_BASE:.*]] = arith.minui %{{.*}}, %[[C93]] : index
 // CHECK: %[[C:[[:alnum:]_]+]]:6 = scf.for %[[CH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[A0:[[:alnum:]_]+]] = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]])
 // CHECK: scf.for %[[KH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[ACC0:[[:alnum:]_]+]] = %[[A0]],
 // CHECK: %[[HEAD:.*]] = vector.transfer_read %[[FLAT]][%[[CH]], %{{.*}}], %{{.*}}, %[[HEAD_MASK]] {in_bounds = [true]} : tensor<2x160xf32>, vector<16xf32>
-// CHECK: %[[TAIL_START:.*]] = arith.minui %{{.*}}, %[[LAST:[[:alnum:]_]+]] : index
+// CHECK: %[[TAIL_START:.*]] = arith.addi %[[TAIL_BASE]], %{{.*}} : index
 // CHECK: %[[TAIL:.*]] = vector.transfer_read %[[FLAT]][%[[CH]], %[[TAIL_START]]], %{{.*}}, %[[TAIL_MASK]] {in_bounds = [true]} : tensor<2x160xf32>, vector<16xf32>
 // CHECK: %[[PIXELS:.*]] = arith.select %[[HEAD_MASK]], %[[HEAD]], %[[TAIL]] : vector<16xi1>, vector<16xf32>
 // CHECK: %[[W00:.*]] = tensor.extract %[[WEIGHTS]][%{{.*}}, %{{.*}}] : tensor<7x18xf32>

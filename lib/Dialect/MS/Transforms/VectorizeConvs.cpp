@@ -435,7 +435,6 @@ private:
     Value inTail = arith::XOrIOp::create(tb, loc, inHead, inTile);
     int64_t imageH = cast<ShapedType>(image.getType()).getDimSize(1);
     Value width = index(tb, imageWidth);
-    Value lastPixel = index(tb, imageH * imageWidth - 1);
     // Image offsets of each run's first pixel at tap (0, 0): row r from
     // column c0; row r+1 shifted left by `head` so that lane `head` reads
     // its column 0.
@@ -445,15 +444,23 @@ private:
             tb, loc, arith::MulIOp::create(tb, loc, r, index(tb, conv.strideH)),
             width),
         c0);
-    Value tailBase = arith::SubIOp::create(
+    // A tile within one row reads no tail, and its tail start may then lie
+    // past the image: keep every tap's start inside. A tail that is read
+    // never starts later than this bound, so the bound changes nothing.
+    int64_t lastTap = (conv.kernelH - 1) * conv.dilationH * imageWidth +
+                      (conv.kernelW - 1) * conv.dilationW;
+    Value tailBase = arith::MinUIOp::create(
         tb, loc,
-        arith::MulIOp::create(
+        arith::SubIOp::create(
             tb, loc,
             arith::MulIOp::create(
-                tb, loc, arith::AddIOp::create(tb, loc, r, index(tb, 1)),
-                index(tb, conv.strideH)),
-            width),
-        head);
+                tb, loc,
+                arith::MulIOp::create(
+                    tb, loc, arith::AddIOp::create(tb, loc, r, index(tb, 1)),
+                    index(tb, conv.strideH)),
+                width),
+            head),
+        index(tb, imageH * imageWidth - 1 - lastTap));
     SmallVector<Value> channel;
     for (int64_t i = 0; i < channels; ++i)
       channel.push_back(tb.createOrFold<arith::AddIOp>(loc, o0, index(tb, i)));
@@ -494,12 +501,8 @@ private:
                       kb, loc, vectorType, flatImage,
                       ValueRange{c, arith::AddIOp::create(kb, loc, headBase, tap)},
                       lastDim, padding, inHead, kb.getBoolArrayAttr({true}));
-                  // A tile within one row reads no tail, and its tail
-                  // start may lie past the image: keep it inside (a start
-                  // that lanes are read from is never past the last pixel).
-                  Value tailStart = arith::MinUIOp::create(
-                      kb, loc, arith::AddIOp::create(kb, loc, tailBase, tap),
-                      lastPixel);
+                  Value tailStart =
+                      arith::AddIOp::create(kb, loc, tailBase, tap);
                   Value tailRun = vector::TransferReadOp::create(
                       kb, loc, vectorType, flatImage, ValueRange{c, tailStart},
                       lastDim, padding, inTail, kb.getBoolArrayAttr({true}));
