@@ -1,17 +1,23 @@
 // Pooling generics become loops over output rows, each row one vector: per
 // window position in (kh, kw) order, a contiguous read of the input row,
-// a shuffle keeping every stride-th element, and the generic's body. Odd
-// row lengths are padded to whole registers with the extra lanes masked
-// off; an output a fill initialised starts from the filled value. Ops that
-// are not pooling-shaped are left alone.
+// a shuffle keeping every stride-th element, and the generic's body. Max
+// and min pools (with a relu or other clamp fused in) read each input row
+// once, combine the rows, shuffle out each column position and clamp once.
+// Odd row lengths are padded to whole registers with the extra lanes
+// masked off; an output a fill initialised starts from the filled value.
+// Ops that are not pooling-shaped are left alone.
 // RUN: ms-opt %s --ms-vectorize-pooling --canonicalize --cse --split-input-file | FileCheck %s
 
 #window = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
 #kernel = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
 #pooled = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
 
-// 7 input columns are read as 8 lanes: at column 0 the 8th lane is past the
-// row's end and masked off; at column 1 the 7th and 8th are.
+// Max pooling with a fused relu: each of the window's 2 input rows is read
+// once (7 columns as 8 lanes, the 8th past the row masked off), the rows
+// are combined, the even and odd columns shuffled out and combined, and the
+// relu applied once, then the output row. max and relu are exact
+// selections and relu is monotone, so this order gives the same bits as
+// relu-then-max element by element.
 // CHECK-LABEL: func @max_pool_relu
 // CHECK-SAME: (%[[X:.*]]: tensor<2x2x7x7xf32>, %[[INIT:.*]]: tensor<2x2x3x3xf32>)
 // CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
@@ -23,13 +29,15 @@
 // CHECK: %[[ROW:[[:alnum:]_]+]] = arith.muli %[[OH]], %{{.*}} : index
 // CHECK: %[[M7:.*]] = vector.constant_mask [7] : vector<8xi1>
 // CHECK: %[[R0:[[:alnum:]_]+]] = vector.transfer_read %[[X]][%[[N]], %[[C]], %[[ROW]], %[[C0]]], %{{.*}}, %[[M7]] {in_bounds = [true]} : tensor<2x2x7x7xf32>, vector<8xf32>
-// CHECK: %[[S0:[[:alnum:]_]+]] = vector.shuffle %[[R0]], %[[R0]] [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
-// CHECK: %[[RELU0:[[:alnum:]_]+]] = arith.maximumf %[[S0]], %[[ZEROS]] : vector<4xf32>
-// CHECK: %[[M0:[[:alnum:]_]+]] = arith.maximumf %[[ACC]], %[[RELU0]] : vector<4xf32>
-// CHECK: %[[M6:.*]] = vector.constant_mask [6] : vector<8xi1>
-// CHECK: vector.transfer_read %[[X]][%[[N]], %[[C]], %[[ROW]], %{{.*}}], %{{.*}}, %[[M6]] {in_bounds = [true]} : tensor<2x2x7x7xf32>, vector<8xf32>
-// CHECK-COUNT-3: vector.shuffle
-// CHECK: vector.transfer_write %{{.*}}, %[[OUT]][%[[N]], %[[C]], %[[OH]], %[[C0]]], %[[M3]] {in_bounds = [true]} : vector<4xf32>, tensor<2x2x3x3xf32>
+// CHECK: %[[ROW1:[[:alnum:]_]+]] = arith.addi %[[ROW]], %{{.*}} : index
+// CHECK: %[[R1:[[:alnum:]_]+]] = vector.transfer_read %[[X]][%[[N]], %[[C]], %[[ROW1]], %[[C0]]], %{{.*}}, %[[M7]] {in_bounds = [true]} : tensor<2x2x7x7xf32>, vector<8xf32>
+// CHECK: %[[ROWS:[[:alnum:]_]+]] = arith.maximumf %[[R0]], %[[R1]] : vector<8xf32>
+// CHECK: %[[EVEN:[[:alnum:]_]+]] = vector.shuffle %[[ROWS]], %[[ROWS]] [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
+// CHECK: %[[ODD:[[:alnum:]_]+]] = vector.shuffle %[[ROWS]], %[[ROWS]] [1, 3, 5, 7] : vector<8xf32>, vector<8xf32>
+// CHECK: %[[WINDOW:[[:alnum:]_]+]] = arith.maximumf %[[EVEN]], %[[ODD]] : vector<4xf32>
+// CHECK: %[[RELU:[[:alnum:]_]+]] = arith.maximumf %[[WINDOW]], %[[ZEROS]] : vector<4xf32>
+// CHECK: %[[POOLED:[[:alnum:]_]+]] = arith.maximumf %[[ACC]], %[[RELU]] : vector<4xf32>
+// CHECK: vector.transfer_write %[[POOLED]], %[[OUT]][%[[N]], %[[C]], %[[OH]], %[[C0]]], %[[M3]] {in_bounds = [true]} : vector<4xf32>, tensor<2x2x3x3xf32>
 // CHECK-NOT: linalg.generic
 func.func @max_pool_relu(%x: tensor<2x2x7x7xf32>, %init: tensor<2x2x3x3xf32>) -> tensor<2x2x3x3xf32> {
   %zero = arith.constant 0.0 : f32
@@ -58,11 +66,12 @@ func.func @max_pool_relu(%x: tensor<2x2x7x7xf32>, %init: tensor<2x2x3x3xf32>) ->
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[DEST]])
 // CHECK-NOT: vector.transfer_read %{{.*}} : tensor<1x2x4x4xf32>
 // CHECK: %[[R0:.*]] = vector.transfer_read %[[X]]
-// CHECK: %[[S0:.*]] = vector.shuffle %[[R0]], %[[R0]]
 // CHECK: %[[R1:.*]] = vector.transfer_read %[[X]]
-// CHECK: %[[S1:.*]] = vector.shuffle %[[R1]], %[[R1]]
-// CHECK: arith.maximumf %[[S0]], %[[S1]] : vector<4xf32>
-// CHECK: vector.transfer_write
+// CHECK: %[[ROWS:.*]] = arith.maximumf %[[R0]], %[[R1]] : vector<8xf32>
+// CHECK: %[[EVEN:.*]] = vector.shuffle %[[ROWS]], %[[ROWS]] [0, 2, 4, 6]
+// CHECK: %[[ODD:.*]] = vector.shuffle %[[ROWS]], %[[ROWS]] [1, 3, 5, 7]
+// CHECK: %[[POOLED:.*]] = arith.maximumf %[[EVEN]], %[[ODD]] : vector<4xf32>
+// CHECK-NEXT: vector.transfer_write %[[POOLED]]
 func.func @filled_max_pool(%x: tensor<1x2x8x8xf32>, %dest: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %ninf = arith.constant 0xFF800000 : f32
   %init = linalg.fill ins(%ninf : f32) outs(%dest : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
@@ -137,4 +146,27 @@ func.func @not_pooling(%x: tensor<1x2x8x8xf32>, %k: tensor<2x2xf32>, %init: tens
     linalg.yield %s : f32
   } -> tensor<1x2x4x4xf32>
   return %weighted, %indexed : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
+// -----
+
+#window = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+#kernel = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+#pooled = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+
+// An add before the max is not a selection (it rounds), so each window
+// position is read and combined in order, as the generic does.
+// CHECK-LABEL: func @max_of_sums
+// CHECK-COUNT-4: vector.transfer_read %{{.*}} : tensor<1x1x8x8xf32>, vector<8xf32>
+// CHECK-NOT: vector.transfer_read %{{.*}} : tensor<1x1x8x8xf32>
+// CHECK: vector.transfer_write
+func.func @max_of_sums(%x: tensor<1x1x8x8xf32>, %init: tensor<1x1x4x4xf32>, %bias: f32) -> tensor<1x1x4x4xf32> {
+  %k = tensor.empty() : tensor<2x2xf32>
+  %pool = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %k : tensor<1x1x8x8xf32>, tensor<2x2xf32>) outs(%init : tensor<1x1x4x4xf32>) {
+  ^bb0(%in: f32, %unused: f32, %o: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %o, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<1x1x4x4xf32>
+  return %pool : tensor<1x1x4x4xf32>
 }

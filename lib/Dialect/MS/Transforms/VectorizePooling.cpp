@@ -108,6 +108,55 @@ std::optional<PoolingShape> matchPooling(linalg::GenericOp op) {
   return shape;
 }
 
+/// A max (or min) pooling body: out = combine(out, clamp(in)), with
+/// combine arith.maximumf or arith.minimumf and clamp a chain of maximumf /
+/// minimumf of `in` with values from outside it (a relu fused into the
+/// pool), possibly empty. Both are exact selections and clamp is monotone,
+/// so the window can be combined in any order and clamped once: the same
+/// value, bit for bit.
+struct SelectionBody {
+  Operation *combine = nullptr;
+  SmallVector<Operation *> clamp; // from `in` outwards
+};
+
+std::optional<SelectionBody> matchSelectionBody(Block *body, Value inArg,
+                                                Value outArg) {
+  auto isSelection = [](Operation *op) {
+    return isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp>(op);
+  };
+  SelectionBody selection;
+  selection.combine = body->getTerminator()->getOperand(0).getDefiningOp();
+  if (!isSelection(selection.combine))
+    return std::nullopt;
+  Value lhs = selection.combine->getOperand(0),
+        rhs = selection.combine->getOperand(1);
+  if (lhs != outArg && rhs != outArg)
+    return std::nullopt;
+  Value chain = lhs == outArg ? rhs : lhs;
+  while (chain != inArg) {
+    Operation *op = chain.getDefiningOp();
+    if (!isSelection(op) || op->getBlock() != body)
+      return std::nullopt;
+    Value a = op->getOperand(0), b = op->getOperand(1);
+    // The other operand must not depend on the window: defined outside
+    // the body.
+    auto invariant = [&](Value v) { return v.getParentBlock() != body; };
+    if (invariant(b))
+      chain = a;
+    else if (invariant(a))
+      chain = b;
+    else
+      return std::nullopt;
+    selection.clamp.insert(selection.clamp.begin(), op);
+  }
+  // Nothing else in the body, and the window and output used only there.
+  if (static_cast<size_t>(std::distance(body->begin(), body->end())) !=
+          selection.clamp.size() + 2 ||
+      !outArg.hasOneUse() || !inArg.hasOneUse())
+    return std::nullopt;
+  return selection;
+}
+
 /// Emits the vectorized pooling in place of `op`.
 void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
                       const PoolingShape &shape) {
@@ -146,6 +195,73 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
 
+  // `op` (a body op) on vectors of `lanes`, with `operands` mapped through
+  // `map`; scalars from outside the body (or its constants) are splat.
+  auto cloneOnVectors = [&](OpBuilder &b, Operation *bodyOp, IRMapping &map,
+                            int64_t n) -> Value {
+    SmallVector<Value> operands;
+    for (Value v : bodyOp->getOperands()) {
+      Value mapped = map.lookupOrNull(v);
+      operands.push_back(
+          mapped ? mapped
+                 : vector::BroadcastOp::create(
+                       b, loc, VectorType::get({n}, v.getType()), v));
+    }
+    OperationState state(
+        loc, bodyOp->getName(), operands,
+        TypeRange{VectorType::get({n}, bodyOp->getResult(0).getType())},
+        bodyOp->getAttrs());
+    Value result = b.create(state)->getResult(0);
+    map.map(bodyOp->getResult(0), result);
+    return result;
+  };
+  std::optional<SelectionBody> selection =
+      matchSelectionBody(body, inArg, outArg);
+
+  // A max/min pool: each input row of the window read once across all of
+  // its kw positions and combined with the others, then each kw position
+  // shuffled out and combined, then clamped once.
+  auto selectionRow = [&](OpBuilder &b, ValueRange ivs, Value result,
+                          Value acc, ArrayRef<Value> outIndices) -> Value {
+    int64_t windowLanes = paddedLength((lanes - 1) * shape.strideW +
+                                       (shape.windowW - 1) * shape.dilationW +
+                                       1);
+    auto windowType = VectorType::get({windowLanes}, elementType);
+    Value ohTimesStride = arith::MulIOp::create(b, loc, ivs.back(),
+                                                index(b, shape.strideH));
+    auto combine = [&](Value x, Value y, int64_t n) {
+      IRMapping map;
+      map.map(selection->combine->getOperand(0), x);
+      map.map(selection->combine->getOperand(1), y);
+      return cloneOnVectors(b, selection->combine, map, n);
+    };
+    Value rows;
+    for (int64_t kh = 0; kh < shape.windowH; ++kh) {
+      SmallVector<Value> inIndices(ivs.drop_back());
+      inIndices.push_back(arith::AddIOp::create(
+          b, loc, ohTimesStride, index(b, kh * shape.dilationH)));
+      inIndices.push_back(index(b, 0));
+      Value inputRow = readLanes(b, loc, windowType, input, inIndices,
+                                 padding, inputWidth);
+      rows = rows ? combine(rows, inputRow, windowLanes) : inputRow;
+    }
+    Value window;
+    for (int64_t kw = 0; kw < shape.windowW; ++kw) {
+      SmallVector<int64_t> positions;
+      for (int64_t i = 0; i < lanes; ++i)
+        positions.push_back(i * shape.strideW + kw * shape.dilationW);
+      Value columns =
+          vector::ShuffleOp::create(b, loc, rowType, rows, rows, positions);
+      window = window ? combine(window, columns, lanes) : columns;
+    }
+    IRMapping map;
+    map.map(inArg, window);
+    for (Operation *clampOp : selection->clamp)
+      window = cloneOnVectors(b, clampOp, map, lanes);
+    return writeLanes(b, loc, combine(acc, window, lanes), result, outIndices,
+                      width);
+  };
+
   // One output row: acc = out row; for each window position in order,
   // acc = body(in row at that position, acc).
   auto row = [&](OpBuilder &b, ValueRange ivs, Value result) -> Value {
@@ -155,6 +271,8 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
                               .getResult()
                         : readLanes(b, loc, rowType, result, outIndices,
                                     padding, width);
+    if (selection)
+      return selectionRow(b, ivs, result, acc, outIndices);
     Value ohTimesStride = arith::MulIOp::create(b, loc, ivs.back(),
                                                 index(b, shape.strideH));
     for (int64_t kh = 0; kh < shape.windowH; ++kh)
@@ -172,22 +290,8 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
         IRMapping map;
         map.map(inArg, window);
         map.map(outArg, acc);
-        for (Operation &bodyOp : body->without_terminator()) {
-          SmallVector<Value> operands;
-          for (Value v : bodyOp.getOperands()) {
-            Value mapped = map.lookupOrNull(v);
-            // Scalars from outside the body (or its constants) are splat.
-            operands.push_back(
-                mapped ? mapped
-                       : vector::BroadcastOp::create(
-                             b, loc, VectorType::get({lanes}, v.getType()), v));
-          }
-          OperationState state(loc, bodyOp.getName(), operands,
-                               TypeRange{VectorType::get(
-                                   {lanes}, bodyOp.getResult(0).getType())},
-                               bodyOp.getAttrs());
-          map.map(bodyOp.getResult(0), b.create(state)->getResult(0));
-        }
+        for (Operation &bodyOp : body->without_terminator())
+          cloneOnVectors(b, &bodyOp, map, lanes);
         acc = map.lookup(body->getTerminator()->getOperand(0));
       }
     return writeLanes(b, loc, acc, result, outIndices, width);

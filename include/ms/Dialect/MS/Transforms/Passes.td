@@ -105,10 +105,15 @@ def MSVectorizePooling : Pass<"ms-vectorize-pooling"> {
     input row, a shuffle that keeps every sw-th element, and the generic's
     body on vectors. The same ops run on the same elements in the same order,
     so results do not change; LLVM otherwise vectorizes the stride-sw reads
-    of max pooling with masked gathers. Odd lengths are padded to whole
-    registers (a power of two up to 8 lanes, then a multiple of 8: OW 14 is
-    16 lanes) with the extra lanes masked off in every read past the row's
-    end and in the write. An output initialised by a fill (max pooling's
+    of max pooling with masked gathers. A max or min pool, with a clamp
+    such as a fused relu (`out = max(out, max(in, c))`), goes faster: each
+    input row of the window is read once over all its kw positions, the
+    rows are combined, each kw position is shuffled out and combined, and
+    the clamp is applied once. max and min are exact selections and the
+    clamp is monotone, so any order gives the same bits (a NaN stays a
+    NaN). Odd lengths are padded to whole registers (a power of two up to 8
+    lanes, then a multiple of 8: OW 14 is 16 lanes) with the extra lanes
+    masked off in every read past the row's end and in the write. An output initialised by a fill (max pooling's
     -inf) starts each row from the filled value and is written straight
     into the fill's destination, so the fill is neither written nor read.
     O2 runs it after ms-fuse-batch-loops.
