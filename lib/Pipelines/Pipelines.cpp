@@ -127,9 +127,15 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
   std::string generic =
       "func.func(linalg-generalize-named-ops),ms-contraction-to-fma";
   if (level != JitLevel::O0)
-    // Then the layers after each im2col conv join its loop over images.
     generic += ",ms-interchange-contractions,linalg-fuse-elementwise-ops,"
-               "canonicalize,ms-fuse-batch-loops,canonicalize";
+               "canonicalize";
+  if (level == JitLevel::O2)
+    // Transposes as vector blocks (a dense layer's x^T), before the batch
+    // loops could take them in one image at a time.
+    generic += ",ms-vectorize-transposes";
+  if (level != JitLevel::O0)
+    // Then the layers after each im2col conv join its loop over images.
+    generic += ",ms-fuse-batch-loops,canonicalize";
   if (level == JitLevel::O2)
     // Pooling windows as row vectors (LLVM would gather the strided reads).
     generic += ",ms-vectorize-pooling,canonicalize";

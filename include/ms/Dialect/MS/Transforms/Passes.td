@@ -166,6 +166,30 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def MSVectorizeTransposes : Pass<"ms-vectorize-transposes"> {
+  let summary = "Transpose in square blocks of vectors";
+  let description = [{
+    Rewrites each `linalg.generic` on static tensors that copies its input
+    to an output whose dims are the input's rotated (input `[A..., B...]`,
+    output `[B..., A...]`: a `[prod A, prod B]` matrix transposed, as a
+    dense layer's `x^T` at O2) into loops over square blocks of two vector
+    registers (16 x 16 with 8-lane vectors): the block's rows read as
+    vectors, transposed by n*log2(n) shuffles, and written as the output
+    block's rows. LLVM would copy element by element. Applies when both
+    matrix sides are multiples of the block. Data movement only. O2 runs it
+    before ms-fuse-batch-loops, which would otherwise pull the transpose
+    into a conv's loop over images as strided stores.
+  }];
+  let options = [
+    Option<"vectorLanes", "vector-lanes", "unsigned", "0",
+           "f32 lanes per vector register (0: the host's)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
   let summary = "Split large linalg.generic ops over threads";
   let description = [{
