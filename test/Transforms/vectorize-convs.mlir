@@ -11,9 +11,10 @@
 // RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8 vector-registers=32" --canonicalize --cse --split-input-file | FileCheck %s --check-prefix=WIDE
 
 // 30 columns, which 16 lanes do not divide: the tiles run over the 90
-// flattened pixels, so a tile's lanes continue on the next output row. Per
-// tap, a masked read of each row's run of the [C, H*W] image, merged by a
-// select; 5 whole tiles write unmasked, the last 10 pixels masked. 7
+// flattened pixels, so a tile's lanes may continue on the next output row.
+// A tile within one row reads one run of the [C, H*W] image per tap; one
+// that spans two rows reads each row's run masked and merges them by a
+// select. 5 whole tiles write unmasked, the last 10 pixels masked. 7
 // channels: a 6-row tile and a 1-row one.
 // CHECK-LABEL: func @flat_rows
 // CHECK-SAME: (%[[X:.*]]: tensor<1x2x5x32xf32>, %[[W:.*]]: tensor<7x2x3x3xf32>)
@@ -32,23 +33,33 @@
 // The tail's start stays inside the 160-pixel image for every tap (the
 // last tap is 2 rows and 2 columns on: 159 - 66).
 // CHECK: %[[TAIL_BASE:.*]] = arith.minui %{{.*}}, %[[C93]] : index
-// CHECK: %[[C:[[:alnum:]_]+]]:6 = scf.for %[[CH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[A0:[[:alnum:]_]+]] = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]])
-// CHECK: scf.for %[[KH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[ACC0:[[:alnum:]_]+]] = %[[A0]],
-// CHECK: %[[HEAD:.*]] = vector.transfer_read %[[FLAT]][%[[CH]], %{{.*}}], %{{.*}}, %[[HEAD_MASK]] {in_bounds = [true]} : tensor<2x160xf32>, vector<16xf32>
-// CHECK: %[[TAIL_START:.*]] = arith.addi %[[TAIL_BASE]], %{{.*}} : index
-// CHECK: %[[TAIL:.*]] = vector.transfer_read %[[FLAT]][%[[CH]], %[[TAIL_START]]], %{{.*}}, %[[TAIL_MASK]] {in_bounds = [true]} : tensor<2x160xf32>, vector<16xf32>
-// CHECK: %[[PIXELS:.*]] = arith.select %[[HEAD_MASK]], %[[HEAD]], %[[TAIL]] : vector<16xi1>, vector<16xf32>
+// CHECK: %[[ONE_ROW:.*]] = arith.cmpi uge, %{{.*}}, %[[C16]] : index
+// CHECK: scf.if %[[ONE_ROW]] -> (tensor<7x90xf32>) {
+// CHECK: scf.for %[[CH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[A0:[[:alnum:]_]+]] = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]])
+// CHECK: scf.for %{{.*}} iter_args(%[[ACC0:[[:alnum:]_]+]] = %[[A0]],
+// CHECK: %[[PIX1:.*]] = vector.transfer_read %[[FLAT]][%[[CH]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x160xf32>, vector<16xf32>
 // CHECK: %[[W00:.*]] = tensor.extract %[[WEIGHTS]][%{{.*}}, %{{.*}}] : tensor<7x18xf32>
 // CHECK: %[[SPLAT:.*]] = vector.broadcast %[[W00]] : f32 to vector<16xf32>
-// CHECK: math.fma %[[SPLAT]], %[[PIXELS]], %[[ACC0]] : vector<16xf32>
+// CHECK: math.fma %[[SPLAT]], %[[PIX1]], %[[ACC0]] : vector<16xf32>
 // CHECK-COUNT-17: math.fma
-// CHECK: scf.yield
-// CHECK: scf.yield
-// CHECK: vector.transfer_write %[[C]]#0, %[[OUT]][%{{.*}}, %[[P0]]] {in_bounds = [true]} : vector<16xf32>, tensor<7x90xf32>
-// CHECK-COUNT-5: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[P0]]] {in_bounds = [true]}
-// The last tile: pixels 80..89, all on the last row.
+// CHECK-NOT: arith.select
+// CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[P0]]] {in_bounds = [true]} : vector<16xf32>, tensor<7x90xf32>
+// CHECK: } else {
+// CHECK: scf.for %[[CH2:[[:alnum:]_]+]] = {{.*}} iter_args(%[[B0:[[:alnum:]_]+]] = %[[ZEROS]],
+// CHECK: scf.for %{{.*}} iter_args(%[[ACC1:[[:alnum:]_]+]] = %[[B0]],
+// CHECK: %[[HEAD:.*]] = vector.transfer_read %[[FLAT]][%[[CH2]], %{{.*}}], %{{.*}}, %[[HEAD_MASK]] {in_bounds = [true]} : tensor<2x160xf32>, vector<16xf32>
+// CHECK: %[[TAIL_START:.*]] = arith.addi %[[TAIL_BASE]], %{{.*}} : index
+// CHECK: %[[TAIL:.*]] = vector.transfer_read %[[FLAT]][%[[CH2]], %[[TAIL_START]]], %{{.*}}, %[[TAIL_MASK]] {in_bounds = [true]} : tensor<2x160xf32>, vector<16xf32>
+// CHECK: %[[PIXELS:.*]] = arith.select %[[HEAD_MASK]], %[[HEAD]], %[[TAIL]] : vector<16xi1>, vector<16xf32>
+// CHECK: math.fma %{{.*}}, %[[PIXELS]], %[[ACC1]] : vector<16xf32>
+// CHECK-COUNT-17: math.fma
+// CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[P0]]] {in_bounds = [true]} : vector<16xf32>, tensor<7x90xf32>
+// The last tile: pixels 80..89, all on the last row, so one run, its
+// reads and writes masked to 10 lanes.
+// CHECK: %[[M10R:.*]] = vector.constant_mask [10] : vector<16xi1>
+// CHECK-NEXT: vector.transfer_read %[[FLAT]]{{.*}}, %[[M10R]] {in_bounds = [true]}
+// CHECK-NOT: arith.select
 // CHECK: %[[M10:.*]] = vector.constant_mask [10] : vector<16xi1>
-// CHECK: scf.for
 // CHECK-COUNT-6: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[C80]]], %[[M10]] {in_bounds = [true]}
 // The seventh channel, one row, over the same tiles.
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[C80]] step %[[C16]]

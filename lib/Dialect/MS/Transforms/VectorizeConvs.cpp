@@ -461,70 +461,95 @@ private:
                 width),
             head),
         index(tb, imageH * imageWidth - 1 - lastTap));
-    SmallVector<Value> channel;
-    for (int64_t i = 0; i < channels; ++i)
-      channel.push_back(tb.createOrFold<arith::AddIOp>(loc, o0, index(tb, i)));
-    SmallVector<Value> accumulators;
-    for (int64_t i = 0; i < channels; ++i)
-      accumulators.push_back(
-          filled ? vector::BroadcastOp::create(tb, loc, vectorType, filled)
-                       .getResult()
-                 : readLanes(tb, loc, vectorType, out, {channel[i], p0},
-                             padding, active));
-    AffineMap lastDim = AffineMap::getMinorIdentityMap(2, 1, tb.getContext());
-    auto overChannels = scf::ForOp::create(
-        tb, loc, index(tb, 0), index(tb, conv.channels), index(tb, 1),
-        accumulators,
-        [&](OpBuilder &cb, Location, Value c, ValueRange byChannel) {
-          auto overRows = scf::ForOp::create(
-              cb, loc, index(cb, 0), index(cb, conv.kernelH), index(cb, 1),
-              byChannel,
-              [&](OpBuilder &kb, Location, Value kh, ValueRange byRow) {
-                SmallVector<Value> acc(byRow);
-                Value rowOffset = arith::MulIOp::create(
-                    kb, loc,
-                    arith::MulIOp::create(kb, loc, kh,
-                                          index(kb, conv.dilationH)),
-                    width);
-                Value kRow = arith::MulIOp::create(
-                    kb, loc,
-                    arith::AddIOp::create(
-                        kb, loc,
-                        arith::MulIOp::create(kb, loc, c,
-                                              index(kb, conv.kernelH)),
-                        kh),
-                    index(kb, conv.kernelW));
-                for (int64_t kw = 0; kw < conv.kernelW; ++kw) {
-                  Value tap = arith::AddIOp::create(
-                      kb, loc, rowOffset, index(kb, kw * conv.dilationW));
-                  Value headRun = vector::TransferReadOp::create(
-                      kb, loc, vectorType, flatImage,
-                      ValueRange{c, arith::AddIOp::create(kb, loc, headBase, tap)},
-                      lastDim, padding, inHead, kb.getBoolArrayAttr({true}));
-                  Value tailStart =
-                      arith::AddIOp::create(kb, loc, tailBase, tap);
-                  Value tailRun = vector::TransferReadOp::create(
-                      kb, loc, vectorType, flatImage, ValueRange{c, tailStart},
-                      lastDim, padding, inTail, kb.getBoolArrayAttr({true}));
-                  Value pixels =
-                      arith::SelectOp::create(kb, loc, inHead, headRun, tailRun);
-                  Value k = arith::AddIOp::create(kb, loc, kRow, index(kb, kw));
-                  for (size_t i = 0; i < acc.size(); ++i) {
-                    Value weight = tensor::ExtractOp::create(
-                        kb, loc, weights, ValueRange{channel[i], k});
-                    Value splat =
-                        vector::BroadcastOp::create(kb, loc, vectorType, weight);
-                    acc[i] = math::FmaOp::create(kb, loc, splat, pixels, acc[i]);
+    // Tiles within one output row (4 of every 7 for 28-pixel rows and 16
+    // lanes) read one run per tap; the others read both runs and select.
+    auto emit = [&](OpBuilder &eb, bool twoRuns) -> Value {
+      Value result = out;
+      SmallVector<Value> channel;
+      for (int64_t i = 0; i < channels; ++i)
+        channel.push_back(eb.createOrFold<arith::AddIOp>(loc, o0, index(eb, i)));
+      SmallVector<Value> accumulators;
+      for (int64_t i = 0; i < channels; ++i)
+        accumulators.push_back(
+            filled ? vector::BroadcastOp::create(eb, loc, vectorType, filled)
+                         .getResult()
+                   : readLanes(eb, loc, vectorType, result, {channel[i], p0},
+                               padding, active));
+      AffineMap lastDim = AffineMap::getMinorIdentityMap(2, 1, eb.getContext());
+      auto overChannels = scf::ForOp::create(
+          eb, loc, index(eb, 0), index(eb, conv.channels), index(eb, 1),
+          accumulators,
+          [&](OpBuilder &cb, Location, Value c, ValueRange byChannel) {
+            auto overRows = scf::ForOp::create(
+                cb, loc, index(cb, 0), index(cb, conv.kernelH), index(cb, 1),
+                byChannel,
+                [&](OpBuilder &kb, Location, Value kh, ValueRange byRow) {
+                  SmallVector<Value> acc(byRow);
+                  Value rowOffset = arith::MulIOp::create(
+                      kb, loc,
+                      arith::MulIOp::create(kb, loc, kh,
+                                            index(kb, conv.dilationH)),
+                      width);
+                  Value kRow = arith::MulIOp::create(
+                      kb, loc,
+                      arith::AddIOp::create(
+                          kb, loc,
+                          arith::MulIOp::create(kb, loc, c,
+                                                index(kb, conv.kernelH)),
+                          kh),
+                      index(kb, conv.kernelW));
+                  for (int64_t kw = 0; kw < conv.kernelW; ++kw) {
+                    Value tap = arith::AddIOp::create(
+                        kb, loc, rowOffset, index(kb, kw * conv.dilationW));
+                    Value headStart =
+                        arith::AddIOp::create(kb, loc, headBase, tap);
+                    Value pixels;
+                    if (!twoRuns) {
+                      pixels = readLanes(kb, loc, vectorType, flatImage,
+                                         {c, headStart}, padding, active);
+                    } else {
+                      Value headRun = vector::TransferReadOp::create(
+                          kb, loc, vectorType, flatImage,
+                          ValueRange{c, headStart}, lastDim, padding, inHead,
+                          kb.getBoolArrayAttr({true}));
+                      Value tailStart =
+                          arith::AddIOp::create(kb, loc, tailBase, tap);
+                      Value tailRun = vector::TransferReadOp::create(
+                          kb, loc, vectorType, flatImage,
+                          ValueRange{c, tailStart}, lastDim, padding, inTail,
+                          kb.getBoolArrayAttr({true}));
+                      pixels = arith::SelectOp::create(kb, loc, inHead, headRun,
+                                                       tailRun);
+                    }
+                    Value k = arith::AddIOp::create(kb, loc, kRow, index(kb, kw));
+                    for (size_t i = 0; i < acc.size(); ++i) {
+                      Value weight = tensor::ExtractOp::create(
+                          kb, loc, weights, ValueRange{channel[i], k});
+                      Value splat =
+                          vector::BroadcastOp::create(kb, loc, vectorType, weight);
+                      acc[i] = math::FmaOp::create(kb, loc, splat, pixels, acc[i]);
+                    }
                   }
-                }
-                scf::YieldOp::create(kb, loc, acc);
-              });
-          scf::YieldOp::create(cb, loc, overRows.getResults());
+                  scf::YieldOp::create(kb, loc, acc);
+                });
+            scf::YieldOp::create(cb, loc, overRows.getResults());
+          });
+      for (int64_t i = 0; i < channels; ++i)
+        result = writeLanes(eb, loc, overChannels.getResult(i), result,
+                            {channel[i], p0}, active);
+      return result;
+    };
+    Value oneRun = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::uge,
+                                         head, index(tb, active));
+    auto branches = scf::IfOp::create(
+        tb, loc, oneRun,
+        [&](OpBuilder &b, Location) {
+          scf::YieldOp::create(b, loc, emit(b, false));
+        },
+        [&](OpBuilder &b, Location) {
+          scf::YieldOp::create(b, loc, emit(b, true));
         });
-    for (int64_t i = 0; i < channels; ++i)
-      out = writeLanes(tb, loc, overChannels.getResult(i), out,
-                       {channel[i], p0}, active);
-    return out;
+    return branches.getResult(0);
   }
 
   /// Channel-lane accumulators (one per pixel) as channel rows: `lanes`

@@ -145,8 +145,9 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
       weight (14 with 32 registers), broadcast. When a row is at least a
       vector long and the vector does not divide it (OW 28 and 16 lanes),
       the tiles run over the flattened pixels, so a tile may continue on
-      the next output row: two masked reads per tap, one per row, merged by
-      a select, and no lane is wasted. A row shorter than a vector is one
+      the next output row: a tile that does reads two masked runs per tap,
+      one per row, merged by a select (a tile within one row reads one),
+      and no lane is wasted. A row shorter than a vector is one
       tile with the lanes past its end masked off, when it fills at least
       7/8 of them (OW 14 in 16 lanes: yes; OW 10: no, im2col wastes
       nothing there).
