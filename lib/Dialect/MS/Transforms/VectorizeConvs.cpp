@@ -311,45 +311,22 @@ private:
                  : readOut(tb, out, channel[r], oh, column[r], active));
     Value rowBase =
         arith::MulIOp::create(tb, loc, oh, index(tb, conv.strideH));
-    auto overChannels = scf::ForOp::create(
-        tb, loc, index(tb, 0), index(tb, conv.channels), index(tb, 1),
-        accumulators,
-        [&](OpBuilder &cb, Location, Value c, ValueRange byChannel) {
-          auto overRows = scf::ForOp::create(
-              cb, loc, index(cb, 0), index(cb, conv.kernelH), index(cb, 1),
-              byChannel,
-              [&](OpBuilder &kb, Location, Value kh, ValueRange byRow) {
-                SmallVector<Value> acc(byRow);
-                Value row = arith::AddIOp::create(
-                    kb, loc, rowBase,
-                    arith::MulIOp::create(kb, loc, kh,
-                                          index(kb, conv.dilationH)));
-                // k = (c * KH + kh) * KW + kw, the im2col row.
-                Value kRow = arith::MulIOp::create(
-                    kb, loc,
-                    arith::AddIOp::create(
-                        kb, loc,
-                        arith::MulIOp::create(kb, loc, c,
-                                              index(kb, conv.kernelH)),
-                        kh),
-                    index(kb, conv.kernelW));
-                for (int64_t kw = 0; kw < conv.kernelW; ++kw) {
-                  Value k = arith::AddIOp::create(kb, loc, kRow, index(kb, kw));
-                  if (tile.channelLanes)
-                    channelLanesTap(kb, acc, column, c, row, k, o0, kw);
-                  else
-                    pixelLanesTap(kb, acc, channel, c, row, k, ow0, kw,
-                                  active);
-                }
-                scf::YieldOp::create(kb, loc, acc);
-              });
-          scf::YieldOp::create(cb, loc, overRows.getResults());
+    SmallVector<Value> sums = sumOverTaps(
+        tb, accumulators,
+        [&](OpBuilder &kb, Value c, Value kh, int64_t kw, Value k,
+            SmallVector<Value> &acc) {
+          Value row = arith::AddIOp::create(
+              kb, loc, rowBase,
+              arith::MulIOp::create(kb, loc, kh, index(kb, conv.dilationH)));
+          if (tile.channelLanes)
+            channelLanesTap(kb, acc, column, c, row, k, o0, kw);
+          else
+            pixelLanesTap(kb, acc, channel, c, row, k, ow0, kw, active);
         });
     if (tile.channelLanes)
-      return writeTransposed(tb, overChannels.getResults(), out, o0, oh, ow0);
+      return writeTransposed(tb, sums, out, o0, oh, ow0);
     for (int64_t r = 0; r < count; ++r)
-      out = writeOut(tb, overChannels.getResult(r), out, channel[r], oh,
-                     column[r], active);
+      out = writeOut(tb, sums[r], out, channel[r], oh, column[r], active);
     return out;
   }
 
@@ -389,12 +366,54 @@ private:
       readable = std::max(active, imageWidth - *start);
     Value pixels = readLanes(kb, loc, vectorType, image, {c, row, imageColumn},
                              padding, readable);
-    for (size_t r = 0; r < acc.size(); ++r) {
+    accumulateByChannel(kb, acc, channel, k, pixels);
+  }
+
+  /// acc[i] += weight[channel[i], k] * pixels, one FMA each.
+  void accumulateByChannel(OpBuilder &kb, SmallVector<Value> &acc,
+                           ArrayRef<Value> channel, Value k, Value pixels) {
+    for (size_t i = 0; i < acc.size(); ++i) {
       Value weight = tensor::ExtractOp::create(kb, loc, weights,
-                                               ValueRange{channel[r], k});
+                                               ValueRange{channel[i], k});
       Value splat = vector::BroadcastOp::create(kb, loc, vectorType, weight);
-      acc[r] = math::FmaOp::create(kb, loc, splat, pixels, acc[r]);
+      acc[i] = math::FmaOp::create(kb, loc, splat, pixels, acc[i]);
     }
+  }
+
+  using TapBody = llvm::function_ref<void(OpBuilder &, Value c, Value kh,
+                                          int64_t kw, Value k,
+                                          SmallVector<Value> &acc)>;
+
+  /// The sum over (c, kh, kw) in the im2col matmul's order: loops over c
+  /// and kh carrying `accumulators`, and `tap` for each kw in turn, where
+  /// k = (c * KH + kh) * KW + kw is the im2col row.
+  SmallVector<Value> sumOverTaps(OpBuilder &b, ValueRange accumulators,
+                                 TapBody tap) {
+    auto overChannels = scf::ForOp::create(
+        b, loc, index(b, 0), index(b, conv.channels), index(b, 1),
+        accumulators,
+        [&](OpBuilder &cb, Location, Value c, ValueRange byChannel) {
+          auto overRows = scf::ForOp::create(
+              cb, loc, index(cb, 0), index(cb, conv.kernelH), index(cb, 1),
+              byChannel,
+              [&](OpBuilder &kb, Location, Value kh, ValueRange byRow) {
+                SmallVector<Value> acc(byRow);
+                Value kRow = arith::MulIOp::create(
+                    kb, loc,
+                    arith::AddIOp::create(
+                        kb, loc,
+                        arith::MulIOp::create(kb, loc, c,
+                                              index(kb, conv.kernelH)),
+                        kh),
+                    index(kb, conv.kernelW));
+                for (int64_t kw = 0; kw < conv.kernelW; ++kw)
+                  tap(kb, c, kh, kw,
+                      arith::AddIOp::create(kb, loc, kRow, index(kb, kw)), acc);
+                scf::YieldOp::create(kb, loc, acc);
+              });
+          scf::YieldOp::create(cb, loc, overRows.getResults());
+        });
+    return SmallVector<Value>(overChannels.getResults());
   }
 
   /// The output vector of one accumulator: along the channels at one pixel,
@@ -476,66 +495,38 @@ private:
                    : readLanes(eb, loc, vectorType, result, {channel[i], p0},
                                padding, active));
       AffineMap lastDim = AffineMap::getMinorIdentityMap(2, 1, eb.getContext());
-      auto overChannels = scf::ForOp::create(
-          eb, loc, index(eb, 0), index(eb, conv.channels), index(eb, 1),
-          accumulators,
-          [&](OpBuilder &cb, Location, Value c, ValueRange byChannel) {
-            auto overRows = scf::ForOp::create(
-                cb, loc, index(cb, 0), index(cb, conv.kernelH), index(cb, 1),
-                byChannel,
-                [&](OpBuilder &kb, Location, Value kh, ValueRange byRow) {
-                  SmallVector<Value> acc(byRow);
-                  Value rowOffset = arith::MulIOp::create(
-                      kb, loc,
-                      arith::MulIOp::create(kb, loc, kh,
-                                            index(kb, conv.dilationH)),
-                      width);
-                  Value kRow = arith::MulIOp::create(
-                      kb, loc,
-                      arith::AddIOp::create(
-                          kb, loc,
-                          arith::MulIOp::create(kb, loc, c,
-                                                index(kb, conv.kernelH)),
-                          kh),
-                      index(kb, conv.kernelW));
-                  for (int64_t kw = 0; kw < conv.kernelW; ++kw) {
-                    Value tap = arith::AddIOp::create(
-                        kb, loc, rowOffset, index(kb, kw * conv.dilationW));
-                    Value headStart =
-                        arith::AddIOp::create(kb, loc, headBase, tap);
-                    Value pixels;
-                    if (!twoRuns) {
-                      pixels = readLanes(kb, loc, vectorType, flatImage,
-                                         {c, headStart}, padding, active);
-                    } else {
-                      Value headRun = vector::TransferReadOp::create(
-                          kb, loc, vectorType, flatImage,
-                          ValueRange{c, headStart}, lastDim, padding, inHead,
-                          kb.getBoolArrayAttr({true}));
-                      Value tailStart =
-                          arith::AddIOp::create(kb, loc, tailBase, tap);
-                      Value tailRun = vector::TransferReadOp::create(
-                          kb, loc, vectorType, flatImage,
-                          ValueRange{c, tailStart}, lastDim, padding, inTail,
-                          kb.getBoolArrayAttr({true}));
-                      pixels = arith::SelectOp::create(kb, loc, inHead, headRun,
-                                                       tailRun);
-                    }
-                    Value k = arith::AddIOp::create(kb, loc, kRow, index(kb, kw));
-                    for (size_t i = 0; i < acc.size(); ++i) {
-                      Value weight = tensor::ExtractOp::create(
-                          kb, loc, weights, ValueRange{channel[i], k});
-                      Value splat =
-                          vector::BroadcastOp::create(kb, loc, vectorType, weight);
-                      acc[i] = math::FmaOp::create(kb, loc, splat, pixels, acc[i]);
-                    }
-                  }
-                  scf::YieldOp::create(kb, loc, acc);
-                });
-            scf::YieldOp::create(cb, loc, overRows.getResults());
+      SmallVector<Value> sums = sumOverTaps(
+          eb, accumulators,
+          [&](OpBuilder &kb, Value c, Value kh, int64_t kw, Value k,
+              SmallVector<Value> &acc) {
+            Value tap = arith::AddIOp::create(
+                kb, loc,
+                arith::MulIOp::create(
+                    kb, loc,
+                    arith::MulIOp::create(kb, loc, kh,
+                                          index(kb, conv.dilationH)),
+                    width),
+                index(kb, kw * conv.dilationW));
+            Value headStart = arith::AddIOp::create(kb, loc, headBase, tap);
+            Value pixels;
+            if (!twoRuns) {
+              pixels = readLanes(kb, loc, vectorType, flatImage,
+                                 {c, headStart}, padding, active);
+            } else {
+              Value headRun = vector::TransferReadOp::create(
+                  kb, loc, vectorType, flatImage, ValueRange{c, headStart},
+                  lastDim, padding, inHead, kb.getBoolArrayAttr({true}));
+              Value tailRun = vector::TransferReadOp::create(
+                  kb, loc, vectorType, flatImage,
+                  ValueRange{c, arith::AddIOp::create(kb, loc, tailBase, tap)},
+                  lastDim, padding, inTail, kb.getBoolArrayAttr({true}));
+              pixels =
+                  arith::SelectOp::create(kb, loc, inHead, headRun, tailRun);
+            }
+            accumulateByChannel(kb, acc, channel, k, pixels);
           });
       for (int64_t i = 0; i < channels; ++i)
-        result = writeLanes(eb, loc, overChannels.getResult(i), result,
+        result = writeLanes(eb, loc, sums[i], result,
                             {channel[i], p0}, active);
       return result;
     };
