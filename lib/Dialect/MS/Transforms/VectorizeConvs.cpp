@@ -5,9 +5,11 @@
 // directly instead: no copy, and the image stays in L1. Two tile shapes:
 // - output channels in the vector lanes (when they fill whole vectors, as
 //   16 do): a weight vector per tap, each pixel's image value broadcast;
-// - pixels of an output row in the lanes (unit stride along the width, rows
-//   that fill at least 7/8 of the lanes, as 28 of 32 do): a contiguous image
-//   run per tap, each channel's weight broadcast.
+// - pixels in the lanes (unit stride along the width): a contiguous image
+//   run per tap, each channel's weight broadcast. Rows longer than a vector
+//   that it does not divide are tiled over the flattened pixels, a tile
+//   reading a run from each of the two rows it may span (LeNet's 28); a
+//   shorter row is one masked tile if it fills at least 7/8 of the lanes.
 //
 //===----------------------------------------------------------------------===//
 
