@@ -230,3 +230,27 @@ func.func @dynamic_weights(%x: tensor<1x6x18xf32>, %w: tensor<?x9xf32>, %init: t
   %p = linalg.matmul ins(%w, %cols : tensor<?x9xf32>, tensor<9x64xf32>) outs(%init : tensor<?x64xf32>) -> tensor<?x64xf32>
   return %p : tensor<?x64xf32>
 }
+
+// -----
+
+// A product that was not zero-filled: each channel-lane accumulator starts
+// from the product's values at its pixel, read along the channels.
+#image2 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d2 + d4)>
+#windows2 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func @accumulate_into
+// CHECK-SAME: %[[INIT:[[:alnum:]_]+]]: tensor<16x4xf32>)
+// CHECK: %[[ROWS:.*]] = tensor.expand_shape %[[INIT]] {{\[}}[0], [1, 2]] output_shape [16, 2, 2] : tensor<16x4xf32> into tensor<16x2x2xf32>
+// CHECK: scf.for %[[OH:[[:alnum:]_]+]] = {{.*}} iter_args(%[[OUT:[[:alnum:]_]+]] = %[[ROWS]])
+// CHECK: %[[START:.*]] = vector.transfer_read %[[OUT]][%{{.*}}, %[[OH]], %{{.*}}], %{{.*}} {in_bounds = [true], permutation_map = #{{.*}}} : tensor<16x2x2xf32>, vector<16xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[START]],
+// CHECK-NOT: linalg.matmul
+func.func @accumulate_into(%x: tensor<1x3x3xf32>, %w: tensor<16x4xf32>, %init: tensor<16x4xf32>) -> tensor<16x4xf32> {
+  %e = tensor.empty() : tensor<1x2x2x2x2xf32>
+  %win = linalg.generic {indexing_maps = [#image2, #windows2], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x3x3xf32>) outs(%e : tensor<1x2x2x2x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x2x2x2xf32>
+  %cols = tensor.collapse_shape %win [[0, 1, 2], [3, 4]] : tensor<1x2x2x2x2xf32> into tensor<4x4xf32>
+  %p = linalg.matmul ins(%w, %cols : tensor<16x4xf32>, tensor<4x4xf32>) outs(%init : tensor<16x4xf32>) -> tensor<16x4xf32>
+  return %p : tensor<16x4xf32>
+}

@@ -328,7 +328,8 @@ private:
     if (tile.channelLanes)
       return writeTransposed(tb, sums, out, o0, oh, ow0);
     for (int64_t r = 0; r < count; ++r)
-      out = writeOut(tb, sums[r], out, channel[r], oh, column[r], active);
+      out = writeLanes(tb, loc, sums[r], out, {channel[r], oh, column[r]},
+                       active);
     return out;
   }
 
@@ -420,18 +421,15 @@ private:
 
   /// The output vector of one accumulator: along the channels at one pixel,
   /// or along the pixels of one channel's row.
-  AffineMap outMap() {
-    return tile.channelLanes
-               ? AffineMap::get(3, 0, {b.getAffineDimExpr(0)}, b.getContext())
-               : AffineMap::getMinorIdentityMap(3, 1, b.getContext());
-  }
-
+  /// An accumulator's start when the product was not zero-filled: along
+  /// the channels at one pixel, or along the pixels of one channel's row.
   Value readOut(OpBuilder &tb, Value out, Value o, Value oh, Value ow,
                 int64_t active) {
     if (tile.channelLanes)
-      return vector::TransferReadOp::create(tb, loc, vectorType, out,
-                                            ValueRange{o, oh, ow}, padding,
-                                            outMap(), ArrayRef<bool>{true});
+      return vector::TransferReadOp::create(
+          tb, loc, vectorType, out, ValueRange{o, oh, ow}, padding,
+          AffineMap::get(3, 0, {tb.getAffineDimExpr(0)}, tb.getContext()),
+          ArrayRef<bool>{true});
     return readLanes(tb, loc, vectorType, out, {o, oh, ow}, padding, active);
   }
 
@@ -440,7 +438,9 @@ private:
   /// row r+1 from column 0. Per tap, a masked read of each row's run.
   Value flatTile(OpBuilder &tb, Value out, Value o0, int64_t channels,
                  Value p0, int64_t active) {
-    auto vectorOfLanes = [&](int64_t n) { return VectorType::get({n}, tb.getI1Type()); };
+    auto vectorOfLanes = [&](int64_t n) {
+      return VectorType::get({n}, tb.getI1Type());
+    };
     Value outW = index(tb, conv.outW);
     Value r = arith::DivUIOp::create(tb, loc, p0, outW);
     Value c0 = arith::RemUIOp::create(tb, loc, p0, outW);
@@ -482,21 +482,21 @@ private:
                 width),
             head),
         index(tb, imageH * imageWidth - 1 - lastTap));
+    SmallVector<Value> channel;
+    for (int64_t i = 0; i < channels; ++i)
+      channel.push_back(tb.createOrFold<arith::AddIOp>(loc, o0, index(tb, i)));
+    SmallVector<Value> accumulators;
+    for (int64_t i = 0; i < channels; ++i)
+      accumulators.push_back(
+          filled ? vector::BroadcastOp::create(tb, loc, vectorType, filled)
+                       .getResult()
+                 : readLanes(tb, loc, vectorType, out, {channel[i], p0},
+                             padding, active));
+    AffineMap lastDim = AffineMap::getMinorIdentityMap(2, 1, tb.getContext());
     // Tiles within one output row (4 of every 7 for 28-pixel rows and 16
     // lanes) read one run per tap; the others read both runs and select.
     auto emit = [&](OpBuilder &eb, bool twoRuns) -> Value {
       Value result = out;
-      SmallVector<Value> channel;
-      for (int64_t i = 0; i < channels; ++i)
-        channel.push_back(eb.createOrFold<arith::AddIOp>(loc, o0, index(eb, i)));
-      SmallVector<Value> accumulators;
-      for (int64_t i = 0; i < channels; ++i)
-        accumulators.push_back(
-            filled ? vector::BroadcastOp::create(eb, loc, vectorType, filled)
-                         .getResult()
-                   : readLanes(eb, loc, vectorType, result, {channel[i], p0},
-                               padding, active));
-      AffineMap lastDim = AffineMap::getMinorIdentityMap(2, 1, eb.getContext());
       SmallVector<Value> sums = sumOverTaps(
           eb, accumulators,
           [&](OpBuilder &kb, Value c, Value kh, int64_t kw, Value k,
@@ -568,15 +568,6 @@ private:
     return out;
   }
 
-  Value writeOut(OpBuilder &tb, Value acc, Value out, Value o, Value oh,
-                 Value ow, int64_t active) {
-    if (tile.channelLanes)
-      return vector::TransferWriteOp::create(tb, loc, acc, out,
-                                             ValueRange{o, oh, ow}, outMap(),
-                                             ArrayRef<bool>{true})
-          ->getResult(0);
-    return writeLanes(tb, loc, acc, out, {o, oh, ow}, active);
-  }
 
   RewriterBase &b;
   Im2colMatmul conv;
