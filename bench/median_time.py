@@ -2,8 +2,9 @@
 import time
 
 
-def median_ms(fn, reps, warmup):
-    """Runs `fn` `warmup` times untimed, then `reps` times; the median in ms."""
+def sorted_times(fn, reps, warmup):
+    """Runs `fn` `warmup` times untimed, then `reps` times; the times in
+    seconds, shortest first."""
     for _ in range(warmup):
         fn()
     times = []
@@ -12,4 +13,10 @@ def median_ms(fn, reps, warmup):
         fn()
         times.append(time.perf_counter() - start)
     times.sort()
+    return times
+
+
+def median_ms(fn, reps, warmup):
+    """Runs `fn` `warmup` times untimed, then `reps` times; the median in ms."""
+    times = sorted_times(fn, reps, warmup)
     return times[len(times) // 2] * 1e3

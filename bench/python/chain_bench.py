@@ -38,6 +38,8 @@ from msmlir import Tensor, nn, ops
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(SOURCE_DIR, "bench"))
+from median_time import sorted_times  # noqa: E402
 CHAIN_OPS = 100
 
 
@@ -99,14 +101,8 @@ def best_of(fn, repeats, inner):
 
 
 def median_min_of(fn, runs, warmup):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), min(times)
+    times = sorted_times(fn, runs, warmup)
+    return statistics.median(times), times[0]
 
 
 class Network(nn.Cell):
