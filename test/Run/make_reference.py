@@ -36,6 +36,24 @@ def positive(*shape):
     return rng.uniform(0.1, 4.0, shape).astype(np.float32)
 
 
+def special_values(x):
+    """x with NaN at each of a 2x2 window's four places, windows of -0 and
+    +0 (first one, then the other), +-inf and tied values."""
+    x = x.copy()
+    nan, inf = np.float32("nan"), np.float32("inf")
+    for k, (r, c) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):
+        x[0, 0, r, 2 * k + c] = nan
+    x[0, 0, 2:4, 0:2] = [[-0.0, 0.0], [-0.0, -0.0]]
+    x[0, 0, 2:4, 2:4] = [[0.0, -0.0], [-0.0, -0.0]]
+    x[0, 0, 2:4, 4:6] = [[-0.0, -0.0], [-0.0, -0.0]]
+    x[0, 0, 2:4, 6:8] = [[-1.0, -0.0], [-2.0, -3.0]]
+    x[0, 1, 0:2, 0:2] = [[inf, 1.0], [2.0, nan]]
+    x[0, 1, 0:2, 2:4] = [[-inf, -inf], [-inf, -inf]]
+    x[0, 1, 2:4, 0:2] = [[1.5, 1.5], [1.5, -1.5]]
+    x[0, 1, 2:4, 2:4] = [[inf, -inf], [0.5, 2.0]]
+    return x
+
+
 def f64(*xs):
     return [x.astype(np.float64) for x in xs]
 
@@ -302,6 +320,14 @@ CASES = {
     "transpose_blocks": ("ms.transpose %a0 perm [1, 2, 0] : {t0}",
                          [randn(32, 3, 16)],
                          lambda x: np.transpose(x, (1, 2, 0))),
+    # relu then max pool, which O1/O2 fuse and O2 combines without ordering
+    # signed zeros (relu erases them): NaNs in each window position, windows
+    # of -0 and +0, infinities and ties.
+    "relu_max_pool_special": (
+        "ms.relu %a0 : {t0}\n"
+        "  %1 = ms.max_pool2d %0 kernel_size [2, 2] stride [2, 2] : {t0}",
+        [special_values(randn(1, 2, 6, 12))],
+        lambda x: pool2d(np.maximum(x, 0), (2, 2), (2, 2), False, "max")),
 }
 
 TEST_TEMPLATE = """\

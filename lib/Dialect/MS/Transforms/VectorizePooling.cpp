@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ms {
@@ -117,7 +118,29 @@ std::optional<PoolingShape> matchPooling(linalg::GenericOp op) {
 struct SelectionBody {
   Operation *combine = nullptr;
   SmallVector<Operation *> clamp; // from `in` outwards
+  /// The clamp sends -0 and +0 to one value (relu's max with +0), so the
+  /// window may be combined without ordering signed zeros.
+  bool clampMergesZeros = false;
 };
+
+/// Whether `clampOp` (maximumf or minimumf of the window and a value from
+/// outside) gives -0 and +0 the same result: a max with a constant that is
+/// +0 or above, or a min with one that is -0 or below.
+bool mergesZeros(Operation *clampOp, Block *body) {
+  for (Value operand : clampOp->getOperands()) {
+    FloatAttr constant;
+    if (operand.getParentBlock() == body ||
+        !matchPattern(operand, m_Constant(&constant)))
+      continue;
+    APFloat c = constant.getValue();
+    if (c.isNaN())
+      return false;
+    return isa<arith::MaximumFOp>(clampOp)
+               ? (c.isPosZero() || (!c.isZero() && !c.isNegative()))
+               : (c.isNegZero() || (!c.isZero() && c.isNegative()));
+  }
+  return false;
+}
 
 std::optional<SelectionBody> matchSelectionBody(Block *body, Value inArg,
                                                 Value outArg) {
@@ -154,6 +177,8 @@ std::optional<SelectionBody> matchSelectionBody(Block *body, Value inArg,
           selection.clamp.size() + 2 ||
       !outArg.hasOneUse() || !inArg.hasOneUse())
     return std::nullopt;
+  selection.clampMergesZeros =
+      !selection.clamp.empty() && mergesZeros(selection.clamp.front(), body);
   return selection;
 }
 
@@ -235,6 +260,23 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
       map.map(selection->combine->getOperand(1), y);
       return cloneOnVectors(b, selection->combine, map, n);
     };
+    // Inside the window, when the clamp merges signed zeros: x if x is NaN,
+    // else the larger (smaller) of x and y, y on a tie. That picks the same
+    // value as maximumf (minimumf) up to the sign of a zero, which the clamp
+    // then erases, in a compare, a max and a blend instead of LLVM's
+    // sign-ordering sequence for maximumf.
+    bool isMax = isa<arith::MaximumFOp>(selection->combine);
+    auto combineWindow = [&](Value x, Value y, int64_t n) -> Value {
+      if (!selection->clampMergesZeros)
+        return combine(x, y, n);
+      Value xIsNaN =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+      Value xWins = arith::CmpFOp::create(
+          b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+          x, y);
+      Value picked = arith::SelectOp::create(b, loc, xWins, x, y);
+      return arith::SelectOp::create(b, loc, xIsNaN, x, picked);
+    };
     Value rows;
     for (int64_t kh = 0; kh < shape.windowH; ++kh) {
       SmallVector<Value> inIndices(ivs.drop_back());
@@ -243,7 +285,7 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
       inIndices.push_back(index(b, 0));
       Value inputRow = readLanes(b, loc, windowType, input, inIndices,
                                  padding, inputWidth);
-      rows = rows ? combine(rows, inputRow, windowLanes) : inputRow;
+      rows = rows ? combineWindow(rows, inputRow, windowLanes) : inputRow;
     }
     Value window;
     for (int64_t kw = 0; kw < shape.windowW; ++kw) {
@@ -252,7 +294,7 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
         positions.push_back(i * shape.strideW + kw * shape.dilationW);
       Value columns =
           vector::ShuffleOp::create(b, loc, rowType, rows, rows, positions);
-      window = window ? combine(window, columns, lanes) : columns;
+      window = window ? combineWindow(window, columns, lanes) : columns;
     }
     IRMapping map;
     map.map(inArg, window);

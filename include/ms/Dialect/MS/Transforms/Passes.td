@@ -111,7 +111,10 @@ def MSVectorizePooling : Pass<"ms-vectorize-pooling"> {
     rows are combined, each kw position is shuffled out and combined, and
     the clamp is applied once. max and min are exact selections and the
     clamp is monotone, so any order gives the same bits (a NaN stays a
-    NaN). Odd lengths are padded to whole registers (a power of two up to 8
+    NaN). When the clamp sends -0 and +0 to one value (a relu, max with
+    +0), the window is combined by a NaN test and an ordered compare (x if
+    x is NaN, else the larger) instead of maximumf, whose ordering of
+    signed zeros the clamp would erase anyway. Odd lengths are padded to whole registers (a power of two up to 8
     lanes, then a multiple of 8: OW 14 is 16 lanes) with the extra lanes
     masked off in every read past the row's end and in the write. An output initialised by a fill (max pooling's
     -inf) starts each row from the filled value and is written straight
