@@ -54,6 +54,12 @@ def special_values(x):
     return x
 
 
+def with_nan(x, index):
+    x = x.copy()
+    x[index] = np.float32("nan")
+    return x
+
+
 def f64(*xs):
     return [x.astype(np.float64) for x in xs]
 
@@ -328,6 +334,29 @@ CASES = {
         "  %1 = ms.max_pool2d %0 kernel_size [2, 2] stride [2, 2] : {t0}",
         [special_values(randn(1, 2, 6, 12))],
         lambda x: pool2d(np.maximum(x, 0), (2, 2), (2, 2), False, "max")),
+    # conv, relu, 2x2 max pool: O2 pools in the channel-lane conv tiles
+    # (ms-vectorize-convs). A NaN in the image spreads to the windows that
+    # read it.
+    "conv2d_relu_max_pool": (
+        "ms.conv2d %a0, %a1 pad_mode \"valid\" : {t0}, {t1}\n"
+        "  %1 = ms.relu %0 : tensor<2x16x8x10xf32>\n"
+        "  %2 = ms.max_pool2d %1 kernel_size [2, 2] stride [2, 2] : "
+        "tensor<2x16x8x10xf32>",
+        [with_nan(randn(2, 3, 10, 12), (1, 2, 5, 6)), randn(16, 3, 3, 3)],
+        lambda x, w: pool2d(np.maximum(conv2d(x, w), 0), (2, 2), (2, 2), False,
+                            "max")),
+    # 32 channels (two vectors' worth of lanes at AVX-512), stride 2, and
+    # 7 windows per row: with 32 registers, tiles of 3 windows and one of 1.
+    "conv2d_relu_max_pool_32": (
+        "ms.conv2d %a0, %a1 pad_mode \"pad\" padding [1, 1, 1, 1] stride [2, 2] "
+        ": {t0}, {t1}\n"
+        "  %1 = ms.relu %0 : tensor<1x32x4x14xf32>\n"
+        "  %2 = ms.max_pool2d %1 kernel_size [2, 2] stride [2, 2] : "
+        "tensor<1x32x4x14xf32>",
+        [randn(1, 2, 8, 28), randn(32, 2, 3, 3)],
+        lambda x, w: pool2d(np.maximum(conv2d(x, w, pad=(1, 1, 1, 1),
+                                              stride=(2, 2)), 0),
+                            (2, 2), (2, 2), False, "max")),
 }
 
 TEST_TEMPLATE = """\

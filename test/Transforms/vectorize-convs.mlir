@@ -254,3 +254,97 @@ func.func @accumulate_into(%x: tensor<1x3x3xf32>, %w: tensor<16x4xf32>, %init: t
   %p = linalg.matmul ins(%w, %cols : tensor<16x4xf32>, tensor<4x4xf32>) outs(%init : tensor<16x4xf32>) -> tensor<16x4xf32>
   return %p : tensor<16x4xf32>
 }
+
+// -----
+
+// relu then a 2x2 max pool of a channel-lane conv: one loop over the images
+// writes the pooled images, its tiles covering whole windows: 2 conv rows x
+// 2 pixels (4 accumulators in 16 registers, with 16 lanes two registers
+// each), summed as above, each window combined by selections (NaN first,
+// then the larger), the relu applied once, and the pooled pixel written
+// through the transpose. No conv image, relu or pool remains.
+// CHECK-LABEL: func @channel_lanes_pooled
+// CHECK-SAME: (%[[X:.*]]: tensor<2x2x6x10xf32>, %[[W:.*]]: tensor<16x2x3x3xf32>)
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK: %[[WT:.*]] = linalg.transpose
+// CHECK-NOT: linalg.
+// CHECK: scf.forall (%[[N:.*]]) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x16x2x4xf32>)
+// CHECK: %[[IMAGE:.*]] = tensor.extract_slice %[[X]][%[[N]], 0, 0, 0] [1, 2, 6, 10] [1, 1, 1, 1] : tensor<2x2x6x10xf32> to tensor<2x6x10xf32>
+// CHECK: scf.for %[[PR:[[:alnum:]_]+]] = {{.*}} -> (tensor<16x2x4xf32>)
+// CHECK: scf.for %[[PC:[[:alnum:]_]+]] = {{.*}} -> (tensor<16x2x4xf32>)
+// CHECK: %[[ROW0:.*]] = arith.muli %[[PR]], %[[C2:[[:alnum:]_]+]] : index
+// CHECK: %[[COL0:.*]] = arith.muli %[[PC]], %[[C2]] : index
+// CHECK: %[[COL1:.*]] = arith.addi %[[COL0]], %[[C1:[[:alnum:]_]+]] : index
+// CHECK: %[[ROW1:.*]] = arith.addi %[[ROW0]], %[[C1]] : index
+// CHECK: %[[SUMS:.*]]:4 = scf.for %[[C:[[:alnum:]_]+]] = {{.*}} iter_args(%{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]], %{{.*}} = %[[ZEROS]])
+// CHECK: scf.for %[[KH:[[:alnum:]_]+]] =
+// CHECK: %[[TAPROW0:.*]] = arith.addi %[[ROW0]], %[[KH]] : index
+// CHECK: %[[TAPROW1:.*]] = arith.addi %[[ROW1]], %[[KH]] : index
+// CHECK: tensor.extract %[[IMAGE]][%[[C]], %[[TAPROW0]], %[[COL0]]]
+// CHECK: tensor.extract %[[IMAGE]][%[[C]], %[[TAPROW0]], %[[COL1]]]
+// CHECK: tensor.extract %[[IMAGE]][%[[C]], %[[TAPROW1]], %[[COL0]]]
+// CHECK: tensor.extract %[[IMAGE]][%[[C]], %[[TAPROW1]], %[[COL1]]]
+// CHECK-COUNT-9: math.fma
+// CHECK-NOT: math.fma
+// CHECK: %[[NAN0:.*]] = arith.cmpf uno, %[[SUMS]]#0, %[[SUMS]]#0 : vector<16xf32>
+// CHECK: %[[WINS0:.*]] = arith.cmpf ogt, %[[SUMS]]#0, %[[SUMS]]#1 : vector<16xf32>
+// CHECK: %[[LARGER0:.*]] = arith.select %[[WINS0]], %[[SUMS]]#0, %[[SUMS]]#1
+// CHECK: %[[M01:.*]] = arith.select %[[NAN0]], %[[SUMS]]#0, %[[LARGER0]]
+// CHECK: arith.cmpf ogt, %[[M01]], %[[SUMS]]#2
+// CHECK: arith.select
+// CHECK: %[[M012:.*]] = arith.select
+// CHECK: arith.cmpf ogt, %[[M012]], %[[SUMS]]#3
+// CHECK: arith.select
+// CHECK: %[[WINDOW:.*]] = arith.select
+// CHECK: %[[RELU:.*]] = arith.maximumf %[[WINDOW]], %[[ZEROS]] : vector<16xf32>
+// CHECK: vector.shuffle %[[RELU]], %[[ZEROS]]
+// CHECK: %[[M1:.*]] = vector.constant_mask [1] : vector<16xi1>
+// CHECK-COUNT-16: vector.transfer_write %{{.*}}, %{{.*}}[%{{.*}}, %[[PR]], %[[PC]]], %[[M1]] {in_bounds = [true]} : vector<16xf32>, tensor<16x2x4xf32>
+// CHECK: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[N]], 0, 0, 0] [1, 16, 2, 4] [1, 1, 1, 1] : tensor<1x16x2x4xf32> into tensor<2x16x2x4xf32>
+// CHECK-NOT: linalg.
+// CHECK: return
+// With 32 registers a tile holds 3 windows of a row (12 accumulators), then
+// a 1-window tile for the 4th.
+// WIDE-LABEL: func @channel_lanes_pooled
+// WIDE: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// WIDE-COUNT-3: arith.maximumf
+// WIDE: %[[M3:.*]] = vector.constant_mask [3] : vector<16xi1>
+// WIDE-COUNT-16: vector.transfer_write {{.*}}, %[[M3]]
+// WIDE: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// WIDE-COUNT-1: arith.maximumf
+// WIDE-NOT: arith.maximumf
+// WIDE: return
+func.func @channel_lanes_pooled(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<2x16x2x4xf32> {
+  %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
+  %1 = ms.relu %0 : tensor<2x16x4x8xf32>
+  %2 = ms.max_pool2d %1 kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
+  return %2 : tensor<2x16x2x4xf32>
+}
+
+// -----
+
+// Not pooled in the tiles: overlapping windows (3x3 at stride 2), a pool
+// without a relu, and a relu whose result is also returned. The convs are
+// channel-lane tiles as usual and the relu and pools stay generics.
+// CHECK-LABEL: func @pools_kept
+// CHECK: scf.forall {{.*}} -> (tensor<2x16x4x8xf32>)
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK: scf.forall {{.*}} -> (tensor<2x16x4x8xf32>)
+// CHECK: linalg.generic
+// CHECK: scf.forall {{.*}} -> (tensor<2x16x4x8xf32>)
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @pools_kept(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf32>, %w2: tensor<16x2x3x3xf32>, %w3: tensor<16x2x3x3xf32>) -> (tensor<2x16x1x3xf32>, tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>, tensor<2x16x4x8xf32>) {
+  %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
+  %1 = ms.relu %0 : tensor<2x16x4x8xf32>
+  %2 = ms.max_pool2d %1 kernel_size [3, 3] stride [2, 2] : tensor<2x16x4x8xf32>
+  %3 = ms.conv2d %x, %w2 pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
+  %4 = ms.max_pool2d %3 kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
+  %5 = ms.conv2d %x, %w3 pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
+  %6 = ms.relu %5 : tensor<2x16x4x8xf32>
+  %7 = ms.max_pool2d %6 kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
+  return %2, %4, %7, %6 : tensor<2x16x1x3xf32>, tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>, tensor<2x16x4x8xf32>
+}

@@ -2,8 +2,10 @@
 
 #include "ms/Dialect/MS/Transforms/VectorizationUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -114,6 +116,27 @@ SmallVector<Value> transposeRows(OpBuilder &b, Location loc,
       m[i + block] = bottom;
     }
   return m;
+}
+
+bool clampMergesZeros(Value c, bool isMax) {
+  FloatAttr constant;
+  if (!matchPattern(c, m_Constant(&constant)))
+    return false;
+  APFloat value = constant.getValue();
+  if (value.isNaN())
+    return false;
+  return isMax ? (value.isPosZero() || (!value.isZero() && !value.isNegative()))
+               : (value.isNegZero() || (!value.isZero() && value.isNegative()));
+}
+
+Value selectNaNOrExtreme(OpBuilder &b, Location loc, Value x, Value y,
+                         bool isMax) {
+  Value xIsNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value xWins = arith::CmpFOp::create(
+      b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x,
+      y);
+  Value picked = arith::SelectOp::create(b, loc, xWins, x, y);
+  return arith::SelectOp::create(b, loc, xIsNaN, x, picked);
 }
 
 } // namespace ms

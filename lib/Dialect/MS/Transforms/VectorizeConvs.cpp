@@ -10,6 +10,9 @@
 //   that it does not divide are tiled over the flattened pixels, a tile
 //   reading a run from each of the two rows it may span (LeNet's 28); a
 //   shorter row is one masked tile if it fills at least 7/8 of the lanes.
+// A channel-lane conv followed by relu and a non-overlapping max pool
+// (LeNet's conv2) pools in its tiles: each covers whole windows, so the
+// conv image is never written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +26,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ms {
@@ -122,6 +127,8 @@ struct ConvTile {
   // lanes may continue on the next output row, so no lane is wasted.
   bool flatPixels = false;
   int64_t lanes = 0, accumulators = 0;
+  // How many accumulators the registers hold.
+  int64_t budget = 0;
 };
 
 std::optional<ConvTile> chooseTile(const CpuModel &cpu,
@@ -138,7 +145,8 @@ std::optional<ConvTile> chooseTile(const CpuModel &cpu,
     if (channelsOut % lanes == 0) {
       tile.channelLanes = true;
       tile.lanes = lanes;
-      tile.accumulators = std::min<int64_t>(conv.outW, budget(lanes));
+      tile.budget = budget(lanes);
+      tile.accumulators = std::min<int64_t>(conv.outW, tile.budget);
       return tile;
     }
   }
@@ -153,8 +161,155 @@ std::optional<ConvTile> chooseTile(const CpuModel &cpu,
   tile.flatPixels = conv.outW >= tile.lanes && conv.outW % tile.lanes != 0;
   if (!tile.flatPixels && 8 * conv.outW < 7 * tiles * tile.lanes)
     return std::nullopt;
-  tile.accumulators = std::min<int64_t>(channelsOut, budget(tile.lanes));
+  tile.budget = budget(tile.lanes);
+  tile.accumulators = std::min<int64_t>(channelsOut, tile.budget);
   return tile;
+}
+
+/// relu(conv) max-pooled in non-overlapping windows, the conv run image by
+/// image in a loop whose one result feeds only the relu:
+///   %conv = scf.forall (%n) ... { image %n of a batch; im2col matmul;
+///                                 insert the image's product at [%n] }
+///   %relu = linalg.generic {max(in, c)} ins(%conv)      (c +0 or above)
+///   %pool = linalg.generic {max(out, in)} ins(%relu) outs(fill -inf)
+///           over PH x PW windows at stride PH x PW that tile the image.
+/// The tiles can then pool their own accumulators and write only the
+/// pooled image.
+struct PooledEpilogue {
+  scf::ForallOp loop;
+  tensor::ExtractSliceOp imageSlice;
+  linalg::GenericOp clamp, pool;
+  FloatAttr clampValue, productStart;
+  Operation *poolFill = nullptr;
+  int64_t windowH = 0, windowW = 0;
+};
+
+/// The one op of `generic`'s body besides constants, if it is an OpTy and
+/// the body yields it.
+template <typename OpTy> OpTy soleBodyOp(linalg::GenericOp generic) {
+  Block *body = generic.getBody();
+  OpTy sole;
+  for (Operation &op : body->without_terminator()) {
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    if (sole || !isa<OpTy>(op))
+      return nullptr;
+    sole = cast<OpTy>(op);
+  }
+  if (!sole || body->getTerminator()->getOperand(0) != sole.getResult())
+    return nullptr;
+  return sole;
+}
+
+std::optional<PooledEpilogue> matchPooledEpilogue(Im2colMatmul conv) {
+  PooledEpilogue fused;
+  scf::ForallOp loop =
+      dyn_cast_or_null<scf::ForallOp>(conv.matmul->getParentOp());
+  if (!loop || loop.getRank() != 1 || loop.getMapping() ||
+      loop->getNumResults() != 1 || !loop->getResult(0).hasOneUse())
+    return std::nullopt;
+  fused.loop = loop;
+  Value iv = loop.getInductionVar(0);
+  // The image: a slice of something outside the loop, placed by the iv.
+  fused.imageSlice =
+      conv.windows.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
+  if (!fused.imageSlice || fused.imageSlice->getParentOp() != loop ||
+      !llvm::all_of(fused.imageSlice->getOperands(), [&](Value v) {
+        return v == iv || loop.isDefinedOutsideOfLoop(v);
+      }))
+    return std::nullopt;
+  // The image's product, and nothing else, goes to the loop's result at
+  // [iv, 0, 0, 0].
+  auto yielding = loop.getTerminator().getYieldingOps();
+  if (!llvm::hasSingleElement(yielding) || !conv.matmul->hasOneUse())
+    return std::nullopt;
+  auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(*yielding.begin());
+  auto expand = insert ? insert.getSource().getDefiningOp<tensor::ExpandShapeOp>()
+                       : nullptr;
+  auto convType = cast<RankedTensorType>(loop->getResult(0).getType());
+  if (!expand || expand.getSrc() != conv.matmul.getResult(0) ||
+      convType.getRank() != 4 || convType.getDimSize(2) != conv.outH ||
+      convType.getDimSize(3) != conv.outW ||
+      dyn_cast<Value>(insert.getMixedOffsets()[0]) != iv ||
+      !llvm::all_of(ArrayRef(insert.getMixedOffsets()).drop_front(),
+                    [](OpFoldResult v) { return isConstantIntValue(v, 0); }) ||
+      !areAllConstantIntValue(insert.getMixedStrides(), 1) ||
+      insert.getSourceType().getShape() !=
+          ArrayRef<int64_t>{1, convType.getDimSize(1), conv.outH, conv.outW})
+    return std::nullopt;
+  // The relu: elementwise max of the conv and a constant that merges the
+  // zeros' signs.
+  fused.clamp = dyn_cast<linalg::GenericOp>(*loop->getResult(0).user_begin());
+  linalg::GenericOp clamp = fused.clamp;
+  if (!clamp || !clamp.hasPureTensorSemantics() ||
+      clamp.getNumDpsInputs() != 1 || clamp.getNumDpsInits() != 1 ||
+      clamp.getDpsInputs()[0] != loop->getResult(0) ||
+      clamp.getNumParallelLoops() != clamp.getNumLoops() ||
+      !llvm::all_of(clamp.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }) ||
+      !clamp->getResult(0).hasOneUse())
+    return std::nullopt;
+  auto relu = soleBodyOp<arith::MaximumFOp>(clamp);
+  if (!relu)
+    return std::nullopt;
+  Value in = clamp.getBody()->getArgument(0);
+  Value bound = relu.getLhs() == in ? relu.getRhs() : relu.getLhs();
+  if ((relu.getLhs() != in && relu.getRhs() != in) ||
+      !clampMergesZeros(bound, /*isMax=*/true) ||
+      !matchPattern(bound, m_Constant(&fused.clampValue)))
+    return std::nullopt;
+  // The pool: windows that tile the image, max over a -inf fill.
+  fused.pool = dyn_cast<linalg::GenericOp>(*clamp->getResult(0).user_begin());
+  linalg::GenericOp pool = fused.pool;
+  if (!pool || !pool.hasPureTensorSemantics() || pool.getNumDpsInits() != 1 ||
+      pool.getNumLoops() != 6 || pool.getNumParallelLoops() != 4 ||
+      pool.getDpsInputs()[0] != clamp->getResult(0))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = pool.getStaticLoopRanges();
+  fused.windowH = ranges[4];
+  fused.windowW = ranges[5];
+  SmallVector<AffineMap> maps = pool.getIndexingMapsArray();
+  MLIRContext *ctx = pool.getContext();
+  AffineMap inMap = maps[0];
+  auto rows = linearCoefficients(inMap.getResult(2), 6);
+  auto cols = linearCoefficients(inMap.getResult(3), 6);
+  SmallVector<AffineExpr> pooledDims;
+  for (unsigned i = 0; i < 4; ++i)
+    pooledDims.push_back(getAffineDimExpr(i, ctx));
+  if (inMap.getNumResults() != 4 ||
+      maps.back() != AffineMap::get(6, 0, pooledDims, ctx) ||
+      inMap.getResult(0) != getAffineDimExpr(0, ctx) ||
+      inMap.getResult(1) != getAffineDimExpr(1, ctx) || !rows || !cols ||
+      *rows != SmallVector<int64_t>{0, 0, fused.windowH, 0, 1, 0} ||
+      *cols != SmallVector<int64_t>{0, 0, 0, fused.windowW, 0, 1} ||
+      conv.outH % fused.windowH || conv.outW % fused.windowW ||
+      ranges[2] != conv.outH / fused.windowH ||
+      ranges[3] != conv.outW / fused.windowW)
+    return std::nullopt;
+  Block *poolBody = pool.getBody();
+  for (unsigned i = 1, e = pool.getNumDpsInputs(); i < e; ++i)
+    if (!poolBody->getArgument(i).use_empty())
+      return std::nullopt;
+  auto combine = soleBodyOp<arith::MaximumFOp>(pool);
+  Value window = poolBody->getArgument(0);
+  Value acc = poolBody->getArgument(pool.getNumDpsInputs());
+  if (!combine ||
+      !((combine.getLhs() == window && combine.getRhs() == acc) ||
+        (combine.getLhs() == acc && combine.getRhs() == window)))
+    return std::nullopt;
+  fused.poolFill = pool.getDpsInits()[0].getDefiningOp();
+  FloatAttr fill;
+  Value filledValue = fused.poolFill ? filledScalar(fused.poolFill) : nullptr;
+  if (!filledValue || !pool.getDpsInits()[0].hasOneUse() ||
+      !matchPattern(filledValue, m_Constant(&fill)) ||
+      !fill.getValue().isInfinity() || !fill.getValue().isNegative())
+    return std::nullopt;
+  // The product starts from a filled constant (zeros).
+  Operation *productFill = conv.matmul.getDpsInits()[0].getDefiningOp();
+  Value start = productFill ? filledScalar(productFill) : nullptr;
+  if (!start || !matchPattern(start, m_Constant(&fused.productStart)))
+    return std::nullopt;
+  return fused;
 }
 
 class ConvEmitter {
@@ -234,6 +389,80 @@ public:
     finish(tensor::CollapseShapeOp::create(b, loc, productType, outRows,
                                            pixels),
            fill);
+  }
+
+  /// The conv, relu and pool of `fused` as one loop over the images whose
+  /// tiles cover whole pooling windows: each pools its accumulators (max
+  /// as a selection, then the relu once, exact as in ms-vectorize-pooling)
+  /// and writes only the pooled pixels. Channel-lane tiles only.
+  void runPooled(PooledEpilogue fused, int64_t pooledPerTile) {
+    transposeWeights();
+    linalg::GenericOp pool = fused.pool;
+    b.setInsertionPoint(pool);
+    // Made anew: the old loop, where the product's fill was, goes.
+    filled = arith::ConstantOp::create(b, loc, fused.productStart);
+    padding = arith::ConstantOp::create(b, loc, elementType,
+                                        b.getZeroAttr(elementType));
+    clampBound = arith::ConstantOp::create(b, loc, fused.clampValue);
+    windowH = fused.windowH;
+    windowW = fused.windowW;
+    auto pooledType = cast<RankedTensorType>(pool.getResult(0).getType());
+    ArrayRef<int64_t> pooledShape = pooledType.getShape();
+    Value dest =
+        cast<DestinationStyleOpInterface>(fused.poolFill).getDpsInits()[0];
+    auto loop = scf::ForallOp::create(
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(pooledShape[0])},
+        ValueRange{dest}, std::nullopt);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getTerminator());
+      Value iv = loop.getInductionVar(0);
+      IRMapping ivOfLoop;
+      ivOfLoop.map(fused.loop.getInductionVar(0), iv);
+      image = b.clone(*fused.imageSlice, ivOfLoop)->getResult(0);
+      OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+      SmallVector<OpFoldResult> offsets = {iv, zero, zero, zero};
+      SmallVector<OpFoldResult> sizes = {one};
+      for (int64_t d : pooledShape.drop_front())
+        sizes.push_back(b.getIndexAttr(d));
+      SmallVector<OpFoldResult> strides(4, one);
+      auto slotType = RankedTensorType::get(
+          {1, pooledShape[1], pooledShape[2], pooledShape[3]}, elementType);
+      Value slot = tensor::ExtractSliceOp::create(
+          b, loc, slotType, loop.getRegionIterArgs()[0], offsets, sizes,
+          strides);
+      SmallVector<ReassociationIndices> imageDims = {{0, 1}, {2}, {3}};
+      Value pooled = tensor::CollapseShapeOp::create(b, loc, slot, imageDims);
+      pooled = split(
+          b, pooled, pooledShape[1], tile.lanes,
+          [&](OpBuilder &cb, Value out, Value o0, int64_t) {
+            auto overRows = scf::ForOp::create(
+                cb, loc, index(cb, 0), index(cb, pooledShape[2]),
+                index(cb, 1), ValueRange{out},
+                [&](OpBuilder &rb, Location, Value row, ValueRange args) {
+                  scf::YieldOp::create(
+                      rb, loc,
+                      split(rb, args[0], pooledShape[3], pooledPerTile,
+                            [&](OpBuilder &tb, Value tileOut, Value column0,
+                                int64_t columns) {
+                              return pooledTile(tb, tileOut, o0, row, column0,
+                                                columns);
+                            }));
+                });
+            return overRows.getResult(0);
+          });
+      Value pooledImage =
+          tensor::ExpandShapeOp::create(b, loc, slotType, pooled, imageDims);
+      b.setInsertionPointToEnd(loop.getTerminator().getBody());
+      tensor::ParallelInsertSliceOp::create(b, loc, pooledImage,
+                                            loop.getRegionIterArgs()[0],
+                                            offsets, sizes, strides);
+    }
+    b.replaceOp(pool, loop.getResults());
+    if (fused.poolFill->use_empty())
+      b.eraseOp(fused.poolFill);
+    b.eraseOp(fused.clamp);
+    b.eraseOp(fused.loop);
   }
 
 private:
@@ -321,7 +550,8 @@ private:
               kb, loc, rowBase,
               arith::MulIOp::create(kb, loc, kh, index(kb, conv.dilationH)));
           if (tile.channelLanes)
-            channelLanesTap(kb, acc, column, c, row, k, o0, kw);
+            channelLanesTap(kb, acc, SmallVector<Value>(acc.size(), row),
+                            column, c, k, o0, kw);
           else
             pixelLanesTap(kb, acc, channel, c, row, k, ow0, kw, active);
         });
@@ -333,11 +563,61 @@ private:
     return out;
   }
 
+  /// pooled[o0 : o0+lanes, row, column0 : column0+columns]: a tile of
+  /// windowH conv rows x columns*windowW conv pixels, summed as in
+  /// registerTile, each window combined as a selection (the relu after it
+  /// erases the sign of zero maximumf would order), then clamped once.
+  Value pooledTile(OpBuilder &tb, Value out, Value o0, Value row,
+                   Value column0, int64_t columns) {
+    int64_t pixelsPerRow = columns * windowW;
+    Value firstRow = arith::MulIOp::create(tb, loc, row, index(tb, windowH));
+    Value firstColumn =
+        arith::MulIOp::create(tb, loc, column0, index(tb, windowW));
+    SmallVector<Value> rowBase, column;
+    for (int64_t i = 0; i < windowH; ++i) {
+      Value convRow = tb.createOrFold<arith::AddIOp>(loc, firstRow,
+                                                     index(tb, i));
+      Value base =
+          arith::MulIOp::create(tb, loc, convRow, index(tb, conv.strideH));
+      for (int64_t j = 0; j < pixelsPerRow; ++j) {
+        rowBase.push_back(base);
+        column.push_back(
+            tb.createOrFold<arith::AddIOp>(loc, firstColumn, index(tb, j)));
+      }
+    }
+    SmallVector<Value> accumulators(
+        rowBase.size(),
+        vector::BroadcastOp::create(tb, loc, vectorType, filled));
+    SmallVector<Value> sums = sumOverTaps(
+        tb, accumulators,
+        [&](OpBuilder &kb, Value c, Value kh, int64_t kw, Value k,
+            SmallVector<Value> &acc) {
+          Value tapRow =
+              arith::MulIOp::create(kb, loc, kh, index(kb, conv.dilationH));
+          SmallVector<Value> rows;
+          for (Value base : rowBase)
+            rows.push_back(kb.createOrFold<arith::AddIOp>(loc, base, tapRow));
+          channelLanesTap(kb, acc, rows, column, c, k, o0, kw);
+        });
+    Value bound = vector::BroadcastOp::create(tb, loc, vectorType, clampBound);
+    SmallVector<Value> pooled;
+    for (int64_t q = 0; q < columns; ++q) {
+      Value window;
+      for (int64_t i = 0; i < windowH; ++i)
+        for (int64_t j = 0; j < windowW; ++j) {
+          Value x = sums[i * pixelsPerRow + q * windowW + j];
+          window = window ? selectNaNOrExtreme(tb, loc, window, x, true) : x;
+        }
+      pooled.push_back(arith::MaximumFOp::create(tb, loc, window, bound));
+    }
+    return writeTransposed(tb, pooled, out, o0, row, column0);
+  }
+
   /// One tap with channels in the lanes: the tap's weights for o0.. as one
   /// vector, times each pixel's image value.
   void channelLanesTap(OpBuilder &kb, SmallVector<Value> &acc,
-                       ArrayRef<Value> column, Value c, Value row, Value k,
-                       Value o0, int64_t kw) {
+                       ArrayRef<Value> row, ArrayRef<Value> column, Value c,
+                       Value k, Value o0, int64_t kw) {
     Value weightVector = vector::TransferReadOp::create(
         kb, loc, vectorType, weights, ValueRange{k, o0}, padding,
         ArrayRef<bool>{true});
@@ -347,8 +627,8 @@ private:
           arith::MulIOp::create(kb, loc, column[r],
                                 index(kb, conv.strideW)),
           index(kb, kw * conv.dilationW));
-      Value pixel = tensor::ExtractOp::create(kb, loc, image,
-                                              ValueRange{c, row, imageColumn});
+      Value pixel = tensor::ExtractOp::create(
+          kb, loc, image, ValueRange{c, row[r], imageColumn});
       Value splat = vector::BroadcastOp::create(kb, loc, vectorType, pixel);
       acc[r] = math::FmaOp::create(kb, loc, weightVector, splat, acc[r]);
     }
@@ -573,7 +853,8 @@ private:
   Im2colMatmul conv;
   ConvTile tile;
   Location loc;
-  Value image, flatImage, weights, padding, filled;
+  Value image, flatImage, weights, padding, filled, clampBound;
+  int64_t windowH = 1, windowW = 1;
   Type elementType;
   VectorType vectorType;
   int64_t imageWidth = 0;
@@ -598,7 +879,19 @@ struct MSVectorizeConvsPass
     for (Im2colMatmul conv : convs) {
       int64_t channelsOut =
           cast<ShapedType>(conv.matmul.getResult(0).getType()).getDimSize(0);
-      if (std::optional<ConvTile> tile = chooseTile(cpu, conv, channelsOut))
+      std::optional<ConvTile> tile = chooseTile(cpu, conv, channelsOut);
+      if (!tile)
+        continue;
+      // A channel-lane tile that holds whole pooling windows pools them.
+      std::optional<PooledEpilogue> fused =
+          tile->channelLanes ? matchPooledEpilogue(conv) : std::nullopt;
+      int64_t pooledPerTile =
+          fused ? std::min(conv.outW / fused->windowW,
+                           tile->budget / (fused->windowH * fused->windowW))
+                : 0;
+      if (pooledPerTile > 0)
+        ConvEmitter(rewriter, conv, *tile).runPooled(*fused, pooledPerTile);
+      else
         ConvEmitter(rewriter, conv, *tile).run();
     }
   }

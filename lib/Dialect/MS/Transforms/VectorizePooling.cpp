@@ -19,7 +19,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ms {
@@ -124,21 +123,11 @@ struct SelectionBody {
 };
 
 /// Whether `clampOp` (maximumf or minimumf of the window and a value from
-/// outside) gives -0 and +0 the same result: a max with a constant that is
-/// +0 or above, or a min with one that is -0 or below.
+/// outside the body) gives -0 and +0 the same result.
 bool mergesZeros(Operation *clampOp, Block *body) {
-  for (Value operand : clampOp->getOperands()) {
-    FloatAttr constant;
-    if (operand.getParentBlock() == body ||
-        !matchPattern(operand, m_Constant(&constant)))
-      continue;
-    APFloat c = constant.getValue();
-    if (c.isNaN())
-      return false;
-    return isa<arith::MaximumFOp>(clampOp)
-               ? (c.isPosZero() || (!c.isZero() && !c.isNegative()))
-               : (c.isNegZero() || (!c.isZero() && c.isNegative()));
-  }
+  for (Value operand : clampOp->getOperands())
+    if (operand.getParentBlock() != body)
+      return clampMergesZeros(operand, isa<arith::MaximumFOp>(clampOp));
   return false;
 }
 
@@ -260,22 +249,13 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
       map.map(selection->combine->getOperand(1), y);
       return cloneOnVectors(b, selection->combine, map, n);
     };
-    // Inside the window, when the clamp merges signed zeros: x if x is NaN,
-    // else the larger (smaller) of x and y, y on a tie. That picks the same
-    // value as maximumf (minimumf) up to the sign of a zero, which the clamp
-    // then erases, in a compare, a max and a blend instead of LLVM's
-    // sign-ordering sequence for maximumf.
+    // Inside the window, when the clamp merges signed zeros, a selection
+    // that needs not order them (the clamp erases the difference).
     bool isMax = isa<arith::MaximumFOp>(selection->combine);
     auto combineWindow = [&](Value x, Value y, int64_t n) -> Value {
-      if (!selection->clampMergesZeros)
-        return combine(x, y, n);
-      Value xIsNaN =
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-      Value xWins = arith::CmpFOp::create(
-          b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-          x, y);
-      Value picked = arith::SelectOp::create(b, loc, xWins, x, y);
-      return arith::SelectOp::create(b, loc, xIsNaN, x, picked);
+      return selection->clampMergesZeros
+                 ? selectNaNOrExtreme(b, loc, x, y, isMax)
+                 : combine(x, y, n);
     };
     Value rows;
     for (int64_t kh = 0; kh < shape.windowH; ++kh) {

@@ -51,6 +51,17 @@ llvm::SmallVector<mlir::Value> transposeRows(mlir::OpBuilder &b,
                                              mlir::Location loc,
                                              llvm::ArrayRef<mlir::Value> rows);
 
+/// Whether a clamp max(x, c) (`isMax`) or min(x, c) gives -0 and +0 the
+/// same result: c is +0 or above for a max (relu), -0 or below for a min.
+bool clampMergesZeros(mlir::Value c, bool isMax);
+
+/// max (`isMax`) or min of x and y as a selection: x if x is NaN, else the
+/// larger (smaller), y on a tie. It equals arith.maximumf / minimumf up to
+/// the sign of a zero, in a compare and a blend instead of LLVM's
+/// signed-zero ordering; use it where a clamp that merges zeros follows.
+mlir::Value selectNaNOrExtreme(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value x, mlir::Value y, bool isMax);
+
 } // namespace ms
 
 #endif // MS_DIALECT_MS_TRANSFORMS_VECTORIZATIONUTILS_H
