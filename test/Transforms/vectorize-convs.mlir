@@ -260,8 +260,9 @@ func.func @accumulate_into(%x: tensor<1x3x3xf32>, %w: tensor<16x4xf32>, %init: t
 // relu then a 2x2 max pool of a channel-lane conv: one loop over the images
 // writes the pooled images, its tiles covering whole windows: 2 conv rows x
 // 2 pixels (4 accumulators in 16 registers, with 16 lanes two registers
-// each), summed as above, each window combined by selections (NaN first,
-// then the larger), the relu applied once, and the pooled pixel written
+// each), summed as above, each window combined by maximumf with the nsz flag
+// (the relu erases the sign of zero), the relu applied once (plain
+// maximumf), and the pooled pixel written
 // through the transpose. No conv image, relu or pool remains.
 // CHECK-LABEL: func @channel_lanes_pooled
 // CHECK-SAME: (%[[X:.*]]: tensor<2x2x6x10xf32>, %[[W:.*]]: tensor<16x2x3x3xf32>)
@@ -286,16 +287,9 @@ func.func @accumulate_into(%x: tensor<1x3x3xf32>, %w: tensor<16x4xf32>, %init: t
 // CHECK: tensor.extract %[[IMAGE]][%[[C]], %[[TAPROW1]], %[[COL1]]]
 // CHECK-COUNT-9: math.fma
 // CHECK-NOT: math.fma
-// CHECK: %[[NAN0:.*]] = arith.cmpf uno, %[[SUMS]]#0, %[[SUMS]]#0 : vector<16xf32>
-// CHECK: %[[WINS0:.*]] = arith.cmpf ogt, %[[SUMS]]#0, %[[SUMS]]#1 : vector<16xf32>
-// CHECK: %[[LARGER0:.*]] = arith.select %[[WINS0]], %[[SUMS]]#0, %[[SUMS]]#1
-// CHECK: %[[M01:.*]] = arith.select %[[NAN0]], %[[SUMS]]#0, %[[LARGER0]]
-// CHECK: arith.cmpf ogt, %[[M01]], %[[SUMS]]#2
-// CHECK: arith.select
-// CHECK: %[[M012:.*]] = arith.select
-// CHECK: arith.cmpf ogt, %[[M012]], %[[SUMS]]#3
-// CHECK: arith.select
-// CHECK: %[[WINDOW:.*]] = arith.select
+// CHECK: %[[M01:.*]] = arith.maximumf %[[SUMS]]#0, %[[SUMS]]#1 fastmath<nsz> : vector<16xf32>
+// CHECK: %[[M012:.*]] = arith.maximumf %[[M01]], %[[SUMS]]#2 fastmath<nsz> : vector<16xf32>
+// CHECK: %[[WINDOW:.*]] = arith.maximumf %[[M012]], %[[SUMS]]#3 fastmath<nsz> : vector<16xf32>
 // CHECK: %[[RELU:.*]] = arith.maximumf %[[WINDOW]], %[[ZEROS]] : vector<16xf32>
 // CHECK: vector.shuffle %[[RELU]], %[[ZEROS]]
 // CHECK: %[[M1:.*]] = vector.constant_mask [1] : vector<16xi1>
@@ -307,12 +301,12 @@ func.func @accumulate_into(%x: tensor<1x3x3xf32>, %w: tensor<16x4xf32>, %init: t
 // a 1-window tile for the 4th.
 // WIDE-LABEL: func @channel_lanes_pooled
 // WIDE: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// WIDE-COUNT-3: arith.maximumf
+// WIDE-COUNT-3: arith.maximumf %{{[^ ]*}}, %{{[^ ]*}} : vector<16xf32>
 // WIDE: %[[M3:.*]] = vector.constant_mask [3] : vector<16xi1>
 // WIDE-COUNT-16: vector.transfer_write {{.*}}, %[[M3]]
 // WIDE: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// WIDE-COUNT-1: arith.maximumf
-// WIDE-NOT: arith.maximumf
+// WIDE-COUNT-1: arith.maximumf %{{[^ ]*}}, %{{[^ ]*}} : vector<16xf32>
+// WIDE-NOT: arith.maximumf %{{[^ ]*}}, %{{[^ ]*}} : vector<16xf32>
 // WIDE: return
 func.func @channel_lanes_pooled(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<2x16x2x4xf32> {
   %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>

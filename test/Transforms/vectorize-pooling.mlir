@@ -18,8 +18,9 @@
 // relu applied once, then the output row. max and relu are exact
 // selections and relu is monotone, so this order gives the same bits as
 // relu-then-max element by element. Since relu sends -0 and +0 to +0, the
-// window is combined by a NaN test and an ordered compare (NaN, else the
-// larger) rather than maximumf, whose signed-zero ordering costs more.
+// window is combined by maximumf with the nsz flag (a NaN still wins, -0 and
+// +0 may tie), whose lowering skips the signed-zero ordering. The relu
+// itself keeps plain maximumf: it must turn -0 into +0.
 // CHECK-LABEL: func @max_pool_relu
 // CHECK-SAME: (%[[X:.*]]: tensor<2x2x7x7xf32>, %[[INIT:.*]]: tensor<2x2x3x3xf32>)
 // CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
@@ -33,16 +34,10 @@
 // CHECK: %[[R0:[[:alnum:]_]+]] = vector.transfer_read %[[X]][%[[N]], %[[C]], %[[ROW]], %[[C0]]], %{{.*}}, %[[M7]] {in_bounds = [true]} : tensor<2x2x7x7xf32>, vector<8xf32>
 // CHECK: %[[ROW1:[[:alnum:]_]+]] = arith.addi %[[ROW]], %{{.*}} : index
 // CHECK: %[[R1:[[:alnum:]_]+]] = vector.transfer_read %[[X]][%[[N]], %[[C]], %[[ROW1]], %[[C0]]], %{{.*}}, %[[M7]] {in_bounds = [true]} : tensor<2x2x7x7xf32>, vector<8xf32>
-// CHECK: %[[R0NAN:[[:alnum:]_]+]] = arith.cmpf uno, %[[R0]], %[[R0]] : vector<8xf32>
-// CHECK: %[[R0WINS:[[:alnum:]_]+]] = arith.cmpf ogt, %[[R0]], %[[R1]] : vector<8xf32>
-// CHECK: %[[LARGER:[[:alnum:]_]+]] = arith.select %[[R0WINS]], %[[R0]], %[[R1]] : vector<8xi1>, vector<8xf32>
-// CHECK: %[[ROWS:[[:alnum:]_]+]] = arith.select %[[R0NAN]], %[[R0]], %[[LARGER]] : vector<8xi1>, vector<8xf32>
+// CHECK: %[[ROWS:[[:alnum:]_]+]] = arith.maximumf %[[R0]], %[[R1]] fastmath<nsz> : vector<8xf32>
 // CHECK: %[[EVEN:[[:alnum:]_]+]] = vector.shuffle %[[ROWS]], %[[ROWS]] [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
 // CHECK: %[[ODD:[[:alnum:]_]+]] = vector.shuffle %[[ROWS]], %[[ROWS]] [1, 3, 5, 7] : vector<8xf32>, vector<8xf32>
-// CHECK: %[[EVENNAN:[[:alnum:]_]+]] = arith.cmpf uno, %[[EVEN]], %[[EVEN]] : vector<4xf32>
-// CHECK: %[[EVENWINS:[[:alnum:]_]+]] = arith.cmpf ogt, %[[EVEN]], %[[ODD]] : vector<4xf32>
-// CHECK: %[[LARGER2:[[:alnum:]_]+]] = arith.select %[[EVENWINS]], %[[EVEN]], %[[ODD]] : vector<4xi1>, vector<4xf32>
-// CHECK: %[[WINDOW:[[:alnum:]_]+]] = arith.select %[[EVENNAN]], %[[EVEN]], %[[LARGER2]] : vector<4xi1>, vector<4xf32>
+// CHECK: %[[WINDOW:[[:alnum:]_]+]] = arith.maximumf %[[EVEN]], %[[ODD]] fastmath<nsz> : vector<4xf32>
 // CHECK: %[[RELU:[[:alnum:]_]+]] = arith.maximumf %[[WINDOW]], %[[ZEROS]] : vector<4xf32>
 // CHECK: %[[POOLED:[[:alnum:]_]+]] = arith.maximumf %[[ACC]], %[[RELU]] : vector<4xf32>
 // CHECK: vector.transfer_write %[[POOLED]], %[[OUT]][%[[N]], %[[C]], %[[OH]], %[[C0]]], %[[M3]] {in_bounds = [true]} : vector<4xf32>, tensor<2x2x3x3xf32>
@@ -189,13 +184,14 @@ func.func @max_of_sums(%x: tensor<1x1x8x8xf32>, %init: tensor<1x1x4x4xf32>, %bia
 // maximumf, which puts +0 above -0; a min pool under relu may drop the
 // sign of zero like a max pool.
 // CHECK-LABEL: func @clamps_and_zero_signs
-// CHECK-NOT: arith.cmpf
-// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<8xf32>
-// CHECK-NOT: arith.cmpf
+// CHECK-NOT: fastmath
+// CHECK: arith.maximumf %{{[^ ]*}}, %{{[^ ]*}} : vector<8xf32>
+// CHECK-NOT: fastmath
 // CHECK: vector.transfer_write
-// CHECK: arith.cmpf uno
-// CHECK: arith.cmpf olt
-// CHECK: arith.minimumf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: arith.minimumf %{{.*}}, %{{.*}} fastmath<nsz> : vector<8xf32>
+// CHECK: arith.minimumf %{{.*}}, %{{.*}} fastmath<nsz> : vector<4xf32>
+// CHECK: arith.maximumf %{{[^ ]*}}, %{{[^ ]*}} : vector<4xf32>
+// CHECK: arith.minimumf %{{[^ ]*}}, %{{[^ ]*}} : vector<4xf32>
 func.func @clamps_and_zero_signs(%x: tensor<1x1x8x8xf32>, %init: tensor<1x1x4x4xf32>) -> (tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>) {
   %minus_one = arith.constant -1.0 : f32
   %zero = arith.constant 0.0 : f32

@@ -129,14 +129,13 @@ bool clampMergesZeros(Value c, bool isMax) {
                : (value.isNegZero() || (!value.isZero() && value.isNegative()));
 }
 
-Value selectNaNOrExtreme(OpBuilder &b, Location loc, Value x, Value y,
-                         bool isMax) {
-  Value xIsNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  Value xWins = arith::CmpFOp::create(
-      b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x,
-      y);
-  Value picked = arith::SelectOp::create(b, loc, xWins, x, y);
-  return arith::SelectOp::create(b, loc, xIsNaN, x, picked);
+Value extremeIgnoringZeroSign(OpBuilder &b, Location loc, Value x, Value y,
+                              bool isMax) {
+  auto noSignedZeros =
+      arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::nsz);
+  if (isMax)
+    return arith::MaximumFOp::create(b, loc, x, y, noSignedZeros);
+  return arith::MinimumFOp::create(b, loc, x, y, noSignedZeros);
 }
 
 } // namespace ms

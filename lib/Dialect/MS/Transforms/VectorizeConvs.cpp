@@ -606,7 +606,8 @@ private:
       for (int64_t i = 0; i < windowH; ++i)
         for (int64_t j = 0; j < windowW; ++j) {
           Value x = sums[i * pixelsPerRow + q * windowW + j];
-          window = window ? selectNaNOrExtreme(tb, loc, window, x, true) : x;
+          window =
+              window ? extremeIgnoringZeroSign(tb, loc, window, x, true) : x;
         }
       pooled.push_back(arith::MaximumFOp::create(tb, loc, window, bound));
     }

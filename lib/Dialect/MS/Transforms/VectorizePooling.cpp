@@ -249,12 +249,12 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
       map.map(selection->combine->getOperand(1), y);
       return cloneOnVectors(b, selection->combine, map, n);
     };
-    // Inside the window, when the clamp merges signed zeros, a selection
+    // Inside the window, when the clamp merges signed zeros, a max (min)
     // that needs not order them (the clamp erases the difference).
     bool isMax = isa<arith::MaximumFOp>(selection->combine);
     auto combineWindow = [&](Value x, Value y, int64_t n) -> Value {
       return selection->clampMergesZeros
-                 ? selectNaNOrExtreme(b, loc, x, y, isMax)
+                 ? extremeIgnoringZeroSign(b, loc, x, y, isMax)
                  : combine(x, y, n);
     };
     Value rows;

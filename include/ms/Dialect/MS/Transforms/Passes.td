@@ -112,13 +112,16 @@ def MSVectorizePooling : Pass<"ms-vectorize-pooling"> {
     the clamp is applied once. max and min are exact selections and the
     clamp is monotone, so any order gives the same bits (a NaN stays a
     NaN). When the clamp sends -0 and +0 to one value (a relu, max with
-    +0), the window is combined by a NaN test and an ordered compare (x if
-    x is NaN, else the larger) instead of maximumf, whose ordering of
-    signed zeros the clamp would erase anyway. Odd lengths are padded to whole registers (a power of two up to 8
+    +0), the window is combined by maximumf with the nsz fast-math flag
+    (NaN still propagates; -0 and +0 may tie), which LLVM lowers without
+    the signed-zero ordering the clamp would erase anyway.
+
+    Odd lengths are padded to whole registers (a power of two up to 8
     lanes, then a multiple of 8: OW 14 is 16 lanes) with the extra lanes
-    masked off in every read past the row's end and in the write. An output initialised by a fill (max pooling's
-    -inf) starts each row from the filled value and is written straight
-    into the fill's destination, so the fill is neither written nor read.
+    masked off in every read past the row's end and in the write. An
+    output initialised by a fill (max pooling's -inf) starts each row from
+    the filled value and is written straight into the fill's destination,
+    so the fill is neither written nor read.
     O2 runs it after ms-fuse-batch-loops.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect",
@@ -160,8 +163,8 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
     stride 2) is rewritten with them: one loop over the images whose tiles
     cover whole windows (windowH conv rows x a whole number of windows per
     row, as many as the registers hold), combine each window's
-    accumulators as selections (NaN first, then the larger; the relu
-    erases the sign of a zero), apply the relu once and write only the
+    accumulators by maximumf with the nsz flag (the relu erases the sign
+    of a zero), apply the relu once and write only the
     pooled image. The conv image is never written or read back. max and
     relu select one of their inputs, so the bits do not change.
 

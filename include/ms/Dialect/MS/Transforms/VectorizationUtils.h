@@ -55,12 +55,13 @@ llvm::SmallVector<mlir::Value> transposeRows(mlir::OpBuilder &b,
 /// same result: c is +0 or above for a max (relu), -0 or below for a min.
 bool clampMergesZeros(mlir::Value c, bool isMax);
 
-/// max (`isMax`) or min of x and y as a selection: x if x is NaN, else the
-/// larger (smaller), y on a tie. It equals arith.maximumf / minimumf up to
-/// the sign of a zero, in a compare and a blend instead of LLVM's
-/// signed-zero ordering; use it where a clamp that merges zeros follows.
-mlir::Value selectNaNOrExtreme(mlir::OpBuilder &b, mlir::Location loc,
-                               mlir::Value x, mlir::Value y, bool isMax);
+/// arith.maximumf (`isMax`) or minimumf of x and y with the nsz fast-math
+/// flag: a NaN still wins, but -0 and +0 may come out either way. LLVM then
+/// lowers it to a max and a NaN fix-up (3 instructions on x86) instead of
+/// the 6 that order signed zeros. Use it where a clamp that merges zeros
+/// follows, so the sign cannot show.
+mlir::Value extremeIgnoringZeroSign(mlir::OpBuilder &b, mlir::Location loc,
+                                    mlir::Value x, mlir::Value y, bool isMax);
 
 } // namespace ms
 
