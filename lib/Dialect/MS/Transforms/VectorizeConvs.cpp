@@ -393,8 +393,9 @@ public:
 
   /// The conv, relu and pool of `fused` as one loop over the images whose
   /// tiles cover whole pooling windows: each pools its accumulators (max
-  /// as a selection, then the relu once, exact as in ms-vectorize-pooling)
-  /// and writes only the pooled pixels. Channel-lane tiles only.
+  /// ignoring the sign of zero, then the relu once, exact as in
+  /// ms-vectorize-pooling) and writes only the pooled pixels. Channel-lane
+  /// tiles only.
   void runPooled(PooledEpilogue fused, int64_t pooledPerTile) {
     transposeWeights();
     linalg::GenericOp pool = fused.pool;
@@ -565,8 +566,8 @@ private:
 
   /// pooled[o0 : o0+lanes, row, column0 : column0+columns]: a tile of
   /// windowH conv rows x columns*windowW conv pixels, summed as in
-  /// registerTile, each window combined as a selection (the relu after it
-  /// erases the sign of zero maximumf would order), then clamped once.
+  /// registerTile, each window combined by a max that ignores the sign of
+  /// zero (the relu after it erases it), then clamped once.
   Value pooledTile(OpBuilder &tb, Value out, Value o0, Value row,
                    Value column0, int64_t columns) {
     int64_t pixelsPerRow = columns * windowW;
