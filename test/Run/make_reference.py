@@ -357,6 +357,27 @@ CASES = {
         lambda x, w: pool2d(np.maximum(conv2d(x, w, pad=(1, 1, 1, 1),
                                               stride=(2, 2)), 0),
                             (2, 2), (2, 2), False, "max")),
+    # conv with bias, batch_norm, relu and a 2x2 max pool: O2 runs the bias
+    # and batch_norm arithmetic on the conv tiles' accumulators, then pools.
+    "conv2d_bias_batch_norm_relu_max_pool": (
+        "ms.conv2d %a0, %a1, %a2 : {t0}, {t1}, {t2}\n"
+        "  %1 = ms.batch_norm %0, %a3, %a4, %a5, %a6 : tensor<2x16x10x12xf32>, "
+        "{t3}, {t4}, {t5}, {t6}\n"
+        "  %2 = ms.relu %1 : tensor<2x16x10x12xf32>\n"
+        "  %3 = ms.max_pool2d %2 kernel_size [2, 2] stride [2, 2] : "
+        "tensor<2x16x10x12xf32>",
+        [randn(2, 3, 10, 12), randn(16, 3, 3, 3), randn(16), randn(16),
+         randn(16), randn(16), positive(16)],
+        lambda x, w, b, g, be, m, v: pool2d(
+            conv_bn_relu(x, w, b, g, be, m, v), (2, 2), (2, 2), False, "max")),
+    # A max pool right after a conv, no relu: pooled in the tiles with exact
+    # maximumf, so -0 and +0 keep their order.
+    "conv2d_max_pool": (
+        "ms.conv2d %a0, %a1 pad_mode \"valid\" : {t0}, {t1}\n"
+        "  %1 = ms.max_pool2d %0 kernel_size [2, 2] stride [2, 2] : "
+        "tensor<1x16x6x8xf32>",
+        [randn(1, 4, 8, 10), randn(16, 4, 3, 3)],
+        lambda x, w: pool2d(conv2d(x, w), (2, 2), (2, 2), False, "max")),
 }
 
 TEST_TEMPLATE = """\

@@ -317,28 +317,83 @@ func.func @channel_lanes_pooled(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf3
 
 // -----
 
-// Not pooled in the tiles: overlapping windows (3x3 at stride 2), a pool
-// without a relu, and a relu whose result is also returned. The convs are
-// channel-lane tiles as usual and the relu and pools stay generics.
+// Not pooled in the tiles: overlapping windows (3x3 at stride 2), an add of
+// a whole tensor (not a per-channel vector) between conv and pool, and a
+// relu whose result is also returned. The convs are channel-lane tiles as
+// usual and the elementwise ops and pools stay generics.
 // CHECK-LABEL: func @pools_kept
 // CHECK: scf.forall {{.*}} -> (tensor<2x16x4x8xf32>)
 // CHECK: linalg.generic
 // CHECK: linalg.generic
 // CHECK: scf.forall {{.*}} -> (tensor<2x16x4x8xf32>)
 // CHECK: linalg.generic
+// CHECK: linalg.generic
 // CHECK: scf.forall {{.*}} -> (tensor<2x16x4x8xf32>)
 // CHECK: linalg.generic
 // CHECK: linalg.generic
 // CHECK-NOT: linalg.generic
 // CHECK: return
-func.func @pools_kept(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf32>, %w2: tensor<16x2x3x3xf32>, %w3: tensor<16x2x3x3xf32>) -> (tensor<2x16x1x3xf32>, tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>, tensor<2x16x4x8xf32>) {
+func.func @pools_kept(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf32>, %w2: tensor<16x2x3x3xf32>, %w3: tensor<16x2x3x3xf32>, %y: tensor<2x16x4x8xf32>) -> (tensor<2x16x1x3xf32>, tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>, tensor<2x16x4x8xf32>) {
   %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
   %1 = ms.relu %0 : tensor<2x16x4x8xf32>
   %2 = ms.max_pool2d %1 kernel_size [3, 3] stride [2, 2] : tensor<2x16x4x8xf32>
   %3 = ms.conv2d %x, %w2 pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
-  %4 = ms.max_pool2d %3 kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
+  %s = ms.add %3, %y : tensor<2x16x4x8xf32>, tensor<2x16x4x8xf32>
+  %4 = ms.max_pool2d %s kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
   %5 = ms.conv2d %x, %w3 pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
   %6 = ms.relu %5 : tensor<2x16x4x8xf32>
   %7 = ms.max_pool2d %6 kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
   return %2, %4, %7, %6 : tensor<2x16x1x3xf32>, tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>, tensor<2x16x4x8xf32>
+}
+
+// -----
+
+// Per-channel elementwise ops between conv and pool run on each accumulator
+// as the generics would run them on each element: the bias and batch_norm
+// parameters read once per tile as vectors of the tile's channels, the
+// batch_norm arithmetic in its order, then the window's max ignoring zero
+// signs and the relu once. A pool right after the conv combines with exact
+// maximumf (no relu to erase the sign of zero).
+// CHECK-LABEL: func @channelwise_pooled
+// CHECK-SAME: (%[[X:.*]]: tensor<2x2x6x10xf32>, %[[W:.*]]: tensor<16x2x3x3xf32>, %[[B:.*]]: tensor<16xf32>, %[[G:.*]]: tensor<16xf32>, %[[BE:.*]]: tensor<16xf32>, %[[M:.*]]: tensor<16xf32>, %[[V:.*]]: tensor<16xf32>, %[[W2:.*]]: tensor<16x2x3x3xf32>)
+// CHECK-DAG: %[[EPS:.*]] = arith.constant dense<9.99999974E-6> : vector<16xf32>
+// CHECK-DAG: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK-DAG: %[[BIAS:.*]] = tensor.expand_shape %[[B]]
+// CHECK-DAG: %[[MEAN:.*]] = tensor.expand_shape %[[M]]
+// CHECK-DAG: %[[VAR:.*]] = tensor.expand_shape %[[V]]
+// CHECK: scf.forall {{.*}} -> (tensor<2x16x2x4xf32>)
+// CHECK: %[[SUMS:.*]]:4 = scf.for
+// CHECK: %[[BIASV:.*]] = vector.transfer_read %[[BIAS]]
+// CHECK: %[[MEANV:.*]] = vector.transfer_read %[[MEAN]]
+// CHECK: %[[VARV:.*]] = vector.transfer_read %[[VAR]]
+// CHECK: %[[GAMMAV:.*]] = vector.transfer_read
+// CHECK: %[[BETAV:.*]] = vector.transfer_read
+// CHECK: %[[Y0:.*]] = arith.addf %[[SUMS]]#0, %[[BIASV]] : vector<16xf32>
+// CHECK: %[[C0:.*]] = arith.subf %[[Y0]], %[[MEANV]] : vector<16xf32>
+// CHECK: %[[VE:.*]] = arith.addf %[[VARV]], %[[EPS]] : vector<16xf32>
+// CHECK: %[[SD:.*]] = math.sqrt %[[VE]] : vector<16xf32>
+// CHECK: %[[N0:.*]] = arith.divf %[[C0]], %[[SD]] : vector<16xf32>
+// CHECK: %[[S0:.*]] = arith.mulf %[[N0]], %[[GAMMAV]] : vector<16xf32>
+// CHECK: %[[BN0:.*]] = arith.addf %[[S0]], %[[BETAV]] : vector<16xf32>
+// CHECK-COUNT-3: arith.divf
+// CHECK: %[[M01:.*]] = arith.maximumf %[[BN0]], %{{.*}} fastmath<nsz> : vector<16xf32>
+// CHECK-COUNT-2: arith.maximumf %{{.*}} fastmath<nsz>
+// CHECK: arith.maximumf %{{[^ ]*}}, %[[ZEROS]] : vector<16xf32>
+// CHECK: scf.forall {{.*}} -> (tensor<2x16x2x4xf32>)
+// CHECK: %[[SUMS2:.*]]:4 = scf.for
+// CHECK: %[[P01:.*]] = arith.maximumf %[[SUMS2]]#0, %[[SUMS2]]#1 : vector<16xf32>
+// CHECK: %[[P012:.*]] = arith.maximumf %[[P01]], %[[SUMS2]]#2 : vector<16xf32>
+// CHECK: %[[P:.*]] = arith.maximumf %[[P012]], %[[SUMS2]]#3 : vector<16xf32>
+// CHECK-NOT: arith.maximumf
+// CHECK: vector.shuffle %[[P]], %[[ZEROS]]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @channelwise_pooled(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf32>, %b: tensor<16xf32>, %g: tensor<16xf32>, %be: tensor<16xf32>, %m: tensor<16xf32>, %v: tensor<16xf32>, %w2: tensor<16x2x3x3xf32>) -> (tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>) {
+  %0 = ms.conv2d %x, %w, %b pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>, tensor<16xf32>
+  %1 = ms.batch_norm %0, %g, %be, %m, %v : tensor<2x16x4x8xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+  %2 = ms.relu %1 : tensor<2x16x4x8xf32>
+  %3 = ms.max_pool2d %2 kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
+  %4 = ms.conv2d %x, %w2 pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
+  %5 = ms.max_pool2d %4 kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
+  return %3, %5 : tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>
 }

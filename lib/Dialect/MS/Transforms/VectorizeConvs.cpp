@@ -10,9 +10,9 @@
 //   that it does not divide are tiled over the flattened pixels, a tile
 //   reading a run from each of the two rows it may span (LeNet's 28); a
 //   shorter row is one masked tile if it fills at least 7/8 of the lanes.
-// A channel-lane conv followed by relu and a non-overlapping max pool
-// (LeNet's conv2) pools in its tiles: each covers whole windows, so the
-// conv image is never written.
+// A channel-lane conv followed by a non-overlapping max pool, through
+// per-channel elementwise ops or not (LeNet's conv2: relu), pools in its
+// tiles: each covers whole windows, so the conv image is never written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -166,23 +166,81 @@ std::optional<ConvTile> chooseTile(const CpuModel &cpu,
   return tile;
 }
 
-/// relu(conv) max-pooled in non-overlapping windows, the conv run image by
-/// image in a loop whose one result feeds only the relu:
+/// A conv max-pooled in non-overlapping windows, with elementwise ops per
+/// output channel between them (bias, batch_norm, relu), the conv run image
+/// by image in a loop whose one result feeds only that chain:
 ///   %conv = scf.forall (%n) ... { image %n of a batch; im2col matmul;
 ///                                 insert the image's product at [%n] }
-///   %relu = linalg.generic {max(in, c)} ins(%conv)      (c +0 or above)
-///   %pool = linalg.generic {max(out, in)} ins(%relu) outs(fill -inf)
+///   %y = linalg.generic ins(%conv, per-channel vectors...)   (0 or more)
+///   %pool = linalg.generic {max(out, in)} ins(%y) outs(fill -inf)
 ///           over PH x PW windows at stride PH x PW that tile the image.
-/// The tiles can then pool their own accumulators and write only the
-/// pooled image.
+/// The tiles can then run the chain on their accumulators, pool them and
+/// write only the pooled image.
 struct PooledEpilogue {
   scf::ForallOp loop;
   tensor::ExtractSliceOp imageSlice;
-  linalg::GenericOp clamp, pool;
-  FloatAttr clampValue, productStart;
+  /// The elementwise generics from the conv to the pool, in order.
+  SmallVector<linalg::GenericOp> chain;
+  /// Set when the chain ends in max(x, c) with c +0 or above (a relu): the
+  /// window is then combined before that clamp, which runs once.
+  FloatAttr clampValue;
+  linalg::GenericOp pool;
+  FloatAttr productStart;
   Operation *poolFill = nullptr;
   int64_t windowH = 0, windowW = 0;
 };
+
+/// The dim of `vector` (statically [.., O, ..], unit dims elsewhere) that
+/// `map` reads at the output channel d1, if it reads nothing else.
+std::optional<unsigned> channelDim(AffineMap map, Value vector,
+                                   int64_t channels) {
+  auto type = dyn_cast<RankedTensorType>(vector.getType());
+  if (!type || !type.hasStaticShape() ||
+      map.getNumResults() != type.getRank())
+    return std::nullopt;
+  std::optional<unsigned> found;
+  for (unsigned i = 0; i < map.getNumResults(); ++i) {
+    AffineExpr e = map.getResult(i);
+    if (e == getAffineDimExpr(1, map.getContext()) && !found &&
+        type.getDimSize(i) == channels)
+      found = i;
+    else if (!(isa<AffineConstantExpr>(e) &&
+               cast<AffineConstantExpr>(e).getValue() == 0 &&
+               type.getDimSize(i) == 1))
+      return std::nullopt;
+  }
+  return found;
+}
+
+/// Whether `generic` maps [N, O, H, W] elementwise from `data` (read at the
+/// same point) and vectors along O (read at [o] of a [.., O, ..] tensor of
+/// unit dims otherwise), with a body of scalar arithmetic only.
+bool isChannelwise(linalg::GenericOp generic, Value data, int64_t channels) {
+  if (!generic.hasPureTensorSemantics() || generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != 4 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray().back().isIdentity() ||
+      !generic->getResult(0).hasOneUse())
+    return false;
+  Block *body = generic.getBody();
+  if (!body->getArgument(generic.getNumDpsInputs()).use_empty())
+    return false;
+  bool readsData = false;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    if (input->get() == data && map.isIdentity()) {
+      readsData = true;
+      continue;
+    }
+    if (!channelDim(map, input->get(), channels))
+      return false;
+  }
+  for (Operation &op : body->without_terminator())
+    if (op.getNumRegions() || op.getNumResults() != 1 || !isPure(&op) ||
+        !op.getResult(0).getType().isIntOrFloat())
+      return false;
+  return readsData;
+}
 
 /// The one op of `generic`'s body besides constants, if it is an OpTy and
 /// the body yields it.
@@ -237,33 +295,35 @@ std::optional<PooledEpilogue> matchPooledEpilogue(Im2colMatmul conv) {
       insert.getSourceType().getShape() !=
           ArrayRef<int64_t>{1, convType.getDimSize(1), conv.outH, conv.outW})
     return std::nullopt;
-  // The relu: elementwise max of the conv and a constant that merges the
-  // zeros' signs.
-  fused.clamp = dyn_cast<linalg::GenericOp>(*loop->getResult(0).user_begin());
-  linalg::GenericOp clamp = fused.clamp;
-  if (!clamp || !clamp.hasPureTensorSemantics() ||
-      clamp.getNumDpsInputs() != 1 || clamp.getNumDpsInits() != 1 ||
-      clamp.getDpsInputs()[0] != loop->getResult(0) ||
-      clamp.getNumParallelLoops() != clamp.getNumLoops() ||
-      !llvm::all_of(clamp.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }) ||
-      !clamp->getResult(0).hasOneUse())
-    return std::nullopt;
-  auto relu = soleBodyOp<arith::MaximumFOp>(clamp);
-  if (!relu)
-    return std::nullopt;
-  Value in = clamp.getBody()->getArgument(0);
-  Value bound = relu.getLhs() == in ? relu.getRhs() : relu.getLhs();
-  if ((relu.getLhs() != in && relu.getRhs() != in) ||
-      !clampMergesZeros(bound, /*isMax=*/true) ||
-      !matchPattern(bound, m_Constant(&fused.clampValue)))
-    return std::nullopt;
-  // The pool: windows that tile the image, max over a -inf fill.
-  fused.pool = dyn_cast<linalg::GenericOp>(*clamp->getResult(0).user_begin());
+  // The elementwise chain, then the pool.
+  int64_t channels = convType.getDimSize(1);
+  Value value = loop->getResult(0);
+  linalg::GenericOp next =
+      dyn_cast<linalg::GenericOp>(*value.user_begin());
+  while (next && isChannelwise(next, value, channels)) {
+    fused.chain.push_back(next);
+    value = next->getResult(0);
+    next = dyn_cast<linalg::GenericOp>(*value.user_begin());
+  }
+  // A last link that is exactly max(x, c), c +0 or above, clamps once.
+  if (!fused.chain.empty()) {
+    linalg::GenericOp last = fused.chain.back();
+    auto relu = soleBodyOp<arith::MaximumFOp>(last);
+    Value in = last.getBody()->getArgument(0);
+    if (relu && last.getNumDpsInputs() == 1 &&
+        (relu.getLhs() == in || relu.getRhs() == in)) {
+      Value bound = relu.getLhs() == in ? relu.getRhs() : relu.getLhs();
+      FloatAttr c;
+      if (clampMergesZeros(bound, /*isMax=*/true) &&
+          matchPattern(bound, m_Constant(&c)))
+        fused.clampValue = c;
+    }
+  }
+  fused.pool = next;
   linalg::GenericOp pool = fused.pool;
   if (!pool || !pool.hasPureTensorSemantics() || pool.getNumDpsInits() != 1 ||
       pool.getNumLoops() != 6 || pool.getNumParallelLoops() != 4 ||
-      pool.getDpsInputs()[0] != clamp->getResult(0))
+      pool.getDpsInputs()[0] != value)
     return std::nullopt;
   SmallVector<int64_t> ranges = pool.getStaticLoopRanges();
   fused.windowH = ranges[4];
@@ -391,11 +451,11 @@ public:
            fill);
   }
 
-  /// The conv, relu and pool of `fused` as one loop over the images whose
-  /// tiles cover whole pooling windows: each pools its accumulators (max
-  /// ignoring the sign of zero, then the relu once, exact as in
-  /// ms-vectorize-pooling) and writes only the pooled pixels. Channel-lane
-  /// tiles only.
+  /// The conv, elementwise chain and pool of `fused` as one loop over the
+  /// images whose tiles cover whole pooling windows: each runs the chain on
+  /// its accumulators, pools them (before a final relu, ignoring the sign of
+  /// zero, then the relu once, exact as in ms-vectorize-pooling) and writes
+  /// only the pooled pixels. Channel-lane tiles only.
   void runPooled(PooledEpilogue fused, int64_t pooledPerTile) {
     transposeWeights();
     linalg::GenericOp pool = fused.pool;
@@ -404,7 +464,13 @@ public:
     filled = arith::ConstantOp::create(b, loc, fused.productStart);
     padding = arith::ConstantOp::create(b, loc, elementType,
                                         b.getZeroAttr(elementType));
-    clampBound = arith::ConstantOp::create(b, loc, fused.clampValue);
+    // The links each accumulator runs; a final relu runs once per window.
+    chain = fused.chain;
+    clampBound = nullptr;
+    if (fused.clampValue) {
+      chain.pop_back();
+      clampBound = arith::ConstantOp::create(b, loc, fused.clampValue);
+    }
     windowH = fused.windowH;
     windowW = fused.windowW;
     auto pooledType = cast<RankedTensorType>(pool.getResult(0).getType());
@@ -462,7 +528,8 @@ public:
     b.replaceOp(pool, loop.getResults());
     if (fused.poolFill->use_empty())
       b.eraseOp(fused.poolFill);
-    b.eraseOp(fused.clamp);
+    for (linalg::GenericOp link : llvm::reverse(fused.chain))
+      b.eraseOp(link);
     b.eraseOp(fused.loop);
   }
 
@@ -566,8 +633,9 @@ private:
 
   /// pooled[o0 : o0+lanes, row, column0 : column0+columns]: a tile of
   /// windowH conv rows x columns*windowW conv pixels, summed as in
-  /// registerTile, each window combined by a max that ignores the sign of
-  /// zero (the relu after it erases it), then clamped once.
+  /// registerTile, each accumulator run through the chain, each window
+  /// combined by max (ignoring the sign of zero when a relu follows, which
+  /// erases it), then that relu once.
   Value pooledTile(OpBuilder &tb, Value out, Value o0, Value row,
                    Value column0, int64_t columns) {
     int64_t pixelsPerRow = columns * windowW;
@@ -600,19 +668,94 @@ private:
             rows.push_back(kb.createOrFold<arith::AddIOp>(loc, base, tapRow));
           channelLanesTap(kb, acc, rows, column, c, k, o0, kw);
         });
-    Value bound = vector::BroadcastOp::create(tb, loc, vectorType, clampBound);
+    // Each pixel through the chain as its own element would go, then the
+    // window's max: ignoring the sign of zero when a relu follows (it
+    // erases it), exact otherwise.
+    SmallVector<Value> channelVectors = readChannelVectors(tb, o0);
+    for (Value &sum : sums)
+      sum = applyChain(tb, sum, channelVectors);
+    Value bound = clampBound ? vector::BroadcastOp::create(
+                                   tb, loc, vectorType, clampBound)
+                                   .getResult()
+                             : Value();
     SmallVector<Value> pooled;
     for (int64_t q = 0; q < columns; ++q) {
       Value window;
       for (int64_t i = 0; i < windowH; ++i)
         for (int64_t j = 0; j < windowW; ++j) {
           Value x = sums[i * pixelsPerRow + q * windowW + j];
-          window =
-              window ? extremeIgnoringZeroSign(tb, loc, window, x, true) : x;
+          if (!window)
+            window = x;
+          else if (bound)
+            window = extremeIgnoringZeroSign(tb, loc, window, x, true);
+          else
+            window = arith::MaximumFOp::create(tb, loc, window, x);
         }
-      pooled.push_back(arith::MaximumFOp::create(tb, loc, window, bound));
+      pooled.push_back(
+          bound ? arith::MaximumFOp::create(tb, loc, window, bound).getResult()
+                : window);
     }
     return writeTransposed(tb, pooled, out, o0, row, column0);
+  }
+
+  /// Per link of `chain`, its per-channel inputs for channels o0.. as
+  /// vectors, in input order (data inputs skipped).
+  SmallVector<Value> readChannelVectors(OpBuilder &tb, Value o0) {
+    SmallVector<Value> vectors;
+    for (linalg::GenericOp link : chain)
+      for (OpOperand *input : link.getDpsInputOperands()) {
+        AffineMap map = link.getMatchingIndexingMap(input);
+        if (map.isIdentity())
+          continue;
+        int64_t channels =
+            cast<ShapedType>(link->getResult(0).getType()).getDimSize(1);
+        unsigned dim = *channelDim(map, input->get(), channels);
+        SmallVector<Value> indices(map.getNumResults(), index(tb, 0));
+        indices[dim] = o0;
+        vectors.push_back(vector::TransferReadOp::create(
+            tb, loc, vectorType, input->get(), indices, padding,
+            AffineMap::get(map.getNumResults(), 0,
+                           {tb.getAffineDimExpr(dim)}, tb.getContext()),
+            ArrayRef<bool>{true}));
+      }
+    return vectors;
+  }
+
+  /// `value` (one pixel, channels in the lanes) through each link's body,
+  /// op by op on vectors: the same arithmetic as the generics.
+  Value applyChain(OpBuilder &tb, Value value, ArrayRef<Value> channelVectors) {
+    size_t next = 0;
+    for (linalg::GenericOp link : chain) {
+      Block *body = link.getBody();
+      IRMapping map;
+      for (OpOperand *input : link.getDpsInputOperands()) {
+        Value arg = body->getArgument(input->getOperandNumber());
+        map.map(arg, link.getMatchingIndexingMap(input).isIdentity()
+                         ? value
+                         : channelVectors[next++]);
+      }
+      for (Operation &op : body->without_terminator()) {
+        if (op.hasTrait<OpTrait::ConstantLike>()) {
+          Value scalar = tb.clone(op)->getResult(0);
+          map.map(op.getResult(0), vector::BroadcastOp::create(
+                                       tb, loc, vectorType, scalar));
+          continue;
+        }
+        SmallVector<Value> operands;
+        for (Value v : op.getOperands()) {
+          Value mapped = map.lookupOrNull(v);
+          operands.push_back(mapped ? mapped
+                                    : vector::BroadcastOp::create(
+                                          tb, loc, vectorType, v)
+                                          .getResult());
+        }
+        OperationState state(loc, op.getName(), operands,
+                             TypeRange{vectorType}, op.getAttrs());
+        map.map(op.getResult(0), tb.create(state)->getResult(0));
+      }
+      value = map.lookup(body->getTerminator()->getOperand(0));
+    }
+    return value;
   }
 
   /// One tap with channels in the lanes: the tap's weights for o0.. as one
@@ -856,6 +999,7 @@ private:
   ConvTile tile;
   Location loc;
   Value image, flatImage, weights, padding, filled, clampBound;
+  SmallVector<linalg::GenericOp> chain;
   int64_t windowH = 1, windowW = 1;
   Type elementType;
   VectorType vectorType;

@@ -158,15 +158,20 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
       7/8 of them (OW 14 in 16 lanes: yes; OW 10: no, im2col wastes
       nothing there).
 
-    A channel-lane conv whose result feeds only a relu (max with +0 or
-    above) and then a max pool over windows that tile the image (2x2 at
-    stride 2) is rewritten with them: one loop over the images whose tiles
-    cover whole windows (windowH conv rows x a whole number of windows per
-    row, as many as the registers hold), combine each window's
-    accumulators by maximumf with the nsz flag (the relu erases the sign
-    of a zero), apply the relu once and write only the
-    pooled image. The conv image is never written or read back. max and
-    relu select one of their inputs, so the bits do not change.
+    A channel-lane conv whose result goes to a max pool over windows that
+    tile the image (2x2 at stride 2), through nothing or through
+    elementwise ops that read only it and per-channel vectors (bias,
+    batch_norm, relu), is rewritten with them: one loop over the images
+    whose tiles cover whole windows (windowH conv rows x a whole number of
+    windows per row, as many as the registers hold). Each accumulator runs
+    the elementwise ops' bodies on vectors (the per-channel operands read
+    once per tile), then each window is combined: by maximumf with the nsz
+    flag when the chain ends in a relu (max with +0 or above), which then
+    runs once per window and erases the sign of a zero; by plain maximumf
+    otherwise. Only the pooled image is written; the conv image is never
+    written or read back. Every element sees the same arithmetic as
+    before, and max and relu select one of their inputs, so the bits do
+    not change.
 
     Other convs keep the im2col matmul.
   }];
