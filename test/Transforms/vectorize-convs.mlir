@@ -318,8 +318,9 @@ func.func @channel_lanes_pooled(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf3
 // -----
 
 // Not pooled in the tiles: overlapping windows (3x3 at stride 2), an add of
-// a whole tensor (not a per-channel vector) between conv and pool, and a
-// relu whose result is also returned. The convs are channel-lane tiles as
+// a whole tensor (not a per-channel vector) between conv and pool, a relu
+// whose result is also returned, and a sigmoid (its exp is a libm call in
+// every mode, not vector arithmetic). The convs are channel-lane tiles as
 // usual and the elementwise ops and pools stay generics.
 // CHECK-LABEL: func @pools_kept
 // CHECK: scf.forall {{.*}} -> (tensor<2x16x4x8xf32>)
@@ -331,9 +332,12 @@ func.func @channel_lanes_pooled(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf3
 // CHECK: scf.forall {{.*}} -> (tensor<2x16x4x8xf32>)
 // CHECK: linalg.generic
 // CHECK: linalg.generic
+// CHECK: scf.forall {{.*}} -> (tensor<2x16x4x8xf32>)
+// CHECK: math.exp
+// CHECK: linalg.generic
 // CHECK-NOT: linalg.generic
 // CHECK: return
-func.func @pools_kept(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf32>, %w2: tensor<16x2x3x3xf32>, %w3: tensor<16x2x3x3xf32>, %y: tensor<2x16x4x8xf32>) -> (tensor<2x16x1x3xf32>, tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>, tensor<2x16x4x8xf32>) {
+func.func @pools_kept(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf32>, %w2: tensor<16x2x3x3xf32>, %w3: tensor<16x2x3x3xf32>, %y: tensor<2x16x4x8xf32>, %w4: tensor<16x2x3x3xf32>) -> (tensor<2x16x1x3xf32>, tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>, tensor<2x16x4x8xf32>, tensor<2x16x2x4xf32>) {
   %0 = ms.conv2d %x, %w pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
   %1 = ms.relu %0 : tensor<2x16x4x8xf32>
   %2 = ms.max_pool2d %1 kernel_size [3, 3] stride [2, 2] : tensor<2x16x4x8xf32>
@@ -343,7 +347,10 @@ func.func @pools_kept(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf32>, %w2: t
   %5 = ms.conv2d %x, %w3 pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
   %6 = ms.relu %5 : tensor<2x16x4x8xf32>
   %7 = ms.max_pool2d %6 kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
-  return %2, %4, %7, %6 : tensor<2x16x1x3xf32>, tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>, tensor<2x16x4x8xf32>
+  %8 = ms.conv2d %x, %w4 pad_mode "valid" : tensor<2x2x6x10xf32>, tensor<16x2x3x3xf32>
+  %9 = ms.sigmoid %8 : tensor<2x16x4x8xf32>
+  %10 = ms.max_pool2d %9 kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
+  return %2, %4, %7, %6, %10 : tensor<2x16x1x3xf32>, tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>, tensor<2x16x4x8xf32>, tensor<2x16x2x4xf32>
 }
 
 // -----

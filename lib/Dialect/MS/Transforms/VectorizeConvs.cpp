@@ -214,13 +214,19 @@ std::optional<unsigned> channelDim(AffineMap map, Value vector,
 
 /// Whether `generic` maps [N, O, H, W] elementwise from `data` (read at the
 /// same point) and vectors along O (read at [o] of a [.., O, ..] tensor of
-/// unit dims otherwise), with a body of scalar arithmetic only.
+/// unit dims otherwise), all of `data`'s element type, with a body of arith
+/// ops and square roots only: the ops every mode runs the same way on
+/// vectors (exp and the like are libm calls, DESIGN §7).
 bool isChannelwise(linalg::GenericOp generic, Value data, int64_t channels) {
+  Type elementType = getElementTypeOrSelf(data.getType());
   if (!generic.hasPureTensorSemantics() || generic.getNumDpsInits() != 1 ||
       generic.getNumLoops() != 4 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
       !generic.getIndexingMapsArray().back().isIdentity() ||
-      !generic->getResult(0).hasOneUse())
+      !generic->getResult(0).hasOneUse() ||
+      !llvm::all_of(generic->getOperandTypes(), [&](Type t) {
+        return getElementTypeOrSelf(t) == elementType;
+      }))
     return false;
   Block *body = generic.getBody();
   if (!body->getArgument(generic.getNumDpsInputs()).use_empty())
@@ -237,7 +243,8 @@ bool isChannelwise(linalg::GenericOp generic, Value data, int64_t channels) {
   }
   for (Operation &op : body->without_terminator())
     if (op.getNumRegions() || op.getNumResults() != 1 || !isPure(&op) ||
-        !op.getResult(0).getType().isIntOrFloat())
+        !op.getResult(0).getType().isIntOrFloat() ||
+        !(isa<arith::ArithDialect>(op.getDialect()) || isa<math::SqrtOp>(op)))
       return false;
   return readsData;
 }
@@ -737,20 +744,29 @@ private:
       for (Operation &op : body->without_terminator()) {
         if (op.hasTrait<OpTrait::ConstantLike>()) {
           Value scalar = tb.clone(op)->getResult(0);
-          map.map(op.getResult(0), vector::BroadcastOp::create(
-                                       tb, loc, vectorType, scalar));
+          map.map(op.getResult(0),
+                  vector::BroadcastOp::create(
+                      tb, loc,
+                      VectorType::get(vectorType.getShape(), scalar.getType()),
+                      scalar));
           continue;
         }
         SmallVector<Value> operands;
         for (Value v : op.getOperands()) {
           Value mapped = map.lookupOrNull(v);
-          operands.push_back(mapped ? mapped
-                                    : vector::BroadcastOp::create(
-                                          tb, loc, vectorType, v)
-                                          .getResult());
+          operands.push_back(
+              mapped ? mapped
+                     : vector::BroadcastOp::create(
+                           tb, loc,
+                           VectorType::get(vectorType.getShape(), v.getType()),
+                           v)
+                           .getResult());
         }
-        OperationState state(loc, op.getName(), operands,
-                             TypeRange{vectorType}, op.getAttrs());
+        OperationState state(
+            loc, op.getName(), operands,
+            TypeRange{VectorType::get(vectorType.getShape(),
+                                      op.getResult(0).getType())},
+            op.getAttrs());
         map.map(op.getResult(0), tb.create(state)->getResult(0));
       }
       value = map.lookup(body->getTerminator()->getOperand(0));
