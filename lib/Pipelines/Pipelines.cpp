@@ -110,7 +110,7 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
                     std::string(level == JitLevel::O0
                                     ? "convert-ms-to-linalg"
                                     : "convert-ms-to-linalg{conv-as-matmul}") +
-                        ",ms-decompose-aggregates"});
+                        ",ms-decompose-aggregates,ms-check-tensor-sizes"});
   if (level == JitLevel::O1)
     // Weights streamed by rows, like O2 (see ms-transpose-matmul-operands).
     stages.push_back({"transpose", "ms-transpose-matmul-operands,canonicalize"});

@@ -2,9 +2,16 @@
 
 #include "ms/Runtime/CachingAllocator.h"
 
+#include "ms/Runtime/Diagnostics.h"
+
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <csetjmp>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -45,12 +52,46 @@ void *userPointer(void *raw, size_t alignment) {
                                   ~(uintptr_t(alignment) - 1));
 }
 
+/// The call into compiled code running on this thread, where a failed
+/// allocation jumps back to (see callCatchingAllocationFailure).
+struct CompiledCall {
+  std::jmp_buf target;
+  size_t failedBytes = 0;
+};
+thread_local CompiledCall *currentCall = nullptr;
+
+/// Whether this thread runs inside an OpenMP parallel region. libomp is
+/// loaded by the JIT only for multithreaded code, so it is looked up.
+bool inOpenMPParallelRegion() {
+  using Query = int (*)();
+  static Query query =
+      reinterpret_cast<Query>(dlsym(RTLD_DEFAULT, "omp_in_parallel"));
+  return query && query();
+}
+
+/// Compiled code never checks what malloc returns: leave it instead.
+[[noreturn]] void allocationFailed(size_t size) {
+  CompiledCall *call = currentCall;
+  if (call && !inOpenMPParallelRegion()) {
+    call->failedBytes = size;
+    std::longjmp(call->target, 1);
+  }
+  // Unwinding out of a parallel region would leave libomp's team waiting.
+  std::fprintf(stderr,
+               "ms: error: out of memory: compiled code could not allocate "
+               "%zu bytes in a parallel region\n",
+               size);
+  std::_Exit(1);
+}
+
 /// A fresh block of `size` bytes aligned to `alignment` (a power of two, at
 /// least alignof(Header)), with its header.
 void *allocateAligned(size_t size, size_t alignment) {
-  void *raw = std::malloc(size + alignment + sizeof(Header));
+  std::optional<size_t> total =
+      llvm::checkedAddUnsigned(size, alignment + sizeof(Header));
+  void *raw = total ? std::malloc(*total) : nullptr;
   if (!raw)
-    return nullptr;
+    allocationFailed(size);
   void *pointer = userPointer(raw, alignment);
   *headerOf(pointer) = Header{raw, size};
   return pointer;
@@ -106,6 +147,22 @@ extern "C" void ms::runtime::msCachedFree(void *pointer) {
     }
   }
   std::free(header.raw);
+}
+
+llvm::Error
+ms::runtime::callCatchingAllocationFailure(llvm::function_ref<void()> entry) {
+  CompiledCall call;
+  CompiledCall *outer = currentCall;
+  currentCall = &call;
+  // Nothing with a destructor lives between here and the longjmp.
+  if (setjmp(call.target) == 0) {
+    entry();
+    currentCall = outer;
+    return llvm::Error::success();
+  }
+  currentCall = outer;
+  return makeError("out of memory: compiled code could not allocate " +
+                   llvm::Twine(call.failedBytes) + " bytes");
 }
 
 CachingAllocatorStats ms::runtime::cachingAllocatorStats() {

@@ -67,7 +67,10 @@ DiagnosticCollector::~DiagnosticCollector() {
 }
 
 llvm::Error DiagnosticCollector::takeError(llvm::StringRef fallback) {
-  std::string text = lines.empty() ? fallback.str() : llvm::join(lines, "\n");
+  // The first error is the cause: the parser, for one, goes on to report
+  // what its recovery trips over ("expected ']'" after "integer value too
+  // large"), and the tools promise one line.
+  std::string text = lines.empty() ? fallback.str() : lines.front();
   lines.clear();
   return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
 }

@@ -203,7 +203,8 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
   }
   auto start = Clock::now();
   std::vector<HostTensor> results = kernel->allocateResults();
-  kernel->runUnchecked(inputs, results);
+  if (auto err = kernel->runUnchecked(inputs, results))
+    return std::move(err);
   impl->stats.runSeconds +=
       std::chrono::duration<double>(Clock::now() - start).count();
   return results;
@@ -245,8 +246,14 @@ EagerExecutor::runFunction(func::FuncOp func, llvm::ArrayRef<HostTensor> args,
     for (Value operand : op.getOperands())
       inputs.push_back(values.lookup(operand));
     auto results = run(call, inputs);
-    if (!results)
-      return makeError(where + ": error: " + llvm::toString(results.takeError()));
+    if (!results) {
+      // Kernels are shared between call sites, so their diagnostics are
+      // located at the op name only: this op's location replaces that.
+      std::string message = llvm::toString(results.takeError());
+      llvm::StringRef cause = message;
+      cause.consume_front(call.name + ": error: ");
+      return makeError(where + ": error: " + cause);
+    }
     for (auto [value, tensor] : llvm::zip(op.getResults(), *results))
       values[value] = tensor;
     if (trace)

@@ -187,12 +187,13 @@ JitModule::run(llvm::ArrayRef<HostTensor> args) {
   if (auto err = sig.checkArguments(args))
     return std::move(err);
   std::vector<HostTensor> results = allocateResults();
-  runUnchecked(args, results);
+  if (auto err = runUnchecked(args, results))
+    return std::move(err);
   return results;
 }
 
-void JitModule::runUnchecked(llvm::ArrayRef<HostTensor> args,
-                             llvm::ArrayRef<HostTensor> results) {
+llvm::Error JitModule::runUnchecked(llvm::ArrayRef<HostTensor> args,
+                                    llvm::ArrayRef<HostTensor> results) {
   // Descriptors first, then pointers into them: appending may reallocate.
   llvm::SmallVector<int64_t, 64> storage;
   llvm::SmallVector<size_t, 8> offsets;
@@ -210,7 +211,7 @@ void JitModule::runUnchecked(llvm::ArrayRef<HostTensor> args,
   llvm::SmallVector<void *, 8> packed;
   for (void *&descriptor : descriptors)
     packed.push_back(&descriptor);
-  packedEntry(packed.data());
+  return callCatchingAllocationFailure([&] { packedEntry(packed.data()); });
 }
 
 } // namespace runtime

@@ -62,6 +62,11 @@ template <typename T> T unwrap(llvm::Expected<T> value) {
   return std::move(*value);
 }
 
+void unwrap(llvm::Error error) {
+  if (error)
+    raise(std::move(error));
+}
+
 //===----------------------------------------------------------------------===//
 // DTypes
 //===----------------------------------------------------------------------===//
@@ -334,7 +339,7 @@ public:
       return py::none();
     }
     std::vector<HostTensor> results = module->allocateResults();
-    module->runUnchecked(args, results);
+    unwrap(module->runUnchecked(args, results));
     py::tuple out(results.size());
     for (size_t i = 0; i < results.size(); ++i)
       out[i] = py::cast(std::move(results[i]));
@@ -389,7 +394,7 @@ public:
       return py::none();
     }
     std::vector<HostTensor> results = module->allocateResults();
-    module->runUnchecked(hosts, results);
+    unwrap(module->runUnchecked(hosts, results));
     if (tensorType != Py_None && results.size() == 1) {
       if (!PyType_Check(tensorType))
         throw py::type_error("call_tensors: tensor_type must be a class");

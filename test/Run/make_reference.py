@@ -378,6 +378,16 @@ CASES = {
         "tensor<1x16x6x8xf32>",
         [randn(1, 4, 8, 10), randn(16, 4, 3, 3)],
         lambda x, w: pool2d(conv2d(x, w), (2, 2), (2, 2), False, "max")),
+    # Windows past the vectorizers' unroll bound (kMaxUnrolledTaps, 64 taps)
+    # stay in loops at O2, so compile time does not grow with the kernel:
+    # 9x9 = 81 pooling taps, and a conv kernel 70 wide.
+    "max_pool2d_large_window": (
+        "ms.max_pool2d %a0 kernel_size [9, 9] stride [1, 1] pad_mode \"same\" : {t0}",
+        [randn(1, 2, 12, 13)], lambda x: pool2d(x, (9, 9), (1, 1), True, "max")),
+    "conv2d_wide_kernel": (
+        "ms.conv2d %a0, %a1 pad_mode \"valid\" : {t0}, {t1}",
+        [randn(1, 2, 4, 80), randn(3, 2, 2, 70)],
+        lambda x, w: conv2d(x, w)),
 }
 
 TEST_TEMPLATE = """\

@@ -404,3 +404,18 @@ func.func @channelwise_pooled(%x: tensor<2x2x6x10xf32>, %w: tensor<16x2x3x3xf32>
   %5 = ms.max_pool2d %4 kernel_size [2, 2] stride [2, 2] : tensor<2x16x4x8xf32>
   return %3, %5 : tensor<2x16x2x4xf32>, tensor<2x16x2x4xf32>
 }
+
+// -----
+
+// Each kw of the kernel is unrolled into the tile, so a kernel wider than
+// kMaxUnrolledTaps (64) keeps the im2col matmul: compile time must not grow
+// with the kernel. 64 wide is read directly, 65 wide is not.
+// CHECK-LABEL: func @kernel_width_bound
+// CHECK-COUNT-1: linalg.matmul
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+func.func @kernel_width_bound(%x: tensor<1x2x4x80xf32>, %w64: tensor<8x2x1x64xf32>, %w65: tensor<8x2x1x65xf32>) -> (tensor<1x8x4x17xf32>, tensor<1x8x4x16xf32>) {
+  %0 = ms.conv2d %x, %w64 pad_mode "valid" : tensor<1x2x4x80xf32>, tensor<8x2x1x64xf32>
+  %1 = ms.conv2d %x, %w65 pad_mode "valid" : tensor<1x2x4x80xf32>, tensor<8x2x1x65xf32>
+  return %0, %1 : tensor<1x8x4x17xf32>, tensor<1x8x4x16xf32>
+}

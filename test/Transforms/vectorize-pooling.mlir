@@ -210,3 +210,40 @@ func.func @clamps_and_zero_signs(%x: tensor<1x1x8x8xf32>, %init: tensor<1x1x4x4x
   } -> tensor<1x1x4x4xf32>
   return %clamped, %min_relu : tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>
 }
+
+// -----
+
+#window = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d4, d3 + d5)>
+#kernel = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+#pooled = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+
+// Windows are unrolled tap by tap, so past kMaxUnrolledTaps (64) taps, or
+// rows longer than kMaxVectorLanes (256), the pool stays a loop nest:
+// compile time must not grow with the kernel or the image. 8x8 = 64 taps
+// is vectorized, 9x8 = 72 is not; a 257-wide output row is not.
+// CHECK-LABEL: func @unroll_bounds
+// CHECK: vector.transfer_read
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+func.func @unroll_bounds(%x: tensor<1x1x16x16xf32>, %init: tensor<1x1x9x9xf32>, %init2: tensor<1x1x8x9xf32>, %wide: tensor<1x1x2x258xf32>, %init3: tensor<1x1x1x257xf32>) -> (tensor<1x1x9x9xf32>, tensor<1x1x8x9xf32>, tensor<1x1x1x257xf32>) {
+  %k64 = tensor.empty() : tensor<8x8xf32>
+  %k72 = tensor.empty() : tensor<9x8xf32>
+  %k4 = tensor.empty() : tensor<2x2xf32>
+  %a = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %k64 : tensor<1x1x16x16xf32>, tensor<8x8xf32>) outs(%init : tensor<1x1x9x9xf32>) {
+  ^bb0(%in: f32, %unused: f32, %o: f32):
+    %s = arith.addf %o, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x9x9xf32>
+  %b = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %k72 : tensor<1x1x16x16xf32>, tensor<9x8xf32>) outs(%init2 : tensor<1x1x8x9xf32>) {
+  ^bb0(%in: f32, %unused: f32, %o: f32):
+    %s = arith.addf %o, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x8x9xf32>
+  %c = linalg.generic {indexing_maps = [#window, #kernel, #pooled], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%wide, %k4 : tensor<1x1x2x258xf32>, tensor<2x2xf32>) outs(%init3 : tensor<1x1x1x257xf32>) {
+  ^bb0(%in: f32, %unused: f32, %o: f32):
+    %s = arith.addf %o, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x1x257xf32>
+  return %a, %b, %c : tensor<1x1x9x9xf32>, tensor<1x1x8x9xf32>, tensor<1x1x1x257xf32>
+}

@@ -12,6 +12,9 @@
 #ifndef MS_RUNTIME_CACHINGALLOCATOR_H
 #define MS_RUNTIME_CACHINGALLOCATOR_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -29,6 +32,14 @@ constexpr size_t kCachedBytesLimit = size_t(1) << 30;
 extern "C" void *msCachedMalloc(size_t size);
 extern "C" void *msCachedAlignedAlloc(size_t alignment, size_t size);
 extern "C" void msCachedFree(void *pointer);
+
+/// Calls `entry`, a call into compiled code, so that an allocation the code
+/// cannot get (the memory is exhausted) ends the call with an error instead
+/// of handing the code a null buffer to write through. The failed call's
+/// earlier allocations are not freed. An allocation that fails inside an
+/// OpenMP parallel region has no way back to the caller: it reports the
+/// error on stderr and exits the process with status 1.
+llvm::Error callCatchingAllocationFailure(llvm::function_ref<void()> entry);
 
 struct CachingAllocatorStats {
   uint64_t hits = 0;   // Large allocations served from the cache.

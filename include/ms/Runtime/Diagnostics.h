@@ -28,7 +28,8 @@ public:
   ~DiagnosticCollector();
 
   const std::vector<std::string> &messages() const { return lines; }
-  /// An llvm::Error holding the collected lines, or `fallback` if none.
+  /// An llvm::Error holding the first collected line (the cause; later
+  /// ones cascade from it), or `fallback` if none.
   llvm::Error takeError(llvm::StringRef fallback);
 
 private:

@@ -57,8 +57,9 @@ public:
 
   /// Calls with caller-checked arguments and caller-allocated results. The
   /// PyNative hot path uses it after its own cache lookup did the checking.
-  void runUnchecked(llvm::ArrayRef<HostTensor> args,
-                    llvm::ArrayRef<HostTensor> results);
+  /// Fails only when the compiled code runs out of memory.
+  llvm::Error runUnchecked(llvm::ArrayRef<HostTensor> args,
+                           llvm::ArrayRef<HostTensor> results);
 
   /// Allocates result tensors of the entry's result types.
   std::vector<HostTensor> allocateResults() const;

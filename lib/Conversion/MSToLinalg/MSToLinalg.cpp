@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <cmath>
 
@@ -377,7 +378,7 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
       input = tensor::PadOp::create(rewriter, loc, paddedType, input, low, high,
                                     floatConst(rewriter, loc, elementType, 0.0));
     }
-    if (asMatmul && g == 1) {
+    if (asMatmul && g == 1 && im2colFits(c, kh, kw, h.output, w.output)) {
       rewriter.replaceOp(op, im2colMatmul(rewriter, loc, op, input,
                                           adaptor.getWeight(),
                                           adaptor.getBias(), h.output,
@@ -436,6 +437,20 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
   }
 
 private:
+  /// Whether one image's im2col copy, [c*kh*kw, oh*ow], stays under
+  /// kMaxIm2colElements. Past it (a kernel as large as the image, say) the
+  /// copy would dwarf the image and the weights, and take longer to write
+  /// than the direct conv takes to run, so the conv stays direct.
+  static bool im2colFits(int64_t c, int64_t kh, int64_t kw, int64_t oh,
+                         int64_t ow) {
+    constexpr int64_t kMaxIm2colElements = int64_t(1) << 24;
+    std::optional<int64_t> elements = c;
+    for (int64_t factor : {kh, kw, oh, ow})
+      if (elements)
+        elements = llvm::checkedMul(*elements, factor);
+    return elements && *elements <= kMaxIm2colElements;
+  }
+
   /// im2col, one image at a time (an scf.forall over the batch, so each
   /// image's columns are still in cache when the matmul reads them, and
   /// images run in parallel at O2): cols[(c, kh, kw), (oh, ow)] = the padded

@@ -481,3 +481,62 @@ func.func @layer_norm_generic(%x: tensor<8x16xf32>, %p: tensor<16xf32>) {
   %0 = "ms.layer_norm"(%x, %p, %p) <{begin_params_axis = 0 : i64}> : (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
   return
 }
+
+// -----
+
+// Sizes past int64 are rejected, not wrapped (flatten of this verified as
+// tensor<2x0xf32>).
+func.func @flatten_overflow(%a: tensor<2x4294967296x4294967296xf32>) {
+  // expected-error@+1 {{'ms.flatten' op input shape [2, 4294967296, 4294967296] has more elements than int64 can count}}
+  %0 = ms.flatten %a : tensor<2x4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+// A zero dim does not hide an overflow among the others.
+func.func @flatten_overflow_zero(%a: tensor<0x4294967296x4294967296xf32>) {
+  // expected-error@+1 {{'ms.flatten' op input shape [0, 4294967296, 4294967296] has more elements than int64 can count}}
+  %0 = ms.flatten %a : tensor<0x4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_overflow(%a: tensor<4xf32>) {
+  // expected-error@+1 {{'ms.reshape' op shape [4294967296, 4294967296, 0] has more elements than int64 can count}}
+  %0 = ms.reshape %a to [4294967296, 4294967296, 0] : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_overflow(%a: tensor<9223372036854775807xf32>, %b: tensor<1xf32>) {
+  // expected-error@+1 {{'ms.concat' op the sizes along axis 0 add up to more than int64 can count}}
+  %0 = ms.concat %a, %b axis 0 : tensor<9223372036854775807xf32>, tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_stride_overflow(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op the height geometry (input 8, kernel 3, stride 1, dilation 9223372036854775807) has sizes that int64 cannot count}}
+  %0 = ms.conv2d %x, %w dilation [9223372036854775807, 1] : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_overflow(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d' op the width geometry (input 8, kernel 3, stride 1, dilation 1) has sizes that int64 cannot count}}
+  %0 = ms.conv2d %x, %w pad_mode "pad" padding [0, 0, 9223372036854775807, 1] : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @pool_padding_overflow(%x: tensor<1x1x4x4xf32>) {
+  // expected-error@+1 {{'ms.max_pool2d' op the height geometry (input 4, kernel 9223372036854775807, stride 2, dilation 1) has sizes that int64 cannot count}}
+  %0 = ms.max_pool2d %x kernel_size [9223372036854775807, 1] stride [2, 2] pad_mode "same" : tensor<1x1x4x4xf32>
+  return
+}

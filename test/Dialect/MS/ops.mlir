@@ -150,3 +150,11 @@ func.func @reductions(%x: tensor<4x10xf32>) {
   %4 = ms.reduce_max %x axes [] : tensor<4x10xf32>
   return
 }
+
+// A stride past the image is fine in "same" mode: one output per dim.
+// CHECK-LABEL: func @huge_stride
+func.func @huge_stride(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<1x6x1x1xf32> {
+  // CHECK: ms.conv2d {{.*}} stride [9223372036854775807, 9223372036854775807]
+  %0 = ms.conv2d %x, %w stride [9223372036854775807, 9223372036854775807] : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>
+  return %0 : tensor<1x6x1x1xf32>
+}

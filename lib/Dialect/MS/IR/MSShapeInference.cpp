@@ -11,6 +11,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 
@@ -34,7 +35,21 @@ LogicalResult opError(StringRef opName, std::optional<Location> loc,
                            std::forward<Args>(args)...);
 }
 
-/// Casts `type` to a static-shaped ranked tensor, or reports why not.
+/// The product of `sizes`, or nullopt when it overflows int64.
+std::optional<int64_t> checkedProduct(ArrayRef<int64_t> sizes) {
+  int64_t product = 1;
+  for (int64_t size : sizes) {
+    std::optional<int64_t> next = llvm::checkedMul(product, size);
+    if (!next)
+      return std::nullopt;
+    product = *next;
+  }
+  return product;
+}
+
+/// Casts `type` to a static-shaped ranked tensor, or reports why not. Every
+/// partial product of its dims fits in int64, so shape rules may multiply
+/// them (a 0 dim would otherwise hide an overflow among the others).
 FailureOr<RankedTensorType> staticTensor(StringRef opName,
                                          std::optional<Location> loc,
                                          Type type, StringRef operandName) {
@@ -45,6 +60,13 @@ FailureOr<RankedTensorType> staticTensor(StringRef opName,
   if (!tensor.hasStaticShape())
     return opError(opName, loc, operandName,
                    " must have a static shape, got ", type);
+  SmallVector<int64_t> nonZero;
+  llvm::copy_if(tensor.getShape(), std::back_inserter(nonZero),
+                [](int64_t d) { return d != 0; });
+  if (!checkedProduct(nonZero))
+    return opError(opName, loc, operandName, " shape ",
+                   shapeStr(tensor.getShape()),
+                   " has more elements than int64 can count");
   return tensor;
 }
 
@@ -296,9 +318,8 @@ LogicalResult FlattenOp::inferReturnTypes(MLIRContext *,
   if (input->getRank() < 2)
     return opError(name, loc, "input must have rank 2 or more ([N, ...]), got ",
                    shapeStr(input->getShape()));
-  int64_t inner = 1;
-  for (int64_t d : input->getShape().drop_front())
-    inner *= d;
+  // staticTensor checked that the dims' product fits.
+  int64_t inner = *checkedProduct(input->getShape().drop_front());
   types.push_back(RankedTensorType::get({input->getDimSize(0), inner},
                                         input->getElementType()));
   return success();
@@ -327,8 +348,11 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
     } else if (d < 0) {
       return opError(name, loc, "shape ", shapeStr(requested),
                      " has negative size ", d, " at dim ", i);
+    } else if (std::optional<int64_t> product = llvm::checkedMul(known, d)) {
+      known = *product;
     } else {
-      known *= d;
+      return opError(name, loc, "shape ", shapeStr(requested),
+                     " has more elements than int64 can count");
     }
   }
   int64_t count = input->getNumElements();
@@ -414,12 +438,54 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
                        " at dim ", d, ", input 0 has ", first->getDimSize(d),
                        " (only axis ", axis, " may differ)");
     }
-    shape[axis] += t->getDimSize(axis);
+    std::optional<int64_t> sum =
+        llvm::checkedAdd(shape[axis], t->getDimSize(axis));
+    if (!sum)
+      return opError(name, loc, "the sizes along axis ", axis,
+                     " add up to more than int64 can count");
+    shape[axis] = *sum;
   }
   types.push_back(RankedTensorType::get(shape, first->getElementType()));
   return success();
 }
 
+
+/// One spatial dim of a conv or pool, in checked arithmetic: nullopt when a
+/// size on the way (the dilated kernel, the padded input) overflows int64.
+static std::optional<ConvDim> convDim(int64_t in, int64_t kernel,
+                                      StringRef padMode, int64_t padBefore,
+                                      int64_t padAfter, int64_t stride,
+                                      int64_t dilation) {
+  using llvm::checkedAdd, llvm::checkedMul, llvm::checkedSub;
+  std::optional<int64_t> extent = checkedMul(dilation, kernel - 1);
+  if (extent)
+    extent = checkedAdd(*extent, int64_t(1));
+  if (!extent)
+    return std::nullopt;
+  ConvDim d;
+  if (padMode == "same") {
+    // ceil(in / stride) without forming in + stride - 1.
+    d.output = in / stride + (in % stride != 0);
+    std::optional<int64_t> total = checkedMul(d.output - 1, stride);
+    if (total)
+      total = checkedAdd(*total, *extent);
+    if (!total)
+      return std::nullopt;
+    int64_t padding = std::max<int64_t>(*total - in, 0);
+    d.padBefore = padding / 2;
+    d.padAfter = padding - d.padBefore;
+    return d;
+  }
+  d.padBefore = padBefore;
+  d.padAfter = padAfter;
+  std::optional<int64_t> padded = checkedAdd(in, padBefore);
+  if (padded)
+    padded = checkedAdd(*padded, padAfter);
+  if (!padded)
+    return std::nullopt;
+  d.output = *padded < *extent ? 0 : (*padded - *extent) / stride + 1;
+  return d;
+}
 
 std::optional<std::pair<ConvDim, ConvDim>>
 convGeometry(ArrayRef<int64_t> inputShape, ArrayRef<int64_t> weightShape,
@@ -451,24 +517,25 @@ convGeometry(ArrayRef<int64_t> inputShape, ArrayRef<int64_t> weightShape,
   std::pair<ConvDim, ConvDim> dims;
   for (int i = 0; i < 2; ++i) {
     ConvDim &d = i == 0 ? dims.first : dims.second;
-    int64_t in = inputShape[2 + i];
-    int64_t extent = dilation[i] * (weightShape[2 + i] - 1) + 1;
-    if (padMode == "same") {
-      d.output = (in + stride[i] - 1) / stride[i];
-      int64_t total =
-          std::max<int64_t>((d.output - 1) * stride[i] + extent - in, 0);
-      d.padBefore = total / 2;
-      d.padAfter = total - d.padBefore;
-    } else {
-      d.padBefore = padding[2 * i];
-      d.padAfter = padding[2 * i + 1];
-      int64_t padded = in + d.padBefore + d.padAfter;
-      d.output = padded < extent ? 0 : (padded - extent) / stride[i] + 1;
+    std::optional<ConvDim> dim =
+        convDim(inputShape[2 + i], weightShape[2 + i], padMode,
+                padding[2 * i], padding[2 * i + 1], stride[i], dilation[i]);
+    const char *axis = i == 0 ? "height" : "width";
+    if (!dim) {
+      why = std::string("the ") + axis + " geometry (input " +
+            std::to_string(inputShape[2 + i]) + ", kernel " +
+            std::to_string(weightShape[2 + i]) + ", stride " +
+            std::to_string(stride[i]) + ", dilation " +
+            std::to_string(dilation[i]) +
+            ") has sizes that int64 cannot count";
+      return std::nullopt;
     }
+    d = *dim;
     if (d.output <= 0) {
       // Pools have no dilation; say "kernel size" unless one is in play.
-      why = std::string("the ") + (i == 0 ? "height" : "width") + " " +
-            std::to_string(in) + " is smaller than the " +
+      int64_t extent = dilation[i] * (weightShape[2 + i] - 1) + 1;
+      why = std::string("the ") + axis + " " +
+            std::to_string(inputShape[2 + i]) + " is smaller than the " +
             (dilation[i] == 1 ? "kernel size " : "dilated kernel extent ") +
             std::to_string(extent);
       return std::nullopt;

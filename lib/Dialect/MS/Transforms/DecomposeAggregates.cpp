@@ -17,6 +17,14 @@ using namespace mlir;
 
 namespace {
 
+/// Upstream's decompositions build float values (softmax's -inf and exp)
+/// and crash on any other element type, so those are rejected first.
+bool hasFloatOperands(Operation *op) {
+  return llvm::all_of(op->getOperandTypes(), [](Type type) {
+    return isa<FloatType>(getElementTypeOrSelf(type));
+  });
+}
+
 struct MSDecomposeAggregatesPass
     : ms::impl::MSDecomposeAggregatesBase<MSDecomposeAggregatesPass> {
   void runOnOperation() override {
@@ -25,6 +33,10 @@ struct MSDecomposeAggregatesPass
         [&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::AggregatedOpInterface op : aggregates) {
+      if (!hasFloatOperands(op)) {
+        op->emitOpError("can only be decomposed on floating-point operands");
+        return signalPassFailure();
+      }
       rewriter.setInsertionPoint(op);
       FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
       if (failed(values)) {

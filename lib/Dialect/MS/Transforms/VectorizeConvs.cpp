@@ -100,6 +100,9 @@ std::optional<Im2colMatmul> matchIm2colMatmul(linalg::MatmulOp matmul) {
   conv.strideW = (*cols)[4];
   conv.dilationH = (*rows)[1];
   conv.dilationW = (*cols)[2];
+  // Each kw of the kernel is unrolled into the tile's straight-line code.
+  if (conv.kernelW > kMaxUnrolledTaps)
+    return std::nullopt;
   // [O, C*KH*KW] x [C*KH*KW, OH*OW] -> [O, OH*OW], all static, one type.
   auto weightsType =
       dyn_cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
@@ -351,7 +354,10 @@ std::optional<PooledEpilogue> matchPooledEpilogue(Im2colMatmul conv) {
       *cols != SmallVector<int64_t>{0, 0, 0, fused.windowW, 0, 1} ||
       conv.outH % fused.windowH || conv.outW % fused.windowW ||
       ranges[2] != conv.outH / fused.windowH ||
-      ranges[3] != conv.outW / fused.windowW)
+      ranges[3] != conv.outW / fused.windowW ||
+      // The window is unrolled in the tile; it divides the conv's output,
+      // whose element count fits in int64, so the product does too.
+      fused.windowH * fused.windowW > kMaxUnrolledTaps)
     return std::nullopt;
   Block *poolBody = pool.getBody();
   for (unsigned i = 1, e = pool.getNumDpsInputs(); i < e; ++i)

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Dialect/MS/Transforms/TileSizeModel.h"
 #include "ms/Dialect/MS/Transforms/VectorizationUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace ms {
 #define GEN_PASS_DEF_MSVECTORIZEPOOLING
@@ -40,6 +42,27 @@ struct PoolingShape {
           dilationW = 0;
   OpOperand *input = nullptr;
 };
+
+/// Whether the window unrolls into a bounded number of taps and every
+/// vector the row emitter builds (the output row, a strided span, a max
+/// pool's window of rows; see vectorizePooling) stays under
+/// kMaxVectorLanes. Checked arithmetic: the sizes come from the user.
+bool fitsUnrolled(const PoolingShape &shape, int64_t outputWidth) {
+  using llvm::checkedAdd, llvm::checkedMul;
+  if (outputWidth > kMaxVectorLanes)
+    return false;
+  std::optional<int64_t> taps = checkedMul(shape.windowH, shape.windowW);
+  if (!taps || *taps > kMaxUnrolledTaps)
+    return false;
+  int64_t lanes = paddedLength(outputWidth);
+  std::optional<int64_t> span = checkedMul(lanes - 1, shape.strideW);
+  std::optional<int64_t> reach =
+      checkedMul(shape.windowW - 1, shape.dilationW);
+  if (!span || !reach)
+    return false;
+  std::optional<int64_t> windowLanes = checkedAdd(*span, *reach);
+  return windowLanes && *windowLanes < kMaxVectorLanes;
+}
 
 std::optional<PoolingShape> matchPooling(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
@@ -96,7 +119,7 @@ std::optional<PoolingShape> matchPooling(linalg::GenericOp op) {
   shape.windowH = ranges[loops - 2];
   shape.windowW = ranges[loops - 1];
   if (shape.strideH < 1 || shape.strideW < 1 || shape.dilationH < 1 ||
-      shape.dilationW < 1 || ranges[ow] < 2)
+      shape.dilationW < 1 || ranges[ow] < 2 || !fitsUnrolled(shape, ranges[ow]))
     return std::nullopt;
   // Only scalar elementwise arithmetic in the body, so it works on vectors.
   for (Operation &bodyOp : body->without_terminator())

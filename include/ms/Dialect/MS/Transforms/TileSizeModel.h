@@ -32,6 +32,13 @@ struct MatmulTiles {
   int64_t unrollK;    // unroll of the K loop
 };
 
+/// Bounds on the straight-line code the vectorizers emit. Kernel windows
+/// are unrolled tap by tap and rows become single vectors; past these
+/// bounds compile time and code size would grow with the kernel or the
+/// image, so such ops stay in loops on the generic path instead.
+constexpr int64_t kMaxUnrolledTaps = 64;   // window positions per output
+constexpr int64_t kMaxVectorLanes = 256;   // elements in one vector value
+
 /// Tiles for a [rows x k] * [k x cols] matmul on `cpu`.
 MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
                               int64_t k);

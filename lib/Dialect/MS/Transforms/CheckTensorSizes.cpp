@@ -1,0 +1,71 @@
+//===- CheckTensorSizes.cpp - Reject tensors larger than memory -----------===//
+
+#include "ms/Dialect/MS/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <unistd.h>
+
+namespace ms {
+#define GEN_PASS_DEF_MSCHECKTENSORSIZES
+#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+int64_t physicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return INT64_MAX;
+  return llvm::checkedMul<int64_t>(pages, pageSize).value_or(INT64_MAX);
+}
+
+/// The bytes of a static tensor, or nullopt when they overflow int64.
+std::optional<int64_t> tensorBytes(RankedTensorType type) {
+  std::optional<int64_t> bytes =
+      (type.getElementTypeBitWidth() + 7) / 8;
+  for (int64_t dim : type.getShape())
+    if (bytes)
+      bytes = llvm::checkedMul(*bytes, dim);
+  return bytes;
+}
+
+std::string humanBytes(int64_t bytes) {
+  return llvm::formatv("{0:F1} GiB", double(bytes) / (1ll << 30)).str();
+}
+
+struct MSCheckTensorSizesPass
+    : ms::impl::MSCheckTensorSizesBase<MSCheckTensorSizesPass> {
+  using MSCheckTensorSizesBase::MSCheckTensorSizesBase;
+
+  void runOnOperation() override {
+    int64_t limit = maxBytes > 0 ? int64_t(maxBytes) : physicalMemoryBytes();
+    getOperation()->walk([&](Operation *op) {
+      for (Type type : op->getResultTypes()) {
+        auto tensor = dyn_cast<RankedTensorType>(type);
+        if (!tensor || !tensor.hasStaticShape() ||
+            !tensor.getElementType().isIntOrFloat())
+          continue;
+        std::optional<int64_t> bytes = tensorBytes(tensor);
+        if (bytes && *bytes <= limit)
+          continue;
+        std::string typeText;
+        llvm::raw_string_ostream(typeText) << tensor;
+        op->emitError() << "this op needs a " << typeText
+                        << " intermediate of "
+                        << (bytes ? humanBytes(*bytes) : "more than 8 EiB")
+                        << ", more than the " << humanBytes(limit)
+                        << " of memory on this machine";
+        signalPassFailure();
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+  }
+};
+
+} // namespace
