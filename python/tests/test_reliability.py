@@ -163,7 +163,7 @@ def test_deleted_parameter_raises_naming_the_cell(mode):
                                                   (2, 3)))
 
 
-def test_parameter_set_to_none_raises_in_graph_mode():
+def test_parameter_set_to_none_matches_pynative_in_graph_mode():
     ms.set_context(mode=ms.GRAPH_MODE)
     net = Outer()
     net(_x())
