@@ -54,7 +54,8 @@ std::string cellPathOf(Location loc) {
 } // namespace
 
 struct EagerExecutor::Impl {
-  explicit Impl(EagerOptions options) : options(options) {
+  explicit Impl(EagerOptions options)
+      : options(options), cache(options.kernelCacheSize) {
     prepareContext(context);
     // Kernels compile on demand; one thread keeps that predictable.
     context.disableMultithreading();
@@ -174,6 +175,15 @@ const EagerStats &EagerExecutor::stats() const { return impl->stats; }
 
 size_t EagerExecutor::numKernels() const { return impl->cache.size(); }
 
+void EagerExecutor::setKernelCacheSize(size_t size) {
+  impl->cache.setCapacity(size);
+  impl->stats.evictions = impl->cache.evictions();
+}
+
+size_t EagerExecutor::kernelCacheSize() const {
+  return impl->cache.capacity();
+}
+
 llvm::Expected<std::vector<HostTensor>>
 EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
   using Clock = std::chrono::steady_clock;
@@ -200,6 +210,7 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
     if (!compiled)
       return compiled.takeError();
     kernel = impl->cache.insert(impl->key, std::move(*compiled));
+    impl->stats.evictions = impl->cache.evictions();
   }
   auto start = Clock::now();
   std::vector<HostTensor> results = kernel->allocateResults();
@@ -274,7 +285,10 @@ std::string formatStats(const EagerStats &stats) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "ms-run: kernel cache: " << stats.hits << " hits, " << stats.misses
-     << " misses; compile "
+     << " misses";
+  if (stats.evictions)
+    os << ", " << stats.evictions << " evictions";
+  os << "; compile "
      << llvm::format("%.1f", stats.compileSeconds * 1e3) << " ms, run "
      << llvm::format("%.3f", stats.runSeconds * 1e3) << " ms";
   return text;

@@ -41,5 +41,6 @@ __all__ = [
 
 def pynative_stats():
     """Kernel-cache statistics of the current PyNative executor: hits,
-    misses, compile_seconds, run_seconds, kernels."""
+    misses, compile_seconds, run_seconds, kernels (cached now), evictions
+    and kernel_cache_size (the bound, set_context(kernel_cache_size=N))."""
     return _executor(_pn_level()).stats()

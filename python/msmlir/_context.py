@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._runtime import (STATE, GRAPH_MODE, PYNATIVE_MODE, parse_jit_level,
-                       parse_syntax_level)
+                       parse_syntax_level, set_kernel_cache_size)
 
 __all__ = ["set_context", "get_context", "set_seed", "get_seed"]
 
@@ -55,6 +55,23 @@ def _set_threads(value):
     STATE.num_threads = value
 
 
+def _cache_size(name, value):
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{name} must be an int >= 1 (a number of cache "
+                         f"entries), got {value!r}")
+    return value
+
+
+def _set_graph_cache_size(value):
+    STATE.graph_cache_size = _cache_size("graph_cache_size", value)
+    from ._jit import evict
+    evict()
+
+
+def _set_kernel_cache_size(value):
+    set_kernel_cache_size(_cache_size("kernel_cache_size", value))
+
+
 def _set_save_graphs(value):
     STATE.save_graphs = bool(value)
 
@@ -72,6 +89,8 @@ _SETTERS = {
     "save_graphs": _set_save_graphs,
     "save_graphs_path": _set_save_graphs_path,
     "runtime_num_threads": _set_threads,
+    "graph_cache_size": _set_graph_cache_size,
+    "kernel_cache_size": _set_kernel_cache_size,
     # Accepted for compatibility; they change nothing on the host CPU.
     "device_id": lambda v: None,
     "max_call_depth": lambda v: None,
@@ -85,7 +104,10 @@ def set_context(**kwargs):
     default), jit_config={'jit_level': 'O0'|'O1'|'O2'} (also the PyNative
     kernels' level), jit_syntax_level, device_target ('CPU'), save_graphs,
     save_graphs_path, runtime_num_threads (threads of O2 graphs; 0, the
-    default, uses every core)."""
+    default, uses every core), graph_cache_size (compiled graphs kept in
+    memory, least recently used evicted first; default 64) and
+    kernel_cache_size (PyNative kernels kept per jit level, likewise;
+    default 1024)."""
     for key in kwargs:
         if key not in _SETTERS:
             raise ValueError(f"set_context: unknown option {key!r}; known: "
@@ -108,6 +130,8 @@ def get_context(attr_key):
         "save_graphs": STATE.save_graphs,
         "save_graphs_path": STATE.save_graphs_path,
         "runtime_num_threads": STATE.num_threads,
+        "graph_cache_size": STATE.graph_cache_size,
+        "kernel_cache_size": STATE.kernel_cache_size,
     }
     if attr_key not in values:
         raise ValueError(f"get_context: unknown option {attr_key!r}")

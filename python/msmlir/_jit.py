@@ -10,6 +10,8 @@ and call the compiled code.
 import functools
 import os
 import warnings
+import weakref
+from collections import OrderedDict
 
 from . import _msmlir as native
 from ._graph import Graph, GraphBreak, Sym
@@ -166,7 +168,7 @@ class _Entry:
     how to rebuild the result."""
 
     __slots__ = ("module", "params", "captures", "out", "single", "source",
-                 "tensor_type")
+                 "tensor_type", "checked")
 
     def __init__(self, module, params, captures, out, source):
         self.module = module
@@ -176,6 +178,8 @@ class _Entry:
         self.single = out[0] == "result"
         self.tensor_type = Tensor if self.single else None
         self.source = source
+        # STATE.param_epoch when the capture was made (or last re-checked).
+        self.checked = STATE.param_epoch
 
     def run(self, leaves):
         args = [x._t for x in leaves]
@@ -200,6 +204,61 @@ class _Fallback:
         self.reason = reason
 
 
+#===---------------------------------------------------------------------===#
+# The process-wide bound on cached graphs
+#===---------------------------------------------------------------------===#
+
+# Every cached entry of every Compiled, least recently used first:
+# (Compiled's token, config, key) -> weakref to the Compiled. A compiled
+# graph holds native code and its buffers' types (about 1 MB), so the
+# number kept is bounded by STATE.graph_cache_size.
+_LRU = OrderedDict()
+_tokens = iter(range(1 << 62))
+
+
+_touch = _LRU.move_to_end  # marks a key as the most recently used
+
+
+def _remember(lru_key, compiled):
+    _LRU[lru_key] = weakref.ref(compiled)
+    evict(keep=lru_key)
+
+
+def _drop(lru_key):
+    compiled = _LRU.pop(lru_key)()
+    if compiled is None:
+        return
+    cache = compiled._caches.get(lru_key[1])
+    entry = cache.pop(lru_key[2], None) if cache is not None else None
+    fast = compiled._fast
+    if fast is not None and (fast[4] is entry or fast[5] == lru_key):
+        compiled._fast = None
+
+
+def evict(size=None, keep=None):
+    """Drops the least recently used graphs until at most `size` (default:
+    the context's graph_cache_size) are cached, never `keep` (the one just
+    compiled). Dropping the last reference to a JitModule frees its native
+    code."""
+    limit = STATE.graph_cache_size if size is None else size
+    excess = len(_LRU) - limit
+    if excess <= 0:
+        return
+    victims = []
+    for lru_key in _LRU:  # oldest first
+        if lru_key != keep:
+            victims.append(lru_key)
+            if len(victims) == excess:
+                break
+    for lru_key in victims:
+        _drop(lru_key)
+
+
+def cached_graph_count():
+    """How many graphs (every jit and GRAPH_MODE Cell together) are cached."""
+    return sum(1 for ref in _LRU.values() if ref() is not None)
+
+
 class Compiled:
     """A function plus its graph cache. `owner` is the Cell whose construct
     this is (its path prefixes the ops' locations)."""
@@ -210,10 +269,12 @@ class Compiled:
         self.owner = owner
         self.name = name or getattr(fn, "__qualname__", repr(fn))
         self._caches = {}
+        self._token = next(_tokens)
         self.compile_count = 0
         self.fallback_count = 0
         # The last entry called with tensors only: (context epoch, owner's
-        # training flag, owner's JitConfig, argument count, entry).
+        # training flag, owner's JitConfig, argument count, entry, its key
+        # in the process-wide LRU order).
         self._fast = None
 
     @property
@@ -245,6 +306,7 @@ class Compiled:
                     out = _call_tensors(entry.module, args, entry.params,
                                         entry.captures, entry.tensor_type)
                     if out is not None:
+                        _touch(fast[5])
                         return out if entry.single else _rebuild(entry.out,
                                                                  out)
         return self._call(args, kwargs)
@@ -262,10 +324,18 @@ class Compiled:
             key = _flatten(args, leaves)
         if self.owner is not None:
             key = (key, self.owner.training)
+        lru_key = (self._token, cfg, key)
         entry = cache.get(key)
         if entry is None:
             entry = self._compile(args, kwargs, leaves, cfg)
             cache[key] = entry
+            _remember(lru_key, self)
+        else:
+            _touch(lru_key)
+            if (entry.__class__ is _Entry and
+                    entry.checked != st.param_epoch):
+                entry = cache[key] = self._recheck(entry, args, kwargs,
+                                                   leaves, cfg)
         if entry.__class__ is _Entry:
             if (not kwargs and entry.module is not None and
                     len(leaves) == len(args) and
@@ -274,7 +344,7 @@ class Compiled:
                 self._fast = (st.epoch,
                               owner.training if owner is not None else None,
                               owner._jit_config if owner is not None else None,
-                              len(args), entry)
+                              len(args), entry, lru_key)
             return entry.run(leaves)
         st.eager += 1
         try:
@@ -283,6 +353,38 @@ class Compiled:
             st.eager -= 1
 
     def _compile(self, args, kwargs, leaves, cfg):
+        captured = self._capture(args, kwargs, leaves, cfg)
+        if captured.__class__ is _Fallback:
+            return captured
+        graph, out_spec, results, source = captured
+        module = None
+        if results:
+            module = self._compile_source(source, cfg[0], cfg[2])
+        return _Entry(module, [p for p, _ in graph.params],
+                      [h for h, _ in graph.captures], out_spec, source)
+
+    def _recheck(self, entry, args, kwargs, leaves, cfg):
+        """`entry` after a Parameter or Cell was replaced, removed or
+        changed type: the function is captured again (raising what PyNative
+        would, such as an AttributeError for a deleted Parameter); the
+        compiled code is kept when the graph is the same, and the new
+        Parameter objects are read from then on."""
+        captured = self._capture(args, kwargs, leaves, cfg)
+        if captured.__class__ is _Fallback:
+            return captured
+        graph, out_spec, results, source = captured
+        if source != entry.source:
+            module = None
+            if results:
+                module = self._compile_source(source, cfg[0], cfg[2])
+        else:
+            module = entry.module
+        return _Entry(module, [p for p, _ in graph.params],
+                      [h for h, _ in graph.captures], out_spec, source)
+
+    def _capture(self, args, kwargs, leaves, cfg):
+        """Runs the function on symbolic tensors: (graph, output structure,
+        result Syms, MLIR source), or a _Fallback (LAX)."""
         level, syntax, threads = cfg
         graph = Graph(self.name, syntax)
         syms = []
@@ -313,12 +415,7 @@ class Compiled:
             STATE.graph = None
         results = []
         out_spec = _outputs(out, graph, results)
-        source = graph.source(results)
-        module = None
-        if results:
-            module = self._compile_source(source, level, threads)
-        return _Entry(module, [p for p, _ in graph.params],
-                      [h for h, _ in graph.captures], out_spec, source)
+        return graph, out_spec, results, graph.source(results)
 
     def _compile_source(self, source, level, threads):
         STATE.compiles += 1

@@ -58,7 +58,8 @@ def parse_jit_level(value):
 class _State:
     __slots__ = ("mode", "jit_level", "syntax_level", "graph", "eager",
                  "compiles", "save_graphs", "save_graphs_path", "rng", "seed",
-                 "tensor_hook", "epoch", "num_threads")
+                 "tensor_hook", "epoch", "num_threads", "param_epoch",
+                 "graph_cache_size", "kernel_cache_size")
 
     def __init__(self):
         self.mode = PYNATIVE_MODE
@@ -74,6 +75,12 @@ class _State:
         self.tensor_hook = None     # set by _tensor: re-binds the executor
         self.epoch = 0              # bumped by every set_context
         self.num_threads = 0        # O2 graph threads; 0: the core count
+        # Bumped when a Parameter or sub-Cell a graph may read is replaced or
+        # removed, or a Parameter changes shape or dtype: cached graphs
+        # re-check what they read before their next call.
+        self.param_epoch = 0
+        self.graph_cache_size = 64     # compiled graphs kept (LRU)
+        self.kernel_cache_size = 1024  # PyNative kernels kept per executor
 
 
 STATE = _State()
@@ -87,8 +94,24 @@ def executor(level="O0"):
     ex = _executors.get(level)
     if ex is None:
         ex = native.Executor(level)
+        ex.set_cache_capacity(STATE.kernel_cache_size)
         _executors[level] = ex
     return ex
+
+
+def set_kernel_cache_size(size):
+    """Bounds every PyNative executor's kernel cache (LRU) to `size`."""
+    STATE.kernel_cache_size = size
+    for ex in _executors.values():
+        ex.set_cache_capacity(size)
+
+
+def structure_changed():
+    """A Parameter or Cell that compiled graphs may read was replaced or
+    removed, or a Parameter changed type: cached graphs re-capture before
+    their next call (and jit fast paths re-check)."""
+    STATE.param_epoch += 1
+    STATE.epoch += 1
 
 
 def pynative_level():

@@ -12,7 +12,8 @@ import numpy as np
 from . import dtype as mstype
 from . import _graph
 from ._graph import Sym, value_dependent
-from ._runtime import STATE, MSError, HostTensor, OpCall, executor
+from ._runtime import (STATE, MSError, HostTensor, OpCall, executor,
+                       structure_changed as _structure_changed)
 
 _HT = HostTensor
 _onew = object.__new__
@@ -187,6 +188,7 @@ def scalar_like(v, other, o=None):
         t = _SCALARS.get(key)
         if t is None:
             dt = mstype.BY_CODE[code]
+            check_int_fits(v, dt)
             t = _onew(Tensor)
             t._t = HostTensor.from_buffer(np.asarray(v, dtype=dt.np))
             if len(_SCALARS) < 4096:
@@ -211,14 +213,81 @@ _MATMUL = op("ms.matmul")
 # Conversions
 #===---------------------------------------------------------------------===#
 
+# The range of each integer dtype a Python int must fall in.
+_INT_BOUNDS = {mstype.int32: (-2 ** 31, 2 ** 31 - 1),
+               mstype.int64: (-2 ** 63, 2 ** 63 - 1)}
+
+
+def _python_ints(a, found):
+    """Walks nested lists/tuples of Python values: appends the ints (not
+    bools) to `found`; True when a float (or anything else) was seen."""
+    if isinstance(a, (list, tuple)):
+        other = False
+        for x in a:
+            other |= _python_ints(x, found)
+        return other
+    if isinstance(a, int) and not isinstance(a, bool):
+        found.append(a)
+        return False
+    return not isinstance(a, (bool, np.bool_))
+
+
+def _overflow(value, dt):
+    return OverflowError(f"Python integer {value} out of bounds for {dt}")
+
+
+def check_int_fits(value, dt):
+    """Raises OverflowError when Python int `value` does not fit integer
+    ms dtype `dt` (numpy 2 raises too; numpy 1.24 would wrap it)."""
+    bounds = _INT_BOUNDS.get(dt)
+    if (bounds is not None and isinstance(value, int) and
+            not isinstance(value, bool) and
+            not bounds[0] <= value <= bounds[1]):
+        raise _overflow(value, dt)
+
+
+def _check_python_ints(a, probe, dt):
+    """Raises OverflowError when a Python int of `a` (a list, tuple or
+    scalar; `probe` is np.asarray(a)) does not fit `dt`, the target integer
+    dtype, or int64 when `dt` is None (ints are inferred as int64 unless a
+    float is among them). numpy would wrap such values silently, or turn
+    the whole list into float64 or object."""
+    target = dt or mstype.int64
+    bounds = _INT_BOUNDS.get(target)
+    if bounds is None or probe.size == 0:
+        return
+    lo, hi = bounds
+    kind = probe.dtype.kind
+    if kind in "iu":
+        low, high = int(probe.min()), int(probe.max())
+        if low < lo:
+            raise _overflow(low, target)
+        if high > hi:
+            raise _overflow(high, target)
+        return
+    if kind == "f":
+        # Only a value beyond the bounds can be an int that does not fit.
+        if not float(np.max(np.abs(probe))) > hi:
+            return
+    elif kind != "O":
+        return
+    found = []
+    saw_float = _python_ints(a, found)
+    if dt is None and saw_float:
+        return  # a float tensor: big ints become floats as in numpy
+    for v in found:
+        if not lo <= v <= hi:
+            raise _overflow(v, target)
+
+
 def _host_from_array(a, dt=None):
     """A HostTensor copy of array-like `a` with ms dtype `dt` (inferred
-    like MindSpore when None)."""
-    if dt is None:
-        if isinstance(a, np.ndarray):
-            dt = mstype.from_numpy_dtype(a.dtype)
-        else:
-            probe = np.asarray(a)
+    like MindSpore when None). Python ints that do not fit the dtype raise
+    OverflowError."""
+    if not isinstance(a, np.ndarray) and (dt is None or dt in _INT_BOUNDS):
+        probe = np.asarray(a)
+        _check_python_ints(a, probe, dt)
+        if dt is None:
             if probe.dtype.kind == "f":
                 dt = mstype.float32
             elif probe.dtype == np.bool_:
@@ -229,6 +298,8 @@ def _host_from_array(a, dt=None):
                 raise TypeError(f"cannot make a Tensor from {type(a).__name__}"
                                 f" (numpy dtype {probe.dtype})")
             a = probe
+    elif dt is None:
+        dt = mstype.from_numpy_dtype(a.dtype)
     arr = np.asarray(a, dtype=dt.np, order="C")  # keeps rank 0
     if dt is mstype.bool_:
         arr = arr.astype(np.int32)
@@ -270,6 +341,7 @@ class Tensor:
                 fill = {"zeros": 0, "ones": 1}.get(init, init)
                 if not isinstance(fill, (int, float)):
                     raise ValueError(f"unsupported init {init!r}")
+                check_int_fits(fill, dt or mstype.float32)
             input_data = np.full(tuple(shape), fill,
                                  dtype=(dt or mstype.float32).np)
         if isinstance(input_data, Tensor):
@@ -708,14 +780,18 @@ class Parameter(Tensor):
 
     def set_data(self, data, slice_shape=False):
         """Replaces the data (a Tensor or array). Graphs compiled earlier
-        see the new data on their next call; its shape and dtype must match
-        what they were compiled for."""
+        see the new data on their next call, without recompiling when the
+        shape and dtype stay; otherwise they are captured again."""
         if isinstance(data, Tensor):
             t = data._t
             if t.__class__ is not _HT:
                 raise MSError("Parameter.set_data needs a concrete tensor")
         else:
             t, _ = _host_from_array(data, self.dtype)
+        old = self._t
+        if old.dtype != t.dtype or old.shape != t.shape:
+            # Compiled graphs were built for the old type: they re-capture.
+            _structure_changed()
         self._t = t
         return self
 

@@ -11,8 +11,9 @@ import numbers
 
 import numpy as np
 
+from . import dtype as mstype
 from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
-                      _ADD, _SUB, _MUL, _DIV, _NEG, _ABS)
+                      check_int_fits, _ADD, _SUB, _MUL, _DIV, _NEG, _ABS)
 
 __all__ = [
     "matmul", "dense", "add", "sub", "mul", "div", "maximum", "minimum",
@@ -43,7 +44,10 @@ _DENSE = op("ms.dense")
 def _i64_array(values):
     if not values:
         return "array<i64>"
-    return "array<i64: " + ", ".join(str(int(v)) for v in values) + ">"
+    values = [int(v) for v in values]
+    for v in values:
+        check_int_fits(v, mstype.int64)  # attributes are i64
+    return "array<i64: " + ", ".join(str(v) for v in values) + ">"
 
 
 def _matmul_op(transpose_a, transpose_b):
@@ -270,6 +274,7 @@ def _conv_padding(padding, pad_mode, what):
 
 def _conv2d_op(pad_mode, padding, stride, dilation, group, public):
     """The ms.conv2d Op for normalized arguments."""
+    check_int_fits(int(group), mstype.int64)
     return op("ms.conv2d",
               f'{{pad_mode = "{pad_mode}", padding = {_i64_array(padding)}, '
               f"stride = {_i64_array(stride)}, dilation = "

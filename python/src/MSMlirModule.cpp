@@ -296,7 +296,16 @@ public:
     d["compile_seconds"] = s.compileSeconds;
     d["run_seconds"] = s.runSeconds;
     d["kernels"] = executor.numKernels();
+    d["evictions"] = s.evictions;
+    d["kernel_cache_size"] = executor.kernelCacheSize();
     return d;
+  }
+
+  void setCacheCapacity(int64_t size) {
+    if (size < 1)
+      throw py::value_error("kernel_cache_size must be >= 1, got " +
+                            std::to_string(size));
+    executor.setKernelCacheSize(static_cast<size_t>(size));
   }
 
   std::string levelName() const { return jitLevelName(level).str(); }
@@ -569,6 +578,9 @@ PYBIND11_MODULE(_msmlir, m) {
       .def("infer", &Executor::infer,
            "Result (dtype, shape, '') of an op on inputs [(dtype, shape)]")
       .def("stats", &Executor::stats)
+      .def("set_cache_capacity", &Executor::setCacheCapacity,
+           py::arg("size"),
+           "Keeps at most `size` kernels, evicting the least recently used")
       .def_property_readonly("jit_level", &Executor::levelName);
 
   py::class_<Graph, std::shared_ptr<Graph>>(m, "JitModule")

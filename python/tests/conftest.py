@@ -22,11 +22,13 @@ from msmlir import nn  # noqa: E402
 @pytest.fixture(autouse=True)
 def _reset_context():
     ms.set_context(mode=ms.PYNATIVE_MODE, jit_level="", jit_syntax_level="",
-                   save_graphs=False)
+                   save_graphs=False, graph_cache_size=64,
+                   kernel_cache_size=1024)
     ms.set_seed(1234)
     yield
     ms.set_context(mode=ms.PYNATIVE_MODE, jit_level="", jit_syntax_level="",
-                   save_graphs=False)
+                   save_graphs=False, graph_cache_size=64,
+                   kernel_cache_size=1024)
 
 
 def relative_error(actual, expected):

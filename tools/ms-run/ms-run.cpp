@@ -77,6 +77,12 @@ cl::opt<unsigned> numThreads(
     "num-threads",
     cl::desc("Threads for O2's parallel loops (default 0: the core count)"),
     cl::init(0), cl::value_desc("N"), cl::cat(category));
+cl::opt<unsigned> kernelCacheSize(
+    "kernel-cache-size",
+    cl::desc("PyNative and no_sink: compiled kernels kept; beyond it the "
+             "least recently used is freed (default 1024)"),
+    cl::init(EagerOptions::kDefaultKernelCacheSize), cl::value_desc("N"),
+    cl::cat(category));
 cl::list<std::string>
     inputs("input",
            cl::desc("One per non-parameter argument, in order (default "
@@ -406,6 +412,8 @@ int main(int argc, char **argv) {
                  "with --output, --print or --repeat");
   if (evalLimit < 0)
     return usage("--eval-limit must be 0 (all) or more");
+  if (kernelCacheSize == 0)
+    return usage("--kernel-cache-size must be at least 1");
   if (mode == "graph" && (printIntermediates || stats))
     return usage("--print-intermediates and --stats need --mode=pynative");
 
@@ -472,7 +480,7 @@ int main(int argc, char **argv) {
           times.codegen * 1e3);
     }
   } else {
-    executor.emplace(EagerOptions{*level, numThreads});
+    executor.emplace(EagerOptions{*level, numThreads, kernelCacheSize});
   }
   EagerTrace trace;
   if (printIntermediates)

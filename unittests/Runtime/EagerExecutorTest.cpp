@@ -1,11 +1,13 @@
 //===- EagerExecutorTest.cpp - PyNative executor and kernel cache ---------===//
 
 #include "ms/Runtime/EagerExecutor.h"
+#include "ms/Runtime/KernelCache.h"
 
 #include "gtest/gtest.h"
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 using namespace ms::runtime;
 
@@ -187,3 +189,119 @@ TEST(EagerExecutorInferTest, InfersResultTypesWithoutCompiling) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// The LRU bound of the kernel cache
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::vector<std::string> recency(const LRUCache<int> &cache) {
+  return {cache.keysByRecency().begin(), cache.keysByRecency().end()};
+}
+
+/// Counts destructions, to see that eviction frees what a value owns.
+struct Tracked {
+  explicit Tracked(int *live) : live(live) { ++*live; }
+  ~Tracked() { --*live; }
+  int *live;
+};
+
+} // namespace
+
+TEST(LRUCacheTest, CountsHitsAndMisses) {
+  LRUCache<int> cache(4);
+  EXPECT_EQ(cache.lookup("a"), nullptr);
+  int *a = cache.insert("a", std::make_unique<int>(1));
+  EXPECT_EQ(cache.lookup("a"), a);
+  EXPECT_EQ(*cache.lookup("a"), 1);
+  EXPECT_EQ(cache.lookup("b"), nullptr);
+  EXPECT_EQ(cache.hits(), 2u);
+  EXPECT_EQ(cache.misses(), 2u);
+  EXPECT_EQ(cache.evictions(), 0u);
+  EXPECT_EQ(cache.size(), 1u);
+}
+
+TEST(LRUCacheTest, EvictsTheLeastRecentlyUsed) {
+  LRUCache<int> cache(3);
+  cache.insert("a", std::make_unique<int>(1));
+  cache.insert("b", std::make_unique<int>(2));
+  cache.insert("c", std::make_unique<int>(3));
+  EXPECT_EQ(recency(cache), (std::vector<std::string>{"c", "b", "a"}));
+  // A hit makes "a" the most recently used, so "b" goes first.
+  ASSERT_NE(cache.lookup("a"), nullptr);
+  EXPECT_EQ(recency(cache), (std::vector<std::string>{"a", "c", "b"}));
+  cache.insert("d", std::make_unique<int>(4));
+  EXPECT_EQ(cache.size(), 3u);
+  EXPECT_EQ(cache.evictions(), 1u);
+  EXPECT_EQ(cache.lookup("b"), nullptr);
+  EXPECT_EQ(recency(cache), (std::vector<std::string>{"d", "a", "c"}));
+  cache.insert("e", std::make_unique<int>(5));
+  EXPECT_EQ(cache.lookup("c"), nullptr);
+  EXPECT_EQ(*cache.lookup("a"), 1);
+  EXPECT_EQ(*cache.lookup("d"), 4);
+  EXPECT_EQ(*cache.lookup("e"), 5);
+  EXPECT_EQ(cache.evictions(), 2u);
+}
+
+TEST(LRUCacheTest, ReplacingAKeyEvictsNothing) {
+  LRUCache<int> cache(2);
+  cache.insert("a", std::make_unique<int>(1));
+  cache.insert("b", std::make_unique<int>(2));
+  cache.insert("a", std::make_unique<int>(10));
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_EQ(cache.evictions(), 0u);
+  EXPECT_EQ(*cache.lookup("a"), 10);
+  EXPECT_EQ(recency(cache), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(LRUCacheTest, ShrinkingFreesTheOldestValues) {
+  int live = 0;
+  LRUCache<Tracked> cache(8);
+  for (std::string key : {"a", "b", "c", "d", "e"})
+    cache.insert(key, std::make_unique<Tracked>(&live));
+  EXPECT_EQ(live, 5);
+  cache.setCapacity(2);
+  EXPECT_EQ(live, 2);
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_EQ(cache.evictions(), 3u);
+  EXPECT_NE(cache.lookup("e"), nullptr);
+  EXPECT_NE(cache.lookup("d"), nullptr);
+  EXPECT_EQ(cache.lookup("a"), nullptr);
+  // A capacity of 0 would evict what was just inserted: it means 1.
+  cache.setCapacity(0);
+  EXPECT_EQ(cache.capacity(), 1u);
+  Tracked *kept = cache.insert("f", std::make_unique<Tracked>(&live));
+  EXPECT_EQ(cache.lookup("f"), kept);
+  EXPECT_EQ(live, 1);
+}
+
+TEST(EagerKernelCacheTest, KeepsAtMostTheConfiguredKernels) {
+  EagerOptions options;
+  options.kernelCacheSize = 2;
+  EagerExecutor executor(options);
+  EXPECT_EQ(executor.kernelCacheSize(), 2u);
+  // Three shapes: three kernels compiled, the first evicted.
+  for (int64_t n : {1, 2, 3}) {
+    HostTensor x(DType::F32, {n});
+    ASSERT_TRUE(static_cast<bool>(executor.run({"ms.relu", ""}, {x})));
+  }
+  EXPECT_EQ(executor.numKernels(), 2u);
+  EXPECT_EQ(executor.stats().misses, 3u);
+  EXPECT_EQ(executor.stats().evictions, 1u);
+  // Shape 3 is still cached; shape 1 compiles again (and evicts shape 2).
+  HostTensor three = filled({3}, {-1, 2, -3});
+  auto hit = executor.run({"ms.relu", ""}, {three});
+  ASSERT_TRUE(static_cast<bool>(hit));
+  EXPECT_EQ(executor.stats().hits, 1u);
+  EXPECT_EQ(hit->front().dataAs<float>()[1], 2.0f);
+  HostTensor one(DType::F32, {1});
+  ASSERT_TRUE(static_cast<bool>(executor.run({"ms.relu", ""}, {one})));
+  EXPECT_EQ(executor.stats().misses, 4u);
+  EXPECT_EQ(executor.stats().evictions, 2u);
+  EXPECT_NE(formatStats(executor.stats()).find("2 evictions"),
+            std::string::npos);
+  executor.setKernelCacheSize(1);
+  EXPECT_EQ(executor.numKernels(), 1u);
+  EXPECT_EQ(executor.stats().evictions, 3u);
+}

@@ -33,6 +33,9 @@ struct EagerOptions {
   JitLevel jitLevel = JitLevel::O0;
   /// Threads for O2 kernels; 0 means the core count.
   unsigned numThreads = 0;
+  /// Kernels kept compiled; beyond it the least recently used is freed.
+  size_t kernelCacheSize = kDefaultKernelCacheSize;
+  static constexpr size_t kDefaultKernelCacheSize = 1024;
 };
 
 /// One op to run, independent of any IR: its name ("ms.relu") and its
@@ -54,6 +57,7 @@ std::string formatEagerStep(const EagerStep &step);
 struct EagerStats {
   uint64_t hits = 0;
   uint64_t misses = 0;
+  uint64_t evictions = 0; // kernels freed to stay within the cache size
   double compileSeconds = 0;
   double runSeconds = 0;
 };
@@ -86,6 +90,10 @@ public:
   const EagerStats &stats() const;
   /// Number of distinct kernels compiled and cached.
   size_t numKernels() const;
+  /// How many kernels the cache keeps (at least 1); lowering it frees the
+  /// least recently used ones at once.
+  void setKernelCacheSize(size_t size);
+  size_t kernelCacheSize() const;
 
 private:
   struct Impl;

@@ -6,6 +6,9 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <list>
 #include <memory>
 #include <string>
 
@@ -20,24 +23,83 @@ struct OpCall;
 void appendKernelKey(std::string &key, const OpCall &op,
                      llvm::ArrayRef<HostTensor> inputs);
 
-/// Owns compiled kernels. Lookups are one hash of the key.
-class KernelCache {
+/// Owns at most `capacity` values by string key and evicts the least
+/// recently used one to make room. Every distinct shape a PyNative program
+/// meets compiles a kernel (native code plus an ExecutionEngine, about a
+/// megabyte), so an unbounded cache grows without limit. A lookup is one
+/// hash of the key plus a list splice; nothing is allocated on a hit.
+template <typename T> class LRUCache {
 public:
-  /// The kernel for `key`, or nullptr.
-  JitModule *lookup(llvm::StringRef key) const {
-    auto it = kernels.find(key);
-    return it == kernels.end() ? nullptr : it->second.get();
+  explicit LRUCache(size_t capacity) : limit(std::max<size_t>(capacity, 1)) {}
+
+  /// The value for `key` (now the most recently used), or nullptr.
+  T *lookup(llvm::StringRef key) {
+    auto it = slots.find(key);
+    if (it == slots.end()) {
+      ++missCount;
+      return nullptr;
+    }
+    ++hitCount;
+    order.splice(order.begin(), order, it->second.position);
+    return it->second.value.get();
   }
-  JitModule *insert(llvm::StringRef key, std::unique_ptr<JitModule> kernel) {
-    auto &slot = kernels[key];
-    slot = std::move(kernel);
-    return slot.get();
+
+  /// Stores `value` for `key` as the most recently used entry, first
+  /// evicting the least recently used ones beyond the capacity. The
+  /// returned pointer stays valid until `key` is evicted or replaced.
+  T *insert(llvm::StringRef key, std::unique_ptr<T> value) {
+    auto it = slots.find(key);
+    if (it != slots.end()) {
+      order.splice(order.begin(), order, it->second.position);
+      it->second.value = std::move(value);
+      return it->second.value.get();
+    }
+    shrinkTo(limit - 1);
+    order.push_front(key.str());
+    Slot &slot = slots[key];
+    slot.value = std::move(value);
+    slot.position = order.begin();
+    return slot.value.get();
   }
-  size_t size() const { return kernels.size(); }
+
+  /// Sets the capacity (at least 1: the value just inserted must survive)
+  /// and evicts down to it.
+  void setCapacity(size_t capacity) {
+    limit = std::max<size_t>(capacity, 1);
+    shrinkTo(limit);
+  }
+
+  size_t capacity() const { return limit; }
+  size_t size() const { return slots.size(); }
+  uint64_t hits() const { return hitCount; }
+  uint64_t misses() const { return missCount; }
+  uint64_t evictions() const { return evictionCount; }
+  /// The keys from most to least recently used (for tests and debugging).
+  const std::list<std::string> &keysByRecency() const { return order; }
 
 private:
-  llvm::StringMap<std::unique_ptr<JitModule>> kernels;
+  struct Slot {
+    std::unique_ptr<T> value;
+    std::list<std::string>::iterator position;
+  };
+
+  void shrinkTo(size_t count) {
+    while (slots.size() > count) {
+      // Destroying the value frees what it owns (a kernel's native code).
+      slots.erase(order.back());
+      order.pop_back();
+      ++evictionCount;
+    }
+  }
+
+  llvm::StringMap<Slot> slots;
+  std::list<std::string> order; // most recently used first
+  size_t limit;
+  uint64_t hitCount = 0, missCount = 0, evictionCount = 0;
 };
+
+/// Compiled PyNative kernels by appendKernelKey's key.
+using KernelCache = LRUCache<JitModule>;
 
 } // namespace runtime
 } // namespace ms

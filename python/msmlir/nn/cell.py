@@ -9,7 +9,7 @@ path into every op's location, and errors raised inside a Cell name it.
 
 from collections import OrderedDict
 
-from .._runtime import STATE, GRAPH_MODE, MSError
+from .._runtime import STATE, GRAPH_MODE, MSError, structure_changed
 from .._jit import Compiled, JitConfig, JitFunction
 from .._tensor import Parameter, Tensor
 
@@ -18,6 +18,11 @@ __all__ = ["Cell", "SequentialCell", "CellList"]
 
 def _join(prefix, name):
     return f"{prefix}.{name}" if prefix else name
+
+
+# Errors that get the Cell's path prefixed (AttributeError: a Parameter or
+# sub-Cell that construct reads was deleted).
+_ANNOTATED = (MSError, ValueError, TypeError, AttributeError)
 
 
 def _annotate(error, cell):
@@ -56,7 +61,21 @@ class Cell:
             raise MSError(f"{type(self).__name__}.__init__ must call "
                           "super().__init__() before assigning attributes")
 
+    def _replacing(self, name, value):
+        """Called before attribute `name` becomes `value`: when it replaces
+        or removes a Parameter or sub-Cell, graphs compiled earlier may read
+        the old one, so they re-check before their next call."""
+        d = self.__dict__
+        if "_params" not in d:
+            return
+        old = d["_params"].get(name)
+        if old is None:
+            old = d["_cells"].get(name)
+        if old is not None and old is not value:
+            structure_changed()
+
     def __setattr__(self, name, value):
+        self._replacing(name, value)
         if isinstance(value, Parameter):
             self._check_init()
             self._cells.pop(name, None)
@@ -74,13 +93,14 @@ class Cell:
             object.__setattr__(self, name, value)
         else:
             if "_params" in self.__dict__:
-                if value is None and name in self._params:
-                    del self._params[name]
-                elif name in self._cells and value is None:
-                    del self._cells[name]
+                # Anything else (None included) stops the attribute from
+                # being a Parameter or sub-Cell.
+                self._params.pop(name, None)
+                self._cells.pop(name, None)
             object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
+        self._replacing(name, None)
         self._params.pop(name, None)
         self._cells.pop(name, None)
         object.__delattr__(self, name)
@@ -222,7 +242,7 @@ class Cell:
             graph.cell_paths.append(self._scope)
             try:
                 return self.construct(*args, **kwargs)
-            except (MSError, ValueError, TypeError) as e:
+            except _ANNOTATED as e:
                 _annotate(e, self)
                 raise
             finally:
@@ -236,12 +256,12 @@ class Cell:
                 self.__dict__["_graph_runner"] = runner
             try:
                 return runner(*args, **kwargs)
-            except (MSError, ValueError, TypeError) as e:
+            except _ANNOTATED as e:
                 _annotate(e, self)
                 raise
         try:
             return self.construct(*args, **kwargs)
-        except (MSError, ValueError, TypeError) as e:
+        except _ANNOTATED as e:
             _annotate(e, self)
             raise
 

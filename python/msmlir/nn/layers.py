@@ -8,7 +8,7 @@ import numpy as np
 from .. import ops
 from .. import dtype as mstype
 from .._runtime import STATE, MSError
-from .._tensor import Parameter, Tensor, op, unary
+from .._tensor import Parameter, Tensor, check_int_fits, op, unary
 from .cell import Cell
 
 __all__ = ["Dense", "ReLU", "Flatten", "Softmax", "LogSoftmax", "Sigmoid",
@@ -39,6 +39,7 @@ def initializer(init, shape, dtype=mstype.float32):
     elif isinstance(init, np.ndarray):
         data = init
     elif isinstance(init, numbers.Number) and not isinstance(init, bool):
+        check_int_fits(init, dt)
         data = np.full(shape, init)
     elif isinstance(init, str):
         name = init.lower().replace("_", "")
