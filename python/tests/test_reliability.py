@@ -344,3 +344,27 @@ def test_cache_sizes_are_validated(name, value):
 def test_cache_size_defaults():
     assert ms.get_context("graph_cache_size") == 64
     assert ms.get_context("kernel_cache_size") == 1024
+
+
+# -- Sizes that cannot work ----------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("pool", [nn.MaxPool2d, nn.AvgPool2d])
+def test_pool_with_a_huge_same_kernel_raises(mode, pool):
+    # Its "same" padding would be a 37 GiB copy of a 4x4 image: this killed
+    # the interpreter (the compiled code wrote through a NULL buffer).
+    ms.set_context(mode=mode)
+    net = pool(kernel_size=100000, stride=2, pad_mode="same")
+    with pytest.raises(ms.MSError, match="intermediate of .* GiB, more than"):
+        net(Tensor(np.ones((1, 1, 4, 4), np.float32)))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_pool_with_a_large_kernel_runs(mode):
+    # Past the vectorizers' unroll bound: loops, not straight-line code.
+    ms.set_context(mode=mode)
+    x = np.arange(2 * 3 * 10 * 10, dtype=np.float32).reshape(2, 3, 10, 10)
+    out = nn.MaxPool2d(kernel_size=9, stride=1)(Tensor(x)).asnumpy()
+    expected = np.stack([x[:, :, i:i + 9, j:j + 9].max(axis=(2, 3))
+                         for i in range(2) for j in range(2)], -1)
+    np.testing.assert_array_equal(out, expected.reshape(2, 3, 2, 2))
