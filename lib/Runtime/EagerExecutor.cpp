@@ -202,8 +202,10 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
     kernel = impl->cache.insert(impl->key, std::move(*compiled));
   }
   auto start = Clock::now();
-  std::vector<HostTensor> results = kernel->allocateResults();
-  kernel->runUnchecked(inputs, results);
+  llvm::Expected<std::vector<HostTensor>> results = kernel->allocateResults();
+  if (!results)
+    return results.takeError();
+  kernel->runUnchecked(inputs, *results);
   impl->stats.runSeconds +=
       std::chrono::duration<double>(Clock::now() - start).count();
   return results;

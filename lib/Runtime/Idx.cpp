@@ -10,9 +10,12 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
+#include <optional>
 #include <zlib.h>
 
 using namespace ms::runtime;
@@ -159,6 +162,11 @@ llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
   uint64_t expected = idxTypeSize(idx.type);
   for (unsigned i = 0; i < rank; ++i) {
     uint32_t dim = readBigEndian32(bytes.data() + 4 + 4 * i);
+    // Zero items is an empty data set; an item with no elements has nothing
+    // to fill a tensor row with.
+    if (dim == 0 && i > 0)
+      return makeError(path, "IDX dimension " + llvm::Twine(i) +
+                                 " is 0; items must not be empty");
     idx.dims.push_back(dim);
     // Dims are u32, at most 255 of them: stop before the product overflows.
     if (dim != 0 && expected > (uint64_t(1) << 40) / dim)
@@ -205,10 +213,19 @@ llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
   if (shape.empty())
     return makeError(path, "cannot fill a rank-0 tensor from IDX items");
   int64_t count = shape[0];
-  int64_t rowSize = 1;
+  // The shape is the entry's, which may be larger than memory: the product
+  // is checked here and the allocation below.
+  std::optional<int64_t> checkedRowSize = int64_t(1);
   for (int64_t d : shape.drop_front())
-    rowSize *= d;
+    if (checkedRowSize)
+      checkedRowSize = llvm::checkedMul(*checkedRowSize, d);
+  if (!checkedRowSize)
+    return makeError(path, "cannot fill " + wanted + ": size overflows");
+  int64_t rowSize = *checkedRowSize;
   llvm::ArrayRef<int64_t> itemDims = llvm::ArrayRef(idx.dims).drop_front();
+  if (llvm::is_contained(itemDims, 0))
+    return makeError(path, "items of shape " + shapeString(itemDims) +
+                               " are empty and cannot fill " + wanted);
 
   // Where each item goes in a row: as is, or an image zero-padded evenly.
   int64_t padTop = 0, padLeft = 0, cols = rowSize, rowStride = 0;
@@ -238,14 +255,22 @@ llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
   if (dtype == DType::F16)
     return makeError(path, "cannot fill " + wanted +
                                " (IDX inputs fill f32, i32 or i64 tensors)");
+  // first <= numItems < 2^32 here, so first + count only overflows for a
+  // count no IDX file can satisfy anyway.
+  std::optional<int64_t> end = llvm::checkedAdd(first, count);
   if (first < 0 || first > idx.numItems() ||
-      (!allowShort && first + count > idx.numItems()))
+      (!allowShort && (!end || *end > idx.numItems())))
     return makeError(path, "has " + llvm::Twine(idx.numItems()) +
                                " items; items " + llvm::Twine(first) + " to " +
-                               llvm::Twine(first + count - 1) +
+                               (end ? std::to_string(*end - 1)
+                                    : std::string("beyond")) +
                                " are needed for " + wanted);
 
-  HostTensor tensor(dtype, shape);
+  llvm::Expected<HostTensor> allocated = HostTensor::allocate(dtype, shape);
+  if (!allocated)
+    return makeError(path, "cannot fill " + wanted + ": " +
+                               llvm::toString(allocated.takeError()));
+  HostTensor tensor = std::move(*allocated);
   int64_t available = std::min(count, idx.numItems() - first);
   int64_t itemSize = idx.itemSize();
   auto store = [&](int64_t at, double v) {
