@@ -12,6 +12,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
@@ -32,8 +33,32 @@ bool isGzip(llvm::ArrayRef<uint8_t> bytes) {
   return bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
 }
 
+uint32_t readBigEndian32(const uint8_t *p);
+
+/// How many bytes the IDX file starting with `prefix` can have: nullopt
+/// while the header is incomplete, 0 once its magic shows it is no IDX file
+/// (parseIdx then says why), else the header plus the data it describes.
+std::optional<uint64_t> idxSizeLimit(llvm::ArrayRef<uint8_t> prefix) {
+  if (prefix.size() < 4)
+    return std::nullopt;
+  if (prefix[0] != 0 || prefix[1] != 0 || prefix[3] == 0)
+    return 0;
+  uint64_t headerSize = 4 + 4 * uint64_t(prefix[3]);
+  if (prefix.size() < headerSize)
+    return std::nullopt;
+  // Larger than any element type, and dims are capped at 2^40 bytes in
+  // parseIdx, so this is a bound, not the exact size.
+  uint64_t size = 8;
+  for (unsigned i = 0; i < prefix[3]; ++i) {
+    size = llvm::SaturatingMultiply(
+        size, uint64_t(readBigEndian32(prefix.data() + 4 + 4 * i)));
+  }
+  return llvm::SaturatingAdd(headerSize, size);
+}
+
 /// Inflates a whole gzip file; a stream that ends early or fails its CRC is
-/// an error.
+/// an error. Inflation stops once it passes what the IDX header inside can
+/// describe, so a small file cannot expand without bound in memory.
 llvm::Expected<std::vector<uint8_t>> gunzip(StringRef path,
                                             llvm::ArrayRef<uint8_t> bytes) {
   z_stream stream;
@@ -53,6 +78,15 @@ llvm::Expected<std::vector<uint8_t>> gunzip(StringRef path,
     out.resize(out.size() - stream.avail_out);
     if (status == Z_BUF_ERROR && stream.avail_in == 0)
       break; // Out of input before the end of the stream.
+    std::optional<uint64_t> limit = idxSizeLimit(out);
+    if (status == Z_OK && limit && out.size() > *limit) {
+      inflateEnd(&stream);
+      if (*limit == 0)
+        return out; // Not IDX: parseIdx reports what is wrong.
+      return makeError(path, "the gzip stream inflates past the " +
+                                 llvm::Twine(*limit) +
+                                 " bytes its IDX header can describe");
+    }
   }
   std::string message = stream.msg ? stream.msg : "";
   bool trailing = status == Z_STREAM_END && stream.avail_in != 0;

@@ -161,6 +161,21 @@ TEST_F(IdxTest, SlicesScalesAndPadsImages) {
   }
 }
 
+TEST_F(IdxTest, StopsInflatingPastWhatTheHeaderDescribes) {
+  // A 4-byte array followed by 16 MiB of zeros: a few KiB of gzip that
+  // would otherwise all be inflated into memory before parseIdx objects.
+  std::string bomb = gzip(idxBytes(0x08, {1, 4}, std::string(16 << 20, '\0')));
+  ASSERT_LT(bomb.size(), size_t(1) << 20);
+  EXPECT_EQ(errorOf(readIdx(writeBytes("bomb.gz", bomb))),
+            path("bomb.gz") + ": the gzip stream inflates past the 44 bytes "
+                              "its IDX header can describe");
+  // Not IDX at all: parseIdx names the problem from the first bytes.
+  std::string junk = gzip(std::string(16 << 20, 'x'));
+  EXPECT_NE(errorOf(readIdx(writeBytes("junk.gz", junk)))
+                .find("not an IDX file"),
+            std::string::npos);
+}
+
 TEST_F(IdxTest, RejectsEmptyItemsAndSizesThatOverflow) {
   // Items of shape [28, 0] used to divide by zero when sliced.
   EXPECT_EQ(errorOf(readIdx(writeBytes("zero", idxBytes(0x08, {64, 28, 0}, "")))),
