@@ -2,13 +2,10 @@
 
 #include "ms/Runtime/CachingAllocator.h"
 
-#include "llvm/Support/CheckedArithmetic.h"
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
-#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -50,22 +47,8 @@ void *userPointer(void *raw, size_t alignment) {
 
 /// A fresh block of `size` bytes aligned to `alignment` (a power of two, at
 /// least alignof(Header)), with its header.
-/// Returns null, like malloc, when the size overflows or memory runs out.
 void *allocateAligned(size_t size, size_t alignment) {
-  // Compiled code passes sizes it computed from shapes; a huge one must come
-  // back as null, not wrap around to a small block.
-  std::optional<size_t> total = llvm::checkedAddUnsigned(size, alignment);
-  if (total)
-    total = llvm::checkedAddUnsigned(*total, sizeof(Header));
-  if (!total)
-    return nullptr;
-  void *raw = std::malloc(*total);
-  if (!raw && size >= kCachedBlockMinBytes) {
-    // The cache may hold enough freed memory to make this fit: give it back
-    // and try once more before failing.
-    releaseCachedBlocks();
-    raw = std::malloc(*total);
-  }
+  void *raw = std::malloc(size + alignment + sizeof(Header));
   if (!raw)
     return nullptr;
   void *pointer = userPointer(raw, alignment);

@@ -49,20 +49,6 @@ TEST(CachingAllocatorTest, SmallBlocksAndNullPassThrough) {
   EXPECT_EQ(after.cachedBytes, before.cachedBytes);
 }
 
-// Compiled code passes sizes computed from shapes; one near SIZE_MAX used to
-// wrap around when the header and alignment were added, handing out a tiny
-// block. Like malloc, the allocator must say no instead.
-TEST(CachingAllocatorTest, SizesThatCannotBeHeldGiveNull) {
-  for (size_t size : {SIZE_MAX, SIZE_MAX - 8, SIZE_MAX - 64, SIZE_MAX / 2}) {
-    SCOPED_TRACE(size);
-    EXPECT_EQ(msCachedMalloc(size), nullptr);
-    EXPECT_EQ(msCachedAlignedAlloc(64, size), nullptr);
-    EXPECT_EQ(msCachedAlignedAlloc(4096, size), nullptr);
-  }
-  // Fits in size_t, but no process can map 4 PiB.
-  EXPECT_EQ(msCachedMalloc(size_t(1) << 52), nullptr);
-}
-
 // A conv lowered at O2 allocates scratch buffers inside its loop over the
 // batch. Once the first run has filled the cache, later runs must get their
 // buffers back from it (nothing leaks, nothing is page-faulted in again).
