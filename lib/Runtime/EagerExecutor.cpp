@@ -207,14 +207,22 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
     }();
     impl->stats.compileSeconds +=
         std::chrono::duration<double>(Clock::now() - start).count();
-    if (!compiled)
-      return compiled.takeError();
+    if (!compiled) {
+      // Kernels are shared between call sites, so their diagnostics are
+      // located at the op name only: the caller says where instead.
+      std::string message = llvm::toString(compiled.takeError());
+      llvm::StringRef cause = message;
+      cause.consume_front(op.name + ": error: ");
+      return makeError(cause);
+    }
     kernel = impl->cache.insert(impl->key, std::move(*compiled));
     impl->stats.evictions = impl->cache.evictions();
   }
   auto start = Clock::now();
-  std::vector<HostTensor> results = kernel->allocateResults();
-  if (auto err = kernel->runUnchecked(inputs, results))
+  llvm::Expected<std::vector<HostTensor>> results = kernel->allocateResults();
+  if (!results)
+    return results.takeError();
+  if (auto err = kernel->runUnchecked(inputs, *results))
     return std::move(err);
   impl->stats.runSeconds +=
       std::chrono::duration<double>(Clock::now() - start).count();
@@ -258,12 +266,8 @@ EagerExecutor::runFunction(func::FuncOp func, llvm::ArrayRef<HostTensor> args,
       inputs.push_back(values.lookup(operand));
     auto results = run(call, inputs);
     if (!results) {
-      // Kernels are shared between call sites, so their diagnostics are
-      // located at the op name only: this op's location replaces that.
-      std::string message = llvm::toString(results.takeError());
-      llvm::StringRef cause = message;
-      cause.consume_front(call.name + ": error: ");
-      return makeError(where + ": error: " + cause);
+      return makeError(where + ": error: " +
+                       llvm::toString(results.takeError()));
     }
     for (auto [value, tensor] : llvm::zip(op.getResults(), *results))
       values[value] = tensor;

@@ -3,8 +3,11 @@
 #include "ms/Runtime/Evaluation.h"
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cmath>
 
 using namespace ms::runtime;
 
@@ -12,6 +15,24 @@ namespace {
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
+
+/// Every one of the first `count` labels must name one of `classes` classes.
+llvm::Error checkLabels(const IdxArray &labels, int64_t count,
+                        int64_t classes) {
+  for (int64_t i = 0; i < count; ++i) {
+    double label = labels.value(i);
+    if (label >= 0 && label < double(classes) && label == std::floor(label))
+      continue;
+    std::string text;
+    llvm::raw_string_ostream(text) << llvm::format("%.17g", label);
+    return makeError(labels.path + ": label " + llvm::Twine(i) + " is " +
+                     text +
+                     ", outside the entry's " + llvm::Twine(classes) +
+                     " classes [0, " + llvm::Twine(classes - 1) + "]");
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 std::vector<int64_t> ms::runtime::argmaxRows(const HostTensor &logits) {
@@ -42,6 +63,7 @@ llvm::Expected<ClassifierScore> ms::runtime::evaluateClassifier(
                             : images.numItems();
   int64_t batch = batchShape[0];
 
+  int64_t classes = 0;
   auto runBatch = [&](int64_t first,
                       ClassifierScore *score) -> llvm::Error {
     auto input = idxSlice(images, first, dtype, batchShape,
@@ -57,6 +79,7 @@ llvm::Expected<ClassifierScore> ms::runtime::evaluateClassifier(
                        llvm::Twine(dtypeName(logits->dtype())) +
                        shapeString(logits->shape()) + "; evaluation needs f32 "
                        "logits [" + llvm::Twine(batch) + ", classes]");
+    classes = logits->shape()[1];
     if (!score)
       return llvm::Error::success();
     std::vector<int64_t> predicted = argmaxRows(*logits);
@@ -72,6 +95,9 @@ llvm::Expected<ClassifierScore> ms::runtime::evaluateClassifier(
   if (count == 0)
     return score;
   if (auto err = runBatch(0, nullptr))
+    return std::move(err);
+  // A label no logit can match would only show up as a wrong accuracy.
+  if (auto err = checkLabels(labels, count, classes))
     return std::move(err);
   auto start = std::chrono::steady_clock::now();
   for (int64_t first = 0; first < count; first += batch)

@@ -2,11 +2,15 @@
 
 #include "ms/Runtime/HostTensor.h"
 
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 using namespace ms::runtime;
 
@@ -50,32 +54,84 @@ std::string ms::runtime::shapeString(llvm::ArrayRef<int64_t> shape) {
   return result;
 }
 
-HostTensor::HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape)
-    : valid(true), elementType(dtype), dims(shape.begin(), shape.end()) {
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (d < 0)
-      llvm::report_fatal_error("HostTensor: negative dimension");
-    if (d != 0 && n > INT64_MAX / d)
-      llvm::report_fatal_error("HostTensor: element count overflows");
-    n *= d;
+std::string ms::runtime::formatByteSize(uint64_t bytes) {
+  static const char *const units[] = {"B",   "KiB", "MiB", "GiB",
+                                      "TiB", "PiB", "EiB"};
+  unsigned unit = 0;
+  double value = static_cast<double>(bytes);
+  while (value >= 1024 && unit + 1 < std::size(units)) {
+    value /= 1024;
+    ++unit;
   }
-  numElts = n;
-  size_t bytes = byteSize();
-  if (numElts != 0 && bytes / dtypeSize(dtype) != static_cast<size_t>(n))
-    llvm::report_fatal_error("HostTensor: byte size overflows");
-  // aligned_alloc needs a non-zero size that is a multiple of the alignment;
-  // always allocating keeps data() non-null even for empty tensors.
-  size_t allocBytes = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  if (allocBytes < bytes)
-    llvm::report_fatal_error("HostTensor: byte size overflows");
-  if (allocBytes == 0)
-    allocBytes = kAlignment;
-  void *ptr = std::aligned_alloc(kAlignment, allocBytes);
-  if (!ptr)
-    llvm::report_bad_alloc_error("HostTensor: out of memory");
-  std::memset(ptr, 0, allocBytes);
-  storage = std::shared_ptr<void>(ptr, [](void *p) { std::free(p); });
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  // Whole numbers read better without a decimal ("32 GiB", not "32.0 GiB").
+  if (value == static_cast<double>(static_cast<uint64_t>(value)))
+    os << static_cast<uint64_t>(value);
+  else
+    os << llvm::format("%.1f", value);
+  os << ' ' << units[unit];
+  return result;
+}
+
+std::optional<uint64_t>
+ms::runtime::checkedByteSize(DType dtype, llvm::ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      return std::nullopt;
+    std::optional<int64_t> next = llvm::checkedMul(count, d);
+    if (!next)
+      return std::nullopt;
+    count = *next;
+  }
+  std::optional<int64_t> bytes =
+      llvm::checkedMul(count, static_cast<int64_t>(dtypeSize(dtype)));
+  if (!bytes)
+    return std::nullopt;
+  return static_cast<uint64_t>(*bytes);
+}
+
+HostTensor::HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape) {
+  llvm::Expected<HostTensor> tensor = allocate(dtype, shape);
+  if (!tensor)
+    llvm::report_fatal_error("HostTensor " + llvm::Twine(dtypeName(dtype)) +
+                             shapeString(shape) + ": " +
+                             llvm::toString(tensor.takeError()));
+  *this = std::move(*tensor);
+}
+
+llvm::Expected<HostTensor>
+HostTensor::allocate(DType dtype, llvm::ArrayRef<int64_t> shape) {
+  auto error = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  for (int64_t d : shape)
+    if (d < 0)
+      return error("negative dimension");
+  std::optional<uint64_t> bytes = checkedByteSize(dtype, shape);
+  if (!bytes)
+    return error("size overflows");
+  // calloc, not aligned_alloc + memset: large blocks come from mmap already
+  // zeroed, so a big tensor is not touched page by page before use. The
+  // extra kAlignment bytes make room to align (and keep empty tensors'
+  // data() non-null). bytes fits in int64, so this sum cannot wrap.
+  void *raw = std::calloc(1, *bytes + kAlignment);
+  if (!raw)
+    return error("needs " + formatByteSize(*bytes) + ", allocation failed");
+  uintptr_t address = reinterpret_cast<uintptr_t>(raw);
+  void *aligned = reinterpret_cast<void *>((address + kAlignment - 1) &
+                                           ~uintptr_t(kAlignment - 1));
+
+  HostTensor tensor;
+  tensor.valid = true;
+  tensor.elementType = dtype;
+  tensor.dims.assign(shape.begin(), shape.end());
+  tensor.numElts = static_cast<int64_t>(*bytes / dtypeSize(dtype));
+  tensor.storage = std::shared_ptr<void>(aligned, [raw](void *) {
+    std::free(raw);
+  });
+  return tensor;
 }
 
 std::vector<int64_t> HostTensor::strides() const {

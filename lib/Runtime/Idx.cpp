@@ -10,9 +10,13 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
+#include <optional>
 #include <zlib.h>
 
 using namespace ms::runtime;
@@ -29,8 +33,32 @@ bool isGzip(llvm::ArrayRef<uint8_t> bytes) {
   return bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
 }
 
+uint32_t readBigEndian32(const uint8_t *p);
+
+/// How many bytes the IDX file starting with `prefix` can have: nullopt
+/// while the header is incomplete, 0 once its magic shows it is no IDX file
+/// (parseIdx then says why), else the header plus the data it describes.
+std::optional<uint64_t> idxSizeLimit(llvm::ArrayRef<uint8_t> prefix) {
+  if (prefix.size() < 4)
+    return std::nullopt;
+  if (prefix[0] != 0 || prefix[1] != 0 || prefix[3] == 0)
+    return 0;
+  uint64_t headerSize = 4 + 4 * uint64_t(prefix[3]);
+  if (prefix.size() < headerSize)
+    return std::nullopt;
+  // Larger than any element type, and dims are capped at 2^40 bytes in
+  // parseIdx, so this is a bound, not the exact size.
+  uint64_t size = 8;
+  for (unsigned i = 0; i < prefix[3]; ++i) {
+    size = llvm::SaturatingMultiply(
+        size, uint64_t(readBigEndian32(prefix.data() + 4 + 4 * i)));
+  }
+  return llvm::SaturatingAdd(headerSize, size);
+}
+
 /// Inflates a whole gzip file; a stream that ends early or fails its CRC is
-/// an error.
+/// an error. Inflation stops once it passes what the IDX header inside can
+/// describe, so a small file cannot expand without bound in memory.
 llvm::Expected<std::vector<uint8_t>> gunzip(StringRef path,
                                             llvm::ArrayRef<uint8_t> bytes) {
   z_stream stream;
@@ -50,6 +78,15 @@ llvm::Expected<std::vector<uint8_t>> gunzip(StringRef path,
     out.resize(out.size() - stream.avail_out);
     if (status == Z_BUF_ERROR && stream.avail_in == 0)
       break; // Out of input before the end of the stream.
+    std::optional<uint64_t> limit = idxSizeLimit(out);
+    if (status == Z_OK && limit && out.size() > *limit) {
+      inflateEnd(&stream);
+      if (*limit == 0)
+        return out; // Not IDX: parseIdx reports what is wrong.
+      return makeError(path, "the gzip stream inflates past the " +
+                                 llvm::Twine(*limit) +
+                                 " bytes its IDX header can describe");
+    }
   }
   std::string message = stream.msg ? stream.msg : "";
   bool trailing = status == Z_STREAM_END && stream.avail_in != 0;
@@ -159,6 +196,11 @@ llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
   uint64_t expected = idxTypeSize(idx.type);
   for (unsigned i = 0; i < rank; ++i) {
     uint32_t dim = readBigEndian32(bytes.data() + 4 + 4 * i);
+    // Zero items is an empty data set; an item with no elements has nothing
+    // to fill a tensor row with.
+    if (dim == 0 && i > 0)
+      return makeError(path, "IDX dimension " + llvm::Twine(i) +
+                                 " is 0; items must not be empty");
     idx.dims.push_back(dim);
     // Dims are u32, at most 255 of them: stop before the product overflows.
     if (dim != 0 && expected > (uint64_t(1) << 40) / dim)
@@ -205,10 +247,19 @@ llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
   if (shape.empty())
     return makeError(path, "cannot fill a rank-0 tensor from IDX items");
   int64_t count = shape[0];
-  int64_t rowSize = 1;
+  // The shape is the entry's, which may be larger than memory: the product
+  // is checked here and the allocation below.
+  std::optional<int64_t> checkedRowSize = int64_t(1);
   for (int64_t d : shape.drop_front())
-    rowSize *= d;
+    if (checkedRowSize)
+      checkedRowSize = llvm::checkedMul(*checkedRowSize, d);
+  if (!checkedRowSize)
+    return makeError(path, "cannot fill " + wanted + ": size overflows");
+  int64_t rowSize = *checkedRowSize;
   llvm::ArrayRef<int64_t> itemDims = llvm::ArrayRef(idx.dims).drop_front();
+  if (llvm::is_contained(itemDims, 0))
+    return makeError(path, "items of shape " + shapeString(itemDims) +
+                               " are empty and cannot fill " + wanted);
 
   // Where each item goes in a row: as is, or an image zero-padded evenly.
   int64_t padTop = 0, padLeft = 0, cols = rowSize, rowStride = 0;
@@ -238,14 +289,22 @@ llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
   if (dtype == DType::F16)
     return makeError(path, "cannot fill " + wanted +
                                " (IDX inputs fill f32, i32 or i64 tensors)");
+  // first <= numItems < 2^32 here, so first + count only overflows for a
+  // count no IDX file can satisfy anyway.
+  std::optional<int64_t> end = llvm::checkedAdd(first, count);
   if (first < 0 || first > idx.numItems() ||
-      (!allowShort && first + count > idx.numItems()))
+      (!allowShort && (!end || *end > idx.numItems())))
     return makeError(path, "has " + llvm::Twine(idx.numItems()) +
                                " items; items " + llvm::Twine(first) + " to " +
-                               llvm::Twine(first + count - 1) +
+                               (end ? std::to_string(*end - 1)
+                                    : std::string("beyond")) +
                                " are needed for " + wanted);
 
-  HostTensor tensor(dtype, shape);
+  llvm::Expected<HostTensor> allocated = HostTensor::allocate(dtype, shape);
+  if (!allocated)
+    return makeError(path, "cannot fill " + wanted + ": " +
+                               llvm::toString(allocated.takeError()));
+  HostTensor tensor = std::move(*allocated);
   int64_t available = std::min(count, idx.numItems() - first);
   int64_t itemSize = idx.itemSize();
   auto store = [&](int64_t at, double v) {

@@ -174,11 +174,18 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
   return jit;
 }
 
-std::vector<HostTensor> JitModule::allocateResults() const {
+llvm::Expected<std::vector<HostTensor>> JitModule::allocateResults() const {
   std::vector<HostTensor> results;
   results.reserve(sig.results.size());
-  for (const TensorSpec &spec : sig.results)
-    results.emplace_back(spec.dtype, spec.shape);
+  for (const auto &[index, spec] : llvm::enumerate(sig.results)) {
+    llvm::Expected<HostTensor> tensor =
+        HostTensor::allocate(spec.dtype, spec.shape);
+    if (!tensor)
+      return makeError("result " + llvm::Twine(index) + " of @" + sig.entry +
+                       " (" + spec.typeString() +
+                       "): " + llvm::toString(tensor.takeError()));
+    results.push_back(std::move(*tensor));
+  }
   return results;
 }
 
@@ -186,8 +193,10 @@ llvm::Expected<std::vector<HostTensor>>
 JitModule::run(llvm::ArrayRef<HostTensor> args) {
   if (auto err = sig.checkArguments(args))
     return std::move(err);
-  std::vector<HostTensor> results = allocateResults();
-  if (auto err = runUnchecked(args, results))
+  llvm::Expected<std::vector<HostTensor>> results = allocateResults();
+  if (!results)
+    return results.takeError();
+  if (auto err = runUnchecked(args, *results))
     return std::move(err);
   return results;
 }

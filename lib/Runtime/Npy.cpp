@@ -338,7 +338,10 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
         path, "truncated: header promises " + llvm::Twine(dataBytes) +
                   " bytes of data, file has " + llvm::Twine(payload.size()));
 
-  HostTensor tensor(*dtype, shape);
+  llvm::Expected<HostTensor> allocated = HostTensor::allocate(*dtype, shape);
+  if (!allocated)
+    return makeError(path, llvm::toString(allocated.takeError()));
+  HostTensor tensor = std::move(*allocated);
   if (dataBytes)
     std::memcpy(tensor.data(), payload.data(), dataBytes);
   return tensor;

@@ -21,11 +21,13 @@ uint64_t stableHash(llvm::StringRef text) {
   return h;
 }
 
-/// fan_in of an [out, in, ...] weight: the product of every dim but the first.
-int64_t fanIn(llvm::ArrayRef<int64_t> shape) {
-  int64_t fan = 1;
+/// fan_in of an [out, in, ...] weight: the product of every dim but the
+/// first. In double: only its square root is used, and a bias may read the
+/// shape of a weight too large to allocate, whose product overflows int64.
+double fanIn(llvm::ArrayRef<int64_t> shape) {
+  double fan = 1;
   for (int64_t d : shape.drop_front())
-    fan *= d;
+    fan *= static_cast<double>(d);
   return fan;
 }
 
@@ -52,11 +54,16 @@ llvm::Expected<HostTensor> initParameter(const TensorSpec &spec,
   auto fail = [&](const llvm::Twine &why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot initialize parameter '" + name +
-                                       "': " + why);
+                                       "' (" + spec.typeString() +
+                                       "): " + why);
   };
   if (spec.dtype != DType::F32)
     return fail("only f32 parameters can be initialized");
-  HostTensor tensor(spec.dtype, spec.shape);
+  llvm::Expected<HostTensor> allocated =
+      HostTensor::allocate(spec.dtype, spec.shape);
+  if (!allocated)
+    return fail(llvm::toString(allocated.takeError()));
+  HostTensor tensor = std::move(*allocated);
   uint64_t paramSeed = seed ^ stableHash(name);
   llvm::StringRef leaf = name.rsplit('.').second.empty() ? name
                                                          : name.rsplit('.').second;

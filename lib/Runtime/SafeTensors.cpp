@@ -2,6 +2,7 @@
 
 #include "ms/Runtime/SafeTensors.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 using namespace ms::runtime;
 using llvm::StringRef;
@@ -67,6 +69,68 @@ StringRef safeTensorsName(DType dtype) {
   return "";
 }
 
+/// Safetensors headers are two levels deep (an object of objects, holding
+/// arrays); this leaves room for any sensible __metadata__ and keeps
+/// llvm::json::parse, which recurses per level, far from the stack's end.
+constexpr unsigned kMaxHeaderNesting = 64;
+
+/// True if the arrays and objects of the JSON `text` nest deeper than
+/// `limit`. Brackets inside strings do not count; malformed text is left for
+/// the parser to report.
+bool nestsDeeperThan(StringRef text, unsigned limit) {
+  unsigned depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i; // Skip the escaped character, which may be a quote.
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit)
+        return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
+/// The tensors of one file by where their bytes are: two non-empty ranges
+/// that share a byte would alias each other's data.
+struct Span {
+  uint64_t begin, end;
+  const std::string *name;
+};
+
+llvm::Error checkNoOverlap(StringRef path, std::vector<Span> spans) {
+  llvm::erase_if(spans, [](const Span &s) { return s.begin == s.end; });
+  std::sort(spans.begin(), spans.end(), [](const Span &a, const Span &b) {
+    return std::tie(a.begin, a.end, *a.name) < std::tie(b.begin, b.end, *b.name);
+  });
+  // Compare each range with the one reaching furthest before it, so a long
+  // range that covers several later ones is caught too.
+  const Span *furthest = nullptr;
+  for (const Span &span : spans) {
+    if (furthest && span.begin < furthest->end)
+      return makeError(path, "tensors '" + *furthest->name +
+                                 "' (data_offsets [" +
+                                 llvm::Twine(furthest->begin) + ", " +
+                                 llvm::Twine(furthest->end) + "]) and '" +
+                                 *span.name + "' (data_offsets [" +
+                                 llvm::Twine(span.begin) + ", " +
+                                 llvm::Twine(span.end) + "]) overlap");
+    if (!furthest || span.end > furthest->end)
+      furthest = &span;
+  }
+  return llvm::Error::success();
+}
+
 std::optional<uint64_t> getNonNegative(const llvm::json::Value &value) {
   if (auto i = value.getAsInteger()) {
     if (*i < 0)
@@ -108,6 +172,9 @@ llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
   file.dataStart = 8 + headerLen;
   uint64_t dataSize = bytes.size() - file.dataStart;
 
+  if (nestsDeeperThan(headerText, kMaxHeaderNesting))
+    return makeError(path, "JSON header nests arrays or objects deeper than " +
+                               llvm::Twine(kMaxHeaderNesting) + " levels");
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(headerText);
   if (!json)
     return makeError(path, "malformed JSON header: " +
@@ -204,6 +271,11 @@ llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
     entry.end = *end;
     file.entries.emplace(name, std::move(entry));
   }
+  std::vector<Span> spans;
+  for (const auto &[name, entry] : file.entries)
+    spans.push_back(Span{entry.begin, entry.end, &name});
+  if (auto err = checkNoOverlap(path, std::move(spans)))
+    return std::move(err);
   return file;
 }
 
@@ -233,8 +305,14 @@ SafeTensorsFile::lookup(StringRef name) const {
   return &entry;
 }
 
-HostTensor SafeTensorsFile::copyOut(const Entry &entry) const {
-  HostTensor tensor(*entry.dtype, entry.shape);
+llvm::Expected<HostTensor>
+SafeTensorsFile::copyOut(StringRef name, const Entry &entry) const {
+  llvm::Expected<HostTensor> allocated =
+      HostTensor::allocate(*entry.dtype, entry.shape);
+  if (!allocated)
+    return makeError(filePath, "tensor '" + name + "': " +
+                                   llvm::toString(allocated.takeError()));
+  HostTensor tensor = std::move(*allocated);
   if (entry.end > entry.begin)
     std::memcpy(tensor.data(),
                 buffer->getBufferStart() + dataStart + entry.begin,
@@ -257,14 +335,14 @@ SafeTensorsFile::load(StringRef name, DType expectedDType,
     return makeError(filePath,
                      "tensor '" + name + "' has shape " + shapeString(e.shape) +
                          ", parameter expects " + shapeString(expectedShape));
-  return copyOut(e);
+  return copyOut(name, e);
 }
 
 llvm::Expected<HostTensor> SafeTensorsFile::load(StringRef name) const {
   llvm::Expected<const Entry *> entry = lookup(name);
   if (!entry)
     return entry.takeError();
-  return copyOut(**entry);
+  return copyOut(name, **entry);
 }
 
 llvm::Error ms::runtime::writeSafeTensors(

@@ -135,6 +135,21 @@ std::vector<int64_t> checkedShape(const std::vector<int64_t> &shape) {
   return shape;
 }
 
+/// A zero-filled tensor of a caller-given shape (already through
+/// checkedShape); memory that cannot be had raises MemoryError, as numpy's
+/// zeros does, instead of aborting the interpreter.
+HostTensor newTensor(DType dtype, const std::vector<int64_t> &shape) {
+  llvm::Expected<HostTensor> tensor = HostTensor::allocate(dtype, shape);
+  if (!tensor) {
+    std::string message = "tensor " + std::string(dtypeName(dtype)) +
+                          shapeString(shape) + ": " +
+                          llvm::toString(tensor.takeError());
+    PyErr_SetString(PyExc_MemoryError, message.c_str());
+    throw py::error_already_set();
+  }
+  return std::move(*tensor);
+}
+
 py::tuple shapeTuple(llvm::ArrayRef<int64_t> shape) {
   py::tuple t(shape.size());
   for (size_t i = 0; i < shape.size(); ++i)
@@ -159,7 +174,7 @@ HostTensor fromBuffer(const py::buffer &buffer) {
                             "buffer");
     expected *= info.shape[i];
   }
-  HostTensor tensor(dtype, checkedShape(shape));
+  HostTensor tensor = newTensor(dtype, checkedShape(shape));
   if (tensor.byteSize())
     std::memcpy(tensor.data(), info.ptr, tensor.byteSize());
   return tensor;
@@ -347,7 +362,7 @@ public:
       llvm::consumeError(std::move(err));
       return py::none();
     }
-    std::vector<HostTensor> results = module->allocateResults();
+    std::vector<HostTensor> results = unwrap(module->allocateResults());
     unwrap(module->runUnchecked(args, results));
     py::tuple out(results.size());
     for (size_t i = 0; i < results.size(); ++i)
@@ -402,7 +417,7 @@ public:
       llvm::consumeError(std::move(err));
       return py::none();
     }
-    std::vector<HostTensor> results = module->allocateResults();
+    std::vector<HostTensor> results = unwrap(module->allocateResults());
     unwrap(module->runUnchecked(hosts, results));
     if (tensorType != Py_None && results.size() == 1) {
       if (!PyType_Check(tensorType))
@@ -531,7 +546,7 @@ PYBIND11_MODULE(_msmlir, m) {
 
   py::class_<HostTensor>(m, "HostTensor", py::buffer_protocol())
       .def(py::init([](int code, const std::vector<int64_t> &shape) {
-             return HostTensor(dtypeFromCode(code), checkedShape(shape));
+             return newTensor(dtypeFromCode(code), checkedShape(shape));
            }),
            py::arg("dtype"), py::arg("shape"),
            "A zero-filled tensor of dtype code and shape")

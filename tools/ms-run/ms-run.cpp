@@ -205,7 +205,12 @@ llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
                    arg.typeString());
     return tensor;
   }
-  HostTensor tensor(arg.dtype, arg.shape);
+  auto allocated = HostTensor::allocate(arg.dtype, arg.shape);
+  if (!allocated)
+    return error("input " + llvm::Twine(index) + " of @" + entry + " (" +
+                 arg.typeString() +
+                 "): " + llvm::toString(allocated.takeError()));
+  HostTensor tensor = std::move(*allocated);
   if (spec == "zeros")
     return tensor;
   if (spec == "ones") {

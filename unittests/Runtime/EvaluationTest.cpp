@@ -76,4 +76,47 @@ TEST(EvaluationTest, RejectsMismatchedLabelsAndLogits) {
             std::string::npos);
 }
 
+TEST(EvaluationTest, RejectsLabelsOutsideTheClasses) {
+  IdxArray images = items("images", 10, 256);
+  // predictMod3 has 3 classes: labels 0, 1 and 2 only.
+  IdxArray labels = items("labels", 10, 3);
+  labels.data[6] = 200;
+  labels.data[8] = 3;
+  auto score = evaluateClassifier(images, labels, DType::F32, {4, 1}, 0,
+                                  predictMod3);
+  ASSERT_FALSE(static_cast<bool>(score));
+  EXPECT_EQ(llvm::toString(score.takeError()),
+            "labels: label 6 is 200, outside the entry's 3 classes [0, 2]");
+  // Only the evaluated labels count.
+  auto limited = evaluateClassifier(images, labels, DType::F32, {4, 1}, 6,
+                                    predictMod3);
+  ASSERT_TRUE(static_cast<bool>(limited))
+      << llvm::toString(limited.takeError());
+  EXPECT_EQ(limited->total, 6);
+
+  // Signed and fractional labels (i8 and f32 IDX data) are checked too.
+  IdxArray negative = labels;
+  negative.type = IdxType::I8;
+  negative.data[6] = 0xff;
+  auto fromNegative = evaluateClassifier(images, negative, DType::F32, {4, 1},
+                                         0, predictMod3);
+  ASSERT_FALSE(static_cast<bool>(fromNegative));
+  EXPECT_EQ(llvm::toString(fromNegative.takeError()),
+            "labels: label 6 is -1, outside the entry's 3 classes [0, 2]");
+  IdxArray fractional;
+  fractional.path = "labels";
+  fractional.type = IdxType::F32;
+  fractional.dims = {10};
+  const uint8_t oneAndAHalf[] = {0x3f, 0xc0, 0, 0}; // 1.5f, big-endian
+  const uint8_t zero[] = {0, 0, 0, 0};
+  for (int i = 0; i < 10; ++i)
+    fractional.data.insert(fractional.data.end(), i == 2 ? oneAndAHalf : zero,
+                           (i == 2 ? oneAndAHalf : zero) + 4);
+  auto fromFraction = evaluateClassifier(images, fractional, DType::F32,
+                                         {4, 1}, 0, predictMod3);
+  ASSERT_FALSE(static_cast<bool>(fromFraction));
+  EXPECT_EQ(llvm::toString(fromFraction.takeError()),
+            "labels: label 2 is 1.5, outside the entry's 3 classes [0, 2]");
+}
+
 } // namespace

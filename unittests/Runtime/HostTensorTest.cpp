@@ -69,6 +69,57 @@ TEST(HostTensorTest, ZeroElementAndScalarShapes) {
   EXPECT_EQ(scalar.typeString(), "tensor<f16>");
 }
 
+std::string allocateError(DType dtype, llvm::ArrayRef<int64_t> shape) {
+  llvm::Expected<HostTensor> t = HostTensor::allocate(dtype, shape);
+  if (t) {
+    ADD_FAILURE() << "expected an error allocating " << shapeString(shape);
+    return "";
+  }
+  return llvm::toString(t.takeError());
+}
+
+TEST(HostTensorTest, AllocateReportsSizesThatCannotBeHeld) {
+  // 2^64 elements, and 2^62 elements whose byte size is 2^64.
+  EXPECT_EQ(allocateError(DType::F32, {4294967296, 4294967296}),
+            "size overflows");
+  EXPECT_EQ(allocateError(DType::F32, {int64_t(1) << 62}), "size overflows");
+  EXPECT_EQ(allocateError(DType::I64, {int64_t(1) << 60}), "size overflows");
+  EXPECT_EQ(allocateError(DType::F32, {INT64_MAX, INT64_MAX, 0}),
+            "size overflows");
+  EXPECT_EQ(allocateError(DType::F32, {2, -1}), "negative dimension");
+  // 2^50 f32 elements fit in int64 but no process can map 4 PiB.
+  EXPECT_EQ(allocateError(DType::F32, {int64_t(1) << 50}),
+            "needs 4 PiB, allocation failed");
+}
+
+TEST(HostTensorTest, AllocateMatchesTheConstructor) {
+  llvm::Expected<HostTensor> t = HostTensor::allocate(DType::F32, {3, 5});
+  ASSERT_TRUE(static_cast<bool>(t)) << llvm::toString(t.takeError());
+  EXPECT_EQ(t->numElements(), 15);
+  EXPECT_EQ(t->byteSize(), 60u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(t->data()) % HostTensor::kAlignment,
+            0u);
+  for (int64_t i = 0; i < t->numElements(); ++i)
+    EXPECT_EQ(t->dataAs<float>()[i], 0.0f);
+  // A zero dimension makes any other dimension harmless.
+  llvm::Expected<HostTensor> empty =
+      HostTensor::allocate(DType::F32, {0, INT64_MAX});
+  ASSERT_TRUE(static_cast<bool>(empty));
+  EXPECT_EQ(empty->byteSize(), 0u);
+  EXPECT_NE(empty->data(), nullptr);
+}
+
+TEST(HostTensorTest, CheckedByteSizeAndFormatting) {
+  EXPECT_EQ(checkedByteSize(DType::F16, {3, 5}), uint64_t(30));
+  EXPECT_EQ(checkedByteSize(DType::F32, {}), uint64_t(4));
+  EXPECT_EQ(checkedByteSize(DType::I64, {int64_t(1) << 59, 2}), std::nullopt);
+  EXPECT_EQ(checkedByteSize(DType::F32, {-3}), std::nullopt);
+  EXPECT_EQ(formatByteSize(512), "512 B");
+  EXPECT_EQ(formatByteSize(1536), "1.5 KiB");
+  EXPECT_EQ(formatByteSize(uint64_t(32) << 30), "32 GiB");
+  EXPECT_EQ(formatByteSize(uint64_t(1) << 52), "4 PiB");
+}
+
 TEST(HostTensorTest, Strides) {
   HostTensor t(DType::I32, {2, 3, 4});
   EXPECT_EQ(t.strides(), (std::vector<int64_t>{12, 4, 1}));

@@ -161,4 +161,62 @@ TEST_F(IdxTest, SlicesScalesAndPadsImages) {
   }
 }
 
+TEST_F(IdxTest, StopsInflatingPastWhatTheHeaderDescribes) {
+  // A 4-byte array followed by 16 MiB of zeros: a few KiB of gzip that
+  // would otherwise all be inflated into memory before parseIdx objects.
+  std::string bomb = gzip(idxBytes(0x08, {1, 4}, std::string(16 << 20, '\0')));
+  ASSERT_LT(bomb.size(), size_t(1) << 20);
+  EXPECT_EQ(errorOf(readIdx(writeBytes("bomb.gz", bomb))),
+            path("bomb.gz") + ": the gzip stream inflates past the 44 bytes "
+                              "its IDX header can describe");
+  // Not IDX at all: parseIdx names the problem from the first bytes.
+  std::string junk = gzip(std::string(16 << 20, 'x'));
+  EXPECT_NE(errorOf(readIdx(writeBytes("junk.gz", junk)))
+                .find("not an IDX file"),
+            std::string::npos);
+}
+
+TEST_F(IdxTest, RejectsEmptyItemsAndSizesThatOverflow) {
+  // Items of shape [28, 0] used to divide by zero when sliced.
+  EXPECT_EQ(errorOf(readIdx(writeBytes("zero", idxBytes(0x08, {64, 28, 0}, "")))),
+            path("zero") + ": IDX dimension 2 is 0; items must not be empty");
+  EXPECT_EQ(errorOf(readIdx(writeBytes("zero1", idxBytes(0x08, {2, 0}, "")))),
+            path("zero1") + ": IDX dimension 1 is 0; items must not be empty");
+  // Zero items is an empty data set: readable, but it fills no batch.
+  auto none = readIdx(writeBytes("none", idxBytes(0x08, {0, 2, 2}, "")));
+  ASSERT_TRUE(static_cast<bool>(none)) << llvm::toString(none.takeError());
+  auto slice = idxSlice(*none, 0, DType::F32, {1, 1, 2, 2});
+  ASSERT_FALSE(static_cast<bool>(slice));
+  EXPECT_NE(llvm::toString(slice.takeError()).find("has 0 items"),
+            std::string::npos);
+
+  // Arrays built in memory with an empty item dimension are refused too.
+  IdxArray empty;
+  empty.path = "mem";
+  empty.dims = {4, 28, 0};
+  auto fromEmpty = idxSlice(empty, 0, DType::F32, {4, 1, 28, 28});
+  ASSERT_FALSE(static_cast<bool>(fromEmpty));
+  EXPECT_EQ(llvm::toString(fromEmpty.takeError()),
+            "mem: items of shape [28, 0] are empty and cannot fill "
+            "f32[4, 1, 28, 28]");
+
+  // A requested shape whose size overflows, or that cannot be allocated.
+  IdxArray one;
+  one.path = "mem";
+  one.dims = {1, 1};
+  one.data = {7};
+  auto huge = idxSlice(one, 0, DType::F32, {1, 4294967296, 4294967296});
+  ASSERT_FALSE(static_cast<bool>(huge));
+  EXPECT_EQ(llvm::toString(huge.takeError()),
+            "mem: cannot fill f32[1, 4294967296, 4294967296]: size overflows");
+  auto many = idxSlice(one, 0, DType::F32, {INT64_MAX, 1}, true);
+  ASSERT_FALSE(static_cast<bool>(many));
+  EXPECT_EQ(llvm::toString(many.takeError()),
+            "mem: cannot fill f32[9223372036854775807, 1]: size overflows");
+  auto tooMany = idxSlice(one, 1, DType::F32, {INT64_MAX, 1});
+  ASSERT_FALSE(static_cast<bool>(tooMany));
+  EXPECT_NE(llvm::toString(tooMany.takeError()).find("has 1 items"),
+            std::string::npos);
+}
+
 } // namespace

@@ -231,6 +231,72 @@ TEST_F(SafeTensorsTest, InvalidEntries) {
   }
 }
 
+TEST_F(SafeTensorsTest, RejectsDeeplyNestedHeaders) {
+  // Deep enough to overflow the stack of llvm::json::parse.
+  std::string deep = std::string(60000, '[') + std::string(60000, ']');
+  std::string p = writeFile("deep.safetensors", deep, 0);
+  EXPECT_EQ(openError(p), p + ": JSON header nests arrays or objects deeper "
+                              "than 64 levels");
+  // Just over and just under the limit; brackets in strings do not count.
+  std::string over = "{\"__metadata__\": " + std::string(64, '[') +
+                     std::string(64, ']') + "}";
+  p = writeFile("over.safetensors", over, 0);
+  EXPECT_EQ(openError(p), p + ": JSON header nests arrays or objects deeper "
+                              "than 64 levels");
+  std::string quoted = "{\"__metadata__\": {\"k\": \"" +
+                       std::string(100, '[') + "\\\"" +
+                       std::string(100, '{') + "\"}}";
+  p = writeFile("quoted.safetensors", quoted, 0);
+  EXPECT_TRUE(static_cast<bool>(SafeTensorsFile::open(p)));
+  std::string under = "{\"__metadata__\": " + std::string(63, '[') +
+                      std::string(63, ']') + "}";
+  p = writeFile("under.safetensors", under, 0);
+  // Under the limit the JSON parser sees it, and the shape rules reject it.
+  EXPECT_EQ(openError(p), p + ": '__metadata__' must be an object mapping "
+                              "strings to strings");
+}
+
+TEST_F(SafeTensorsTest, RejectsOverlappingEntries) {
+  struct Case {
+    const char *json;
+    const char *message; // Empty when the file is fine.
+  } cases[] = {
+      {R"({"a": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]},)"
+       R"( "b": {"dtype": "F32", "shape": [4], "data_offsets": [8, 24]}})",
+       "tensors 'a' (data_offsets [0, 16]) and 'b' (data_offsets [8, 24]) "
+       "overlap"},
+      // The same bytes twice.
+      {R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [8, 16]},)"
+       R"( "b": {"dtype": "I32", "shape": [2], "data_offsets": [8, 16]}})",
+       "tensors 'a' (data_offsets [8, 16]) and 'b' (data_offsets [8, 16]) "
+       "overlap"},
+      // A long range covering a later one that does not touch the middle.
+      {R"({"a": {"dtype": "F32", "shape": [6], "data_offsets": [0, 24]},)"
+       R"( "b": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]},)"
+       R"( "c": {"dtype": "F32", "shape": [1], "data_offsets": [16, 20]}})",
+       "tensors 'a' (data_offsets [0, 24]) and 'b' (data_offsets [4, 8]) "
+       "overlap"},
+      {R"({"a": {"dtype": "F32", "shape": [5], "data_offsets": [0, 20]},)"
+       R"( "b": {"dtype": "F32", "shape": [1], "data_offsets": [24, 28]},)"
+       R"( "c": {"dtype": "F32", "shape": [2], "data_offsets": [16, 24]}})",
+       "tensors 'a' (data_offsets [0, 20]) and 'c' (data_offsets [16, 24]) "
+       "overlap"},
+      // Adjacent ranges and empty tensors anywhere are fine.
+      {R"({"a": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]},)"
+       R"( "b": {"dtype": "F32", "shape": [0], "data_offsets": [8, 8]},)"
+       R"( "c": {"dtype": "F32", "shape": [2], "data_offsets": [16, 24]}})",
+       ""},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.json);
+    std::string p = writeFile("overlap.safetensors", c.json, 28);
+    if (*c.message)
+      EXPECT_EQ(openError(p), p + ": " + c.message);
+    else
+      EXPECT_TRUE(static_cast<bool>(SafeTensorsFile::open(p)));
+  }
+}
+
 TEST_F(SafeTensorsTest, ValidatesEveryEntryBeforeLoading) {
   // One good entry does not make the file usable if another is broken.
   std::string p = writeFile(

@@ -11,10 +11,12 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,14 @@ llvm::StringRef dtypeName(DType dtype);
 /// Formats a shape as "[64, 10]" ("[]" for rank 0).
 std::string shapeString(llvm::ArrayRef<int64_t> shape);
 
+/// Formats a byte count for messages: "512 B", "1.5 KiB", "32 GiB".
+std::string formatByteSize(uint64_t bytes);
+
+/// Bytes a tensor of `dtype` and `shape` holds, or nullopt if a dimension is
+/// negative or the element count or byte size does not fit in int64.
+std::optional<uint64_t> checkedByteSize(DType dtype,
+                                        llvm::ArrayRef<int64_t> shape);
+
 /// A dense, row-major, contiguous host tensor.
 ///
 /// The storage is 64-byte aligned and owned through a std::shared_ptr, so
@@ -47,8 +57,17 @@ public:
   HostTensor() = default;
 
   /// Allocates zero-filled storage for `shape`. Zero-element shapes are
-  /// valid. All dimensions must be non-negative.
+  /// valid. Sizes from user input (files, signatures, Python) go through
+  /// allocate(); this constructor is for sizes known to fit, and aborts if
+  /// the size overflows or the allocation fails.
   HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape);
+
+  /// Like the constructor, but a negative dimension, a size that overflows
+  /// or a failed allocation is an error, one line without a location:
+  /// "negative dimension", "size overflows" or "needs 32 GiB, allocation
+  /// failed". Callers prefix it with what the tensor is for.
+  static llvm::Expected<HostTensor> allocate(DType dtype,
+                                             llvm::ArrayRef<int64_t> shape);
 
   bool isValid() const { return valid; }
   explicit operator bool() const { return valid; }

@@ -61,8 +61,9 @@ public:
   llvm::Error runUnchecked(llvm::ArrayRef<HostTensor> args,
                            llvm::ArrayRef<HostTensor> results);
 
-  /// Allocates result tensors of the entry's result types.
-  std::vector<HostTensor> allocateResults() const;
+  /// Allocates result tensors of the entry's result types; a size that
+  /// overflows or does not fit in memory is an error naming the result.
+  llvm::Expected<std::vector<HostTensor>> allocateResults() const;
 
 private:
   JitModule() = default;

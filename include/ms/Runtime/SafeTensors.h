@@ -35,7 +35,8 @@ namespace runtime {
 /// tensor is read. Dtypes that the format defines but HostTensor cannot hold
 /// (e.g. "F64", "BF16") are accepted by open() and reported by load(), so a
 /// file mixing them with supported tensors stays usable. Dtype strings the
-/// format does not define make open() fail.
+/// format does not define make open() fail, and so do tensors whose
+/// data_offsets overlap and headers nested deeper than 64 levels.
 class SafeTensorsFile {
 public:
   static llvm::Expected<SafeTensorsFile> open(llvm::StringRef path);
@@ -66,7 +67,8 @@ private:
   SafeTensorsFile() = default;
 
   llvm::Expected<const Entry *> lookup(llvm::StringRef name) const;
-  HostTensor copyOut(const Entry &entry) const;
+  llvm::Expected<HostTensor> copyOut(llvm::StringRef name,
+                                     const Entry &entry) const;
 
   std::string filePath;
   std::shared_ptr<llvm::MemoryBuffer> buffer;
