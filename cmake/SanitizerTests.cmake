@@ -15,9 +15,7 @@ set(MS_SANITIZER_ENV
   "ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1"
   "UBSAN_OPTIONS=${ms_ubsan_options}"
   "LSAN_OPTIONS=${ms_lsan_options}"
-  "ASAN_SYMBOLIZER_PATH=${ms_symbolizer}"
-  # lit preloads it into the uninstrumented mlir-opt that loads MSPlugin.so.
-  "MS_ASAN_RUNTIME=${MS_ASAN_RUNTIME}")
+  "ASAN_SYMBOLIZER_PATH=${ms_symbolizer}")
 
 # /usr/bin/python3 is not instrumented: the runtime must be preloaded for
 # _msmlir to load. Leak checking is off there: CPython (and numpy, torch)

@@ -34,7 +34,7 @@ mlir_opt = os.path.join(config.mlir_tools_dir, "mlir-opt")
 # Sanitizer build: the stock mlir-opt is not instrumented, so the plugin it
 # loads needs the sanitizer runtime preloaded (and LSan off: mlir-opt's own
 # allocations at exit are not ours to judge).
-asan_runtime = os.environ.get("MS_ASAN_RUNTIME")
+asan_runtime = getattr(config, "ms_asan_runtime", "")
 if asan_runtime:
     mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (
         asan_runtime, mlir_opt)
