@@ -17,6 +17,7 @@
 #include "mlir/Parser/Parser.h"
 
 #include <memory>
+#include <string>
 
 namespace ms {
 namespace fuzz {
@@ -36,9 +37,11 @@ inline std::unique_ptr<mlir::MLIRContext> makeContext() {
 inline mlir::OwningOpRef<mlir::ModuleOp>
 parseModule(mlir::MLIRContext &context, const uint8_t *data, size_t size) {
   mlir::ParserConfig config(&context, /*verifyAfterParse=*/true);
-  return mlir::parseSourceString<mlir::ModuleOp>(
-      llvm::StringRef(reinterpret_cast<const char *>(data), size), config,
-      "fuzz-input");
+  // MLIR's lexer reads the byte after the text and expects a NUL there, as
+  // files read by the tools have; libFuzzer's data has none. A std::string
+  // gives it one (and the parser's view, like a tool's, stops at any NUL).
+  std::string text(reinterpret_cast<const char *>(data), size);
+  return mlir::parseSourceString<mlir::ModuleOp>(text, config, "fuzz-input");
 }
 
 /// Swallows every diagnostic of a context while alive.
