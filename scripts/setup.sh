@@ -11,6 +11,8 @@ PACKAGES=(
   zlib1g-dev python3-numpy python3-pybind11 pybind11-dev python3-pytest
   # Fashion-MNIST (gzipped IDX), for the LeNet-5 example and its tests.
   dataset-fashion-mnist
+  # The sanitizer and fuzzing build (CMakePresets.json `asan`, libFuzzer).
+  clang-22 libclang-rt-22-dev
   # Independent references for parity tests and peers for benchmarks; the
   # product itself never needs them.
   python3-torch libopenblas0-pthread

@@ -1,8 +1,28 @@
 #!/usr/bin/env bash
 # Builds ms and runs every test through ctest: the lit suite (ms-opt, ms-run,
-# the mlir-opt plugin), GoogleTest and pytest.
+# the mlir-opt plugin), GoogleTest and pytest. Then it runs a slice of the
+# slow suites in the sanitizer build (build-asan, CMakePresets.json `asan`):
+#
+#   MS_SLOW_TESTS=ci    (default) ctest -L 'sanitizer|fuzz': every test under
+#                       ASan+UBSan and the fuzz corpus replay
+#   MS_SLOW_TESTS=<re>  ctest -L <re> in build-asan, e.g. fuzz, or
+#                       'sanitizer' -R 'lit-Run|MS'
+#   MS_SLOW_TESTS=none  the normal tests only
+#
+# Timings on the 2-core CI machine are in docs/reliability.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-cd build
-ctest --output-on-failure -j2
+(cd build && ctest --output-on-failure -j2)
+
+slice=${MS_SLOW_TESTS:-ci}
+if [ "$slice" = none ]; then
+  echo "test.sh: slow slice: none (MS_SLOW_TESTS=none)"
+  exit 0
+fi
+[ "$slice" = ci ] && slice='sanitizer|fuzz'
+echo "test.sh: slow slice: ctest -L '$slice' in build-asan (ASan+UBSan," \
+     "fuzz corpus replay); MS_SLOW_TESTS=none skips it"
+[ -f build-asan/build.ninja ] || cmake --preset asan
+ninja -C build-asan
+(cd build-asan && ctest --output-on-failure -j2 -L "$slice")

@@ -14,7 +14,7 @@ config.test_exec_root = os.path.join(config.ms_obj_root, "test")
 config.excludes = ["Inputs", "reference", "CMakeLists.txt", "lit.cfg.py",
                    "lit.site.cfg.py"]
 
-llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP", "LSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 
 config.substitutions.append(("%ms_plugin",
@@ -30,8 +30,15 @@ config.substitutions.append(("%fashion_mnist", config.fashion_mnist_dir))
 config.substitutions.append(
     ("%check_accuracy", config.python_executable + " " +
      os.path.join(config.test_source_root, "Run", "check_accuracy.py")))
-config.substitutions.append(("%mlir_opt",
-                             os.path.join(config.mlir_tools_dir, "mlir-opt")))
+mlir_opt = os.path.join(config.mlir_tools_dir, "mlir-opt")
+# Sanitizer build: the stock mlir-opt is not instrumented, so the plugin it
+# loads needs the sanitizer runtime preloaded (and LSan off: mlir-opt's own
+# allocations at exit are not ours to judge).
+asan_runtime = getattr(config, "ms_asan_runtime", "")
+if asan_runtime:
+    mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (
+        asan_runtime, mlir_opt)
+config.substitutions.append(("%mlir_opt", mlir_opt))
 
 tool_dirs = [config.ms_tools_dir, config.llvm_tools_dir]
 tools = ["ms-opt", "ms-run", "FileCheck", "not", "count"]

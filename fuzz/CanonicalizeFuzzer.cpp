@@ -1,0 +1,28 @@
+//===- CanonicalizeFuzzer.cpp - Parse, verify and canonicalize ------------===//
+//
+// ms's folders and canonicalization patterns (with upstream's) on any module
+// that verifies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MLIRFuzzSupport.h"
+
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  auto context = ms::fuzz::makeContext();
+  ms::fuzz::QuietDiagnostics quiet(*context);
+  auto module = ms::fuzz::parseModule(*context, data, size);
+  if (!module)
+    return 0;
+  mlir::PassManager pm(context.get(), mlir::ModuleOp::getOperationName());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  // The pass manager verifies after each pass: a pattern that leaves invalid
+  // IR fails here, and that is worth a look too.
+  if (mlir::failed(pm.run(*module)))
+    return 0;
+  return 0;
+}
