@@ -54,26 +54,6 @@ std::string ms::runtime::shapeString(llvm::ArrayRef<int64_t> shape) {
   return result;
 }
 
-std::string ms::runtime::formatByteSize(uint64_t bytes) {
-  static const char *const units[] = {"B",   "KiB", "MiB", "GiB",
-                                      "TiB", "PiB", "EiB"};
-  unsigned unit = 0;
-  double value = static_cast<double>(bytes);
-  while (value >= 1024 && unit + 1 < std::size(units)) {
-    value /= 1024;
-    ++unit;
-  }
-  std::string result;
-  llvm::raw_string_ostream os(result);
-  // Whole numbers read better without a decimal ("32 GiB", not "32.0 GiB").
-  if (value == static_cast<double>(static_cast<uint64_t>(value)))
-    os << static_cast<uint64_t>(value);
-  else
-    os << llvm::format("%.1f", value);
-  os << ' ' << units[unit];
-  return result;
-}
-
 std::optional<uint64_t>
 ms::runtime::checkedByteSize(DType dtype, llvm::ArrayRef<int64_t> shape) {
   int64_t count = 1;

@@ -9,6 +9,8 @@
 #ifndef MS_RUNTIME_HOSTTENSOR_H
 #define MS_RUNTIME_HOSTTENSOR_H
 
+#include "ms/Support/ByteSize.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -35,8 +37,7 @@ llvm::StringRef dtypeName(DType dtype);
 /// Formats a shape as "[64, 10]" ("[]" for rank 0).
 std::string shapeString(llvm::ArrayRef<int64_t> shape);
 
-/// Formats a byte count for messages: "512 B", "1.5 KiB", "32 GiB".
-std::string formatByteSize(uint64_t bytes);
+using ms::formatByteSize;
 
 /// Bytes a tensor of `dtype` and `shape` holds, or nullopt if a dimension is
 /// negative or the element count or byte size does not fit in int64.

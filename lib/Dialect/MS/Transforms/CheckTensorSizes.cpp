@@ -1,10 +1,10 @@
 //===- CheckTensorSizes.cpp - Reject tensors larger than memory -----------===//
 
 #include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Support/ByteSize.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/CheckedArithmetic.h"
-#include "llvm/Support/FormatVariadic.h"
 
 #include <unistd.h>
 
@@ -34,10 +34,6 @@ std::optional<int64_t> tensorBytes(RankedTensorType type) {
   return bytes;
 }
 
-std::string humanBytes(int64_t bytes) {
-  return llvm::formatv("{0:F1} GiB", double(bytes) / (1ll << 30)).str();
-}
-
 struct MSCheckTensorSizesPass
     : ms::impl::MSCheckTensorSizesBase<MSCheckTensorSizesPass> {
   using MSCheckTensorSizesBase::MSCheckTensorSizesBase;
@@ -57,9 +53,14 @@ struct MSCheckTensorSizesPass
         llvm::raw_string_ostream(typeText) << tensor;
         op->emitError() << "this op needs a " << typeText
                         << " intermediate of "
-                        << (bytes ? humanBytes(*bytes) : "more than 8 EiB")
-                        << ", more than the " << humanBytes(limit)
-                        << " of memory on this machine";
+                        << (bytes ? ms::formatByteSize(*bytes)
+                                  : std::string("more than 8 EiB"))
+                        << ", more than "
+                        << (maxBytes > 0
+                                ? "the max-bytes bound of " +
+                                      ms::formatByteSize(limit)
+                                : "the " + ms::formatByteSize(limit) +
+                                      " of memory on this machine");
         signalPassFailure();
         return WalkResult::interrupt();
       }
