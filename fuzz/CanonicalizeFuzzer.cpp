@@ -12,17 +12,14 @@
 #include "mlir/Transforms/Passes.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  auto context = ms::fuzz::makeContext();
-  ms::fuzz::QuietDiagnostics quiet(*context);
-  auto module = ms::fuzz::parseModule(*context, data, size);
-  if (!module)
-    return 0;
-  mlir::PassManager pm(context.get(), mlir::ModuleOp::getOperationName());
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  // The pass manager verifies after each pass: a pattern that leaves invalid
-  // IR fails here, and that is worth a look too.
-  if (mlir::failed(pm.run(*module)))
-    return 0;
+  ms::fuzz::withParsedModule(data, size, [](mlir::ModuleOp module) {
+    mlir::PassManager pm(module.getContext(),
+                         mlir::ModuleOp::getOperationName());
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+    // The pass manager verifies after each pass: a pattern that leaves
+    // invalid IR fails here, and that is worth a look too.
+    (void)pm.run(module);
+  });
   return 0;
 }

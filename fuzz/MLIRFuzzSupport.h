@@ -15,6 +15,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
 #include <string>
@@ -50,6 +51,16 @@ struct QuietDiagnostics : mlir::ScopedDiagnosticHandler {
       : mlir::ScopedDiagnosticHandler(
             &context, [](mlir::Diagnostic &) { return mlir::success(); }) {}
 };
+
+/// The start of every IR target: parses `data` in a fresh, quiet context
+/// and hands the module to `use` when it parses and verifies.
+inline void withParsedModule(const uint8_t *data, size_t size,
+                             llvm::function_ref<void(mlir::ModuleOp)> use) {
+  auto context = makeContext();
+  QuietDiagnostics quiet(*context);
+  if (auto module = parseModule(*context, data, size))
+    use(*module);
+}
 
 } // namespace fuzz
 } // namespace ms

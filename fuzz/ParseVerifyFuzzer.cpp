@@ -10,15 +10,12 @@
 #include "mlir/IR/Verifier.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  auto context = ms::fuzz::makeContext();
-  ms::fuzz::QuietDiagnostics quiet(*context);
-  auto module = ms::fuzz::parseModule(*context, data, size);
-  if (!module)
-    return 0;
-  // Printing round-trips through every attribute and type printer.
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module->print(os);
-  (void)mlir::verify(*module);
+  ms::fuzz::withParsedModule(data, size, [](mlir::ModuleOp module) {
+    // Printing round-trips through every attribute and type printer.
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module.print(os);
+    (void)mlir::verify(module);
+  });
   return 0;
 }

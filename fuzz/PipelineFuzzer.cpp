@@ -13,20 +13,19 @@
 #include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  auto context = ms::fuzz::makeContext();
-  ms::fuzz::QuietDiagnostics quiet(*context);
-  auto module = ms::fuzz::parseModule(*context, data, size);
-  if (!module)
-    return 0;
-  ms::PipelineOptions options;
-  options.jitLevel = *ms::parseJitLevel(MS_FUZZ_JIT_LEVEL);
-  // Two threads: O2's OpenMP lowering is part of what is fuzzed.
-  options.numThreads = 2;
-  mlir::PassManager pm(context.get(), mlir::ModuleOp::getOperationName());
-  if (mlir::failed(ms::buildMSPipeline(pm, options))) {
-    llvm::errs() << "fuzz: the " MS_FUZZ_JIT_LEVEL " pipeline does not parse\n";
-    std::abort();
-  }
-  (void)pm.run(*module);
+  ms::fuzz::withParsedModule(data, size, [](mlir::ModuleOp module) {
+    ms::PipelineOptions options;
+    options.jitLevel = *ms::parseJitLevel(MS_FUZZ_JIT_LEVEL);
+    // Two threads: O2's OpenMP lowering is part of what is fuzzed.
+    options.numThreads = 2;
+    mlir::PassManager pm(module.getContext(),
+                         mlir::ModuleOp::getOperationName());
+    if (mlir::failed(ms::buildMSPipeline(pm, options))) {
+      llvm::errs() << "fuzz: the " MS_FUZZ_JIT_LEVEL
+                      " pipeline does not parse\n";
+      std::abort();
+    }
+    (void)pm.run(module);
+  });
   return 0;
 }
