@@ -36,6 +36,9 @@ mlir_opt = os.path.join(config.mlir_tools_dir, "mlir-opt")
 # allocations at exit are not ours to judge).
 asan_runtime = getattr(config, "ms_asan_runtime", "")
 if asan_runtime:
+    # ASan reserves terabytes of address space: tests that limit it
+    # (ulimit -v) say UNSUPPORTED: asan.
+    config.available_features.add("asan")
     mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (
         asan_runtime, mlir_opt)
 config.substitutions.append(("%mlir_opt", mlir_opt))
