@@ -15,6 +15,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <zlib.h>
@@ -194,6 +195,9 @@ llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
                                " bytes, the file has " +
                                llvm::Twine(bytes.size()));
   uint64_t expected = idxTypeSize(idx.type);
+  // The bytes the header describes with dim 0 taken as at least 1: zero
+  // items must not hide item dims whose product overflows (itemSize()).
+  uint64_t described = expected;
   for (unsigned i = 0; i < rank; ++i) {
     uint32_t dim = readBigEndian32(bytes.data() + 4 + 4 * i);
     // Zero items is an empty data set; an item with no elements has nothing
@@ -203,8 +207,9 @@ llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
                                  " is 0; items must not be empty");
     idx.dims.push_back(dim);
     // Dims are u32, at most 255 of them: stop before the product overflows.
-    if (dim != 0 && expected > (uint64_t(1) << 40) / dim)
+    if (dim != 0 && described > (uint64_t(1) << 40) / dim)
       return makeError(path, "IDX dimensions are implausibly large");
+    described *= std::max<uint32_t>(dim, 1);
     expected *= dim;
   }
   uint64_t available = bytes.size() - headerSize;

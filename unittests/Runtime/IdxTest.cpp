@@ -190,6 +190,12 @@ TEST_F(IdxTest, RejectsEmptyItemsAndSizesThatOverflow) {
   EXPECT_NE(llvm::toString(slice.takeError()).find("has 0 items"),
             std::string::npos);
 
+  // Zero items do not hide item dims whose product overflows int64
+  // (itemSize() overflowed; found by the idx fuzzer).
+  EXPECT_EQ(errorOf(readIdx(writeBytes(
+                "huge", idxBytes(0x08, {0, 0xFFFFFFFF, 0xFFFFFFFF, 3}, "")))),
+            path("huge") + ": IDX dimensions are implausibly large");
+
   // Arrays built in memory with an empty item dimension are refused too.
   IdxArray empty;
   empty.path = "mem";
