@@ -7,12 +7,14 @@ set(MS_TEST_LABELS sanitizer)
 set(ms_symbolizer ${LLVM_TOOLS_BINARY_DIR}/llvm-symbolizer)
 
 # Native tools and tests: leaks are checked (LSan) and any UBSan report is
-# fatal, with a stack.
+# fatal, with a stack. allocator_may_return_null: malloc returns NULL for
+# sizes it cannot serve, as glibc's does, instead of ASan aborting, so the
+# tests of allocation errors test the code, not the sanitizer.
 set(ms_ubsan_options "print_stacktrace=1:halt_on_error=1")
 set(ms_lsan_options
     "suppressions=${PROJECT_SOURCE_DIR}/cmake/lsan.supp:print_suppressions=0")
 set(MS_SANITIZER_ENV
-  "ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1"
+  "ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:allocator_may_return_null=1"
   "UBSAN_OPTIONS=${ms_ubsan_options}"
   "LSAN_OPTIONS=${ms_lsan_options}"
   "ASAN_SYMBOLIZER_PATH=${ms_symbolizer}")
@@ -24,6 +26,6 @@ set(MS_SANITIZER_ENV
 # use-after-free and UBSan still abort.
 set(MS_SANITIZER_PYTHON_ENV
   "LD_PRELOAD=${MS_ASAN_RUNTIME}"
-  "ASAN_OPTIONS=detect_leaks=0"
+  "ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1"
   "UBSAN_OPTIONS=${ms_ubsan_options}"
   "ASAN_SYMBOLIZER_PATH=${ms_symbolizer}")

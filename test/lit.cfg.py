@@ -39,7 +39,7 @@ if asan_runtime:
     # ASan reserves terabytes of address space: tests that limit it
     # (ulimit -v) say UNSUPPORTED: asan.
     config.available_features.add("asan")
-    mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (
+    mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 %s" % (
         asan_runtime, mlir_opt)
 config.substitutions.append(("%mlir_opt", mlir_opt))
 
