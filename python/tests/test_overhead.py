@@ -1,42 +1,52 @@
-"""PyNative dispatch and graph calls stay cheap (loose bounds, so a loaded
-machine does not make this flaky; bench/python/chain_bench.py measures)."""
+"""PyNative dispatch and graph calls do no repeated work.
 
-import time
+Timing belongs in bench/ (bench/python/chain_bench.py measures dispatch in
+microseconds against PyTorch); a timed assertion here would fail on a loaded
+machine or in the sanitizer build. What this checks is the structure that
+makes dispatch cheap: after the first call every op is a kernel-cache hit,
+and a graph call runs one compiled module without touching the executor.
+"""
 
 import numpy as np
 
 import msmlir as ms
 from msmlir import Tensor, ops
 
-
-def _best_per_call(fn, inner=2000, repeats=5):
-    fn()
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        best = min(best, (time.perf_counter() - start) / inner)
-    return best
+LAYERS = 25
+OPS_PER_LAYER = 4  # mul, add, relu, tanh
 
 
 def chain(x, y):
-    for _ in range(25):
+    for _ in range(LAYERS):
         x = ops.tanh(ops.relu(x * y + y))
     return x
 
 
-def test_pynative_dispatch_is_microseconds():
-    x = Tensor(np.ones((1, 10), np.float32))
-    y = Tensor(np.full((1, 10), 0.5, np.float32))
-    per_op = _best_per_call(lambda: chain(x, y), inner=100) / 100
-    assert per_op < 10e-6, f"{per_op * 1e6:.2f} us per op"
+def _inputs():
+    return (Tensor(np.ones((1, 10), np.float32)),
+            Tensor(np.full((1, 10), 0.5, np.float32)))
 
 
-def test_graph_call_beats_pynative():
-    x = Tensor(np.ones((1, 10), np.float32))
-    y = Tensor(np.full((1, 10), 0.5, np.float32))
+def test_pynative_repeat_calls_only_hit_the_kernel_cache():
+    x, y = _inputs()
+    chain(x, y)
+    before = ms.pynative_stats()
+    for _ in range(3):
+        chain(x, y)
+    after = ms.pynative_stats()
+    assert after["misses"] == before["misses"]
+    assert after["hits"] - before["hits"] == 3 * LAYERS * OPS_PER_LAYER
+
+
+def test_graph_call_neither_recompiles_nor_dispatches_ops():
+    x, y = _inputs()
     f = ms.jit(chain, jit_config=ms.JitConfig(jit_level="O0"))
-    graph = _best_per_call(lambda: f(x, y))
-    eager = _best_per_call(lambda: chain(x, y), inner=100)
-    assert eager / graph > 5, f"graph only {eager / graph:.1f}x faster"
+    expected = f(x, y).asnumpy()
+    compiled = ms.compile_count()
+    before = ms.pynative_stats()
+    for _ in range(3):
+        np.testing.assert_array_equal(f(x, y).asnumpy(), expected)
+    after = ms.pynative_stats()
+    assert ms.compile_count() == compiled
+    assert (after["hits"], after["misses"]) == (before["hits"],
+                                                before["misses"])
