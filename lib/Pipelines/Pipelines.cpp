@@ -4,6 +4,7 @@
 
 #include "ms/Conversion/Passes.h"
 #include "ms/Dialect/MS/IR/MSDialect.h"
+#include "ms/Codegen/CPU/Passes.h"
 #include "ms/Dialect/MS/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -58,7 +59,7 @@
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
-#include "ms/Dialect/MS/Transforms/TileSizeModel.h"
+#include "ms/Codegen/CPU/TileSizeModel.h"
 
 #include <algorithm>
 #include <thread>
@@ -291,6 +292,7 @@ void registerMSPasses() {
   registered = true;
   registerConvertMSToLinalgPass();
   registerMSTransformsPasses();
+  registerMSCodegenCPUPasses();
   struct Level {
     const char *name;
     JitLevel level;

@@ -1,7 +1,7 @@
 //===- LowerVectors.cpp - Hoist accumulators, contractions to FMAs --------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
-#include "ms/Dialect/MS/Transforms/TransformScript.h"
+#include "ms/Codegen/CPU/Passes.h"
+#include "ms/Codegen/CPU/TransformScript.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -10,7 +10,7 @@
 
 namespace ms {
 #define GEN_PASS_DEF_MSLOWERVECTORS
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- ContractionToFMA.cpp - Accumulate contractions with math.fma -------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -9,7 +9,7 @@
 
 namespace ms {
 #define GEN_PASS_DEF_MSCONTRACTIONTOFMA
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

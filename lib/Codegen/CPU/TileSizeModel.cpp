@@ -1,6 +1,6 @@
 //===- TileSizeModel.cpp - Tile sizes from the target and the shape -------===//
 
-#include "ms/Dialect/MS/Transforms/TileSizeModel.h"
+#include "ms/Codegen/CPU/TileSizeModel.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,6 +1,6 @@
 //===- TranscendentalsToLibm.cpp - exp/log/tanh/erf as libm calls ---------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -10,7 +10,7 @@
 
 namespace ms {
 #define GEN_PASS_DEF_MSTRANSCENDENTALSTOLIBM
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- TransposeMatmulOperands.cpp - x @ w^T as (w @ x^T)^T ---------------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -9,7 +9,7 @@
 
 namespace ms {
 #define GEN_PASS_DEF_MSTRANSPOSEMATMULOPERANDS
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

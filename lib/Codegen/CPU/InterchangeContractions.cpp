@@ -1,6 +1,6 @@
 //===- InterchangeContractions.cpp - Reduction loop out of the way --------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -8,7 +8,7 @@
 
 namespace ms {
 #define GEN_PASS_DEF_MSINTERCHANGECONTRACTIONS
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

@@ -4,8 +4,8 @@
 // linalg ops and vector shapes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MS_DIALECT_MS_TRANSFORMS_VECTORIZATIONUTILS_H
-#define MS_DIALECT_MS_TRANSFORMS_VECTORIZATIONUTILS_H
+#ifndef MS_CODEGEN_CPU_VECTORIZATIONUTILS_H
+#define MS_CODEGEN_CPU_VECTORIZATIONUTILS_H
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Builders.h"
@@ -65,4 +65,4 @@ mlir::Value extremeIgnoringZeroSign(mlir::OpBuilder &b, mlir::Location loc,
 
 } // namespace ms
 
-#endif // MS_DIALECT_MS_TRANSFORMS_VECTORIZATIONUTILS_H
+#endif // MS_CODEGEN_CPU_VECTORIZATIONUTILS_H

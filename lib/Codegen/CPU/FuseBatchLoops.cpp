@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -21,7 +21,7 @@
 
 namespace ms {
 #define GEN_PASS_DEF_MSFUSEBATCHLOOPS
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- TransformScript.cpp - Apply a transform-dialect script -------------===//
 
-#include "ms/Dialect/MS/Transforms/TransformScript.h"
+#include "ms/Codegen/CPU/TransformScript.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"

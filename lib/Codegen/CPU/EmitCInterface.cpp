@@ -1,13 +1,13 @@
 //===- EmitCInterface.cpp - Tag public functions for the C interface ------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace ms {
 #define GEN_PASS_DEF_MSEMITCINTERFACE
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- DecomposeAggregates.cpp - Decompose aggregated linalg ops ----------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -10,7 +10,7 @@
 
 namespace ms {
 #define GEN_PASS_DEF_MSDECOMPOSEAGGREGATES
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- TransformScript.h - Apply a transform-dialect script -----*- C++ -*-===//
-#ifndef MS_DIALECT_MS_TRANSFORMS_TRANSFORMSCRIPT_H
-#define MS_DIALECT_MS_TRANSFORMS_TRANSFORMSCRIPT_H
+#ifndef MS_CODEGEN_CPU_TRANSFORMSCRIPT_H
+#define MS_CODEGEN_CPU_TRANSFORMSCRIPT_H
 
 #include "mlir/IR/Operation.h"
 
@@ -13,4 +13,4 @@ llvm::LogicalResult applyTransformScript(mlir::Operation *payload,
 
 } // namespace ms
 
-#endif // MS_DIALECT_MS_TRANSFORMS_TRANSFORMSCRIPT_H
+#endif // MS_CODEGEN_CPU_TRANSFORMSCRIPT_H

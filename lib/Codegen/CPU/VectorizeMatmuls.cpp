@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
-#include "ms/Dialect/MS/Transforms/TileSizeModel.h"
-#include "ms/Dialect/MS/Transforms/TransformScript.h"
+#include "ms/Codegen/CPU/Passes.h"
+#include "ms/Codegen/CPU/TileSizeModel.h"
+#include "ms/Codegen/CPU/TransformScript.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -23,7 +23,7 @@
 
 namespace ms {
 #define GEN_PASS_DEF_MSVECTORIZEMATMULS
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

@@ -1,13 +1,13 @@
 //===- CopyToLinalg.cpp - memref.copy to linalg.copy ----------------------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace ms {
 #define GEN_PASS_DEF_MSCOPYTOLINALG
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- VectorizationUtils.cpp - Shared by the hand-written vectorizers ----===//
 
-#include "ms/Dialect/MS/Transforms/VectorizationUtils.h"
+#include "ms/Codegen/CPU/VectorizationUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

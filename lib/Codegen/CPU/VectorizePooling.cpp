@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Dialect/MS/Transforms/Passes.h"
-#include "ms/Dialect/MS/Transforms/TileSizeModel.h"
-#include "ms/Dialect/MS/Transforms/VectorizationUtils.h"
+#include "ms/Codegen/CPU/Passes.h"
+#include "ms/Codegen/CPU/TileSizeModel.h"
+#include "ms/Codegen/CPU/VectorizationUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -25,7 +25,7 @@
 
 namespace ms {
 #define GEN_PASS_DEF_MSVECTORIZEPOOLING
-#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+#include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
 using namespace mlir;

@@ -6,8 +6,8 @@
 // their own exact tiles.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MS_DIALECT_MS_TRANSFORMS_TILESIZEMODEL_H
-#define MS_DIALECT_MS_TRANSFORMS_TILESIZEMODEL_H
+#ifndef MS_CODEGEN_CPU_TILESIZEMODEL_H
+#define MS_CODEGEN_CPU_TILESIZEMODEL_H
 
 #include <cstdint>
 
@@ -45,4 +45,4 @@ MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
 
 } // namespace ms
 
-#endif // MS_DIALECT_MS_TRANSFORMS_TILESIZEMODEL_H
+#endif // MS_CODEGEN_CPU_TILESIZEMODEL_H

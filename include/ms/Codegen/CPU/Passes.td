@@ -1,0 +1,315 @@
+//===- Passes.td - CPU codegen passes ----------------------*- tablegen -*-===//
+//
+// linalg/vector code generation for CPUs: register tiles, vectorized
+// pools and transposes, loop fusion and threading. They work on linalg,
+// vector and memref IR, never on ms ops (see ms/Dialect/MS/Transforms for
+// the passes that keep ms's contracts).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_CODEGEN_CPU_PASSES_TD
+#define MS_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MSContractionToFMA : Pass<"ms-contraction-to-fma"> {
+  let summary = "Make every linalg contraction accumulate with math.fma";
+  let description = [{
+    Rewrites the `mulf` + `addf` body of each generic linalg contraction
+    (an op with a reduction iterator whose body is `acc + a * b`) into one
+    `math.fma`. The vectorized path at O2 accumulates with `vector.fma`, so
+    doing the same in the scalar loops of O0/O1 and of PyNative kernels keeps
+    every mode bit for bit identical (DESIGN §7). Run it after
+    `linalg-generalize-named-ops`.
+  }];
+  let dependentDialects = ["mlir::math::MathDialect"];
+}
+
+def MSDecomposeAggregates : Pass<"ms-decompose-aggregates"> {
+  let summary = "Decompose aggregated linalg ops such as linalg.softmax";
+  let description = [{
+    Replaces every op implementing `AggregatedOpInterface` (for example
+    `linalg.softmax`) by its decomposition into linalg reductions and
+    elementwise generics, which the rest of the pipeline can bufferize and
+    lower to loops.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def MSCopyToLinalg : Pass<"ms-copy-to-linalg"> {
+  let summary = "Turn memref.copy into linalg.copy";
+  let description = [{
+    Bufferization copies strided views (for example the slices of a concat)
+    with `memref.copy`, which lowers to a call into MLIR's C runner-utils
+    library. As `linalg.copy` it becomes plain loops, so compiled modules
+    need no runtime library.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def MSTransposeMatmulOperands
+    : Pass<"ms-transpose-matmul-operands", "mlir::ModuleOp"> {
+  let summary = "Compute x @ w^T as (w @ x^T)^T so weights stream by rows";
+  let description = [{
+    A dense layer multiplies by its `[out, in]` weight transposed. The
+    register-tiled kernel needs one operand broadcast element by element and
+    the other read as contiguous vectors; with `w` on the left both hold:
+    `C^T = w @ x^T` reads `w` row by row and `x^T` (small, transposed once)
+    as vectors, and the final transpose fuses into the epilogue. Each output
+    element still accumulates the same products in the same K order.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def MSFuseBatchLoops : Pass<"ms-fuse-batch-loops"> {
+  let summary = "Run a conv network's layers image by image in one loop";
+  let description = [{
+    O1/O2 lower each ungrouped conv to an `scf.forall` over the batch that
+    writes one whole image, `[1, ...]` at offset `[i, 0, ...]`, per
+    iteration. This pass grows such loops until nothing more fits:
+
+    - a linalg op that reads a loop's result along a parallel batch loop
+      (its indexing map for that operand starts with that loop's dimension
+      and uses it nowhere else) is tiled to one image and computed inside
+      the loop, from the image the loop has just produced (bias, batch_norm,
+      activation, pooling);
+    - a following loop over the same batch that reads only image `i` of the
+      first loop's result in iteration `i` is merged into it (the next conv).
+
+    A LeNet-style stack of conv, relu and pooling then runs one image at a
+    time while that image is in cache, and on several threads each thread
+    works through whole images, with no join between layers. Every element
+    is still computed by the same body from the same operands, so results do
+    not change bit for bit. Run it after elementwise fusion.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def MSVectorizePooling : Pass<"ms-vectorize-pooling"> {
+  let summary = "Vectorize pooling windows one output row at a time";
+  let description = [{
+    Rewrites each pooling-shaped `linalg.generic` on tensors (outer loops
+    parallel, the last two reductions over a kh x kw window, the input read
+    at `[..., oh * sh + kh * dh, ow * sw + kw * dw]`, the output at
+    `[..., oh, ow]`, a body that combines one input element into the
+    output, relu or other elementwise ops included) into loops over the
+    output rows. Each row is a vector of OW elements: for every window
+    position, in the generic's (kh, kw) order, one contiguous read of the
+    input row, a shuffle that keeps every sw-th element, and the generic's
+    body on vectors. The same ops run on the same elements in the same order,
+    so results do not change; LLVM otherwise vectorizes the stride-sw reads
+    of max pooling with masked gathers. A max or min pool, with a clamp
+    such as a fused relu (`out = max(out, max(in, c))`), goes faster: each
+    input row of the window is read once over all its kw positions, the
+    rows are combined, each kw position is shuffled out and combined, and
+    the clamp is applied once. max and min are exact selections and the
+    clamp is monotone, so any order gives the same bits (a NaN stays a
+    NaN). When the clamp sends -0 and +0 to one value (a relu, max with
+    +0), the window is combined by maximumf with the nsz fast-math flag
+    (NaN still propagates; -0 and +0 may tie), which LLVM lowers without
+    the signed-zero ordering the clamp would erase anyway.
+
+    Odd lengths are padded to whole registers (a power of two up to 8
+    lanes, then a multiple of 8: OW 14 is 16 lanes) with the extra lanes
+    masked off in every read past the row's end and in the write. An
+    output initialised by a fill (max pooling's -inf) starts each row from
+    the filled value and is written straight into the fill's destination,
+    so the fill is neither written nor read.
+    O2 runs it after ms-fuse-batch-loops.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
+  let summary = "Run im2col convs straight from the image on register tiles";
+  let description = [{
+    Rewrites the im2col matmul that `convert-ms-to-linalg{conv-as-matmul}`
+    emits for a conv (an image copied into its windows, then the
+    `[O, C*KH*KW]` weight times them) into register tiles that read the
+    image itself, with the matmul micro-tile's register budget. Each tile
+    accumulates over (c, kh, kw) in the matmul's order, one FMA per term,
+    from zeros when the product was zero-filled, so the bits do not change
+    and no copy is made. Two tile shapes:
+
+    - Output channels in the vector lanes, when they fill whole vectors
+      (O a multiple of 16 or 8 lanes): the weights are transposed once to
+      `[K, O]`; per tap, one weight vector times each pixel's image value,
+      broadcast, for up to 6 pixels of a row (14 with AVX-512's 32
+      registers). Any stride. The pixels' vectors are then transposed into
+      channel rows by shuffles (n*log2(n) for n lanes, instead of n*n lane
+      extracts and stores) and each channel's pixels written at once.
+    - Pixels in the lanes, for unit stride along the width: per tap, a
+      contiguous read of the image row times each of up to 6 channels'
+      weight (14 with 32 registers), broadcast. When a row is at least a
+      vector long and the vector does not divide it (OW 28 and 16 lanes),
+      the tiles run over the flattened pixels, so a tile may continue on
+      the next output row: a tile that does reads two masked runs per tap,
+      one per row, merged by a select (a tile within one row reads one),
+      and no lane is wasted. A row shorter than a vector is one
+      tile with the lanes past its end masked off, when it fills at least
+      7/8 of them (OW 14 in 16 lanes: yes; OW 10: no, im2col wastes
+      nothing there).
+
+    A channel-lane conv whose result goes to a max pool over windows that
+    tile the image (2x2 at stride 2), through nothing or through
+    elementwise ops that read only it and per-channel vectors (bias,
+    batch_norm, relu), is rewritten with them: one loop over the images
+    whose tiles cover whole windows (windowH conv rows x a whole number of
+    windows per row, as many as the registers hold). Each accumulator runs
+    the elementwise ops' bodies on vectors (the per-channel operands read
+    once per tile), then each window is combined: by maximumf with the nsz
+    flag when the chain ends in a relu (max with +0 or above), which then
+    runs once per window and erases the sign of a zero; by plain maximumf
+    otherwise. Only the pooled image is written; the conv image is never
+    written or read back. Every element sees the same arithmetic as
+    before, and max and relu select one of their inputs, so the bits do
+    not change.
+
+    Other convs keep the im2col matmul.
+  }];
+  let options = [
+    Option<"vectorLanes", "vector-lanes", "unsigned", "0",
+           "f32 lanes per vector register (0: the host's)">,
+    Option<"vectorRegisters", "vector-registers", "unsigned", "0",
+           "Vector registers (0: the host's, 32 with AVX-512)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def MSVectorizeTransposes : Pass<"ms-vectorize-transposes"> {
+  let summary = "Transpose in square blocks of vectors";
+  let description = [{
+    Rewrites each `linalg.generic` on static tensors that copies its input
+    to an output whose dims are the input's rotated (input `[A..., B...]`,
+    output `[B..., A...]`: a `[prod A, prod B]` matrix transposed, as a
+    dense layer's `x^T` at O2) into loops over square blocks of two vector
+    registers (16 x 16 with 8-lane vectors): the block's rows read as
+    vectors, transposed by n*log2(n) shuffles, and written as the output
+    block's rows. LLVM would copy element by element. Applies when both
+    matrix sides are multiples of the block. Data movement only. O2 runs it
+    before ms-fuse-batch-loops, which would otherwise pull the transpose
+    into a conv's loop over images as strided stores.
+  }];
+  let options = [
+    Option<"vectorLanes", "vector-lanes", "unsigned", "0",
+           "f32 lanes per vector register (0: the host's)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
+  let summary = "Split large linalg.generic ops over threads";
+  let description = [{
+    Tiles the outermost loop of every large `linalg.generic` on tensors (an
+    iteration space of at least `min-iterations`, outermost loop parallel,
+    not already inside an `scf.forall`) into an `scf.forall` of
+    `num-threads` chunks, which becomes OpenMP later. At O2 with threads this
+    runs after elementwise fusion, so pooling windows and fused epilogues
+    (bias, batch_norm, activation) run in parallel like the matmuls. Each
+    element is still computed by the same body in the same order, so the
+    results do not change.
+  }];
+  let options = [
+    Option<"numThreads", "num-threads", "unsigned", "2",
+           "Chunks (threads) to split each large generic into">,
+    Option<"minIterations", "min-iterations", "int64_t", "32768",
+           "Smallest iteration space worth splitting">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
+  let summary = "Tile matmuls for cache and registers and vectorize them";
+  let description = [{
+    Schedules every static `linalg.matmul` with a transform-dialect sequence
+    built from a small cost model (vector width, register count, L1/L2
+    sizes, the shape): rows and columns split into a part that the
+    micro-tile divides and remainder parts with their own exact tiles; a
+    cache tile on K and the columns; a register micro-tile (6x16 for
+    AVX2/FMA); K stepped one at a time and unrolled; then vectorization to
+    `vector.contract`, which `ms-lower-vectors` turns into FMAs. With more
+    than one thread, the rows are split across threads with `scf.forall`.
+    K stays in order, so results equal the scalar lowering bit for bit.
+  }];
+  let options = [
+    Option<"numThreads", "num-threads", "unsigned", "1",
+           "Threads to split the rows over (1: no scf.forall)">,
+    Option<"vectorLanes", "vector-lanes", "unsigned", "0",
+           "f32 lanes per vector register (0: the host's)">,
+    Option<"l1KiB", "l1-kib", "unsigned", "0", "L1 data cache (0: the host's)">,
+    Option<"l2KiB", "l2-kib", "unsigned", "0", "L2 cache (0: the host's)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::transform::TransformDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def MSLowerVectors : Pass<"ms-lower-vectors", "mlir::ModuleOp"> {
+  let summary = "Hoist accumulators and lower vector contractions to FMAs";
+  let description = [{
+    Runs after bufferization: hoists loop-invariant vector transfers out of
+    the K loop so the accumulators stay in registers, then lowers
+    `vector.contract` to outer products and those to `vector.fma`, and
+    lowers transfers, shape casts, transposes and broadcasts. Each
+    `vector.fma` then becomes a `math.fma` on vectors, which LLVM keeps
+    fused (a `vector.fma` would become `llvm.intr.fmuladd`, which LLVM may
+    split).
+  }];
+  let dependentDialects = ["mlir::math::MathDialect",
+                           "mlir::transform::TransformDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def MSInterchangeContractions : Pass<"ms-interchange-contractions"> {
+  let summary = "Move the reduction loop of contractions out of the innermost position";
+  let description = [{
+    Reorders the loops of each generic contraction whose single reduction
+    loop is innermost so that the last parallel loop becomes innermost
+    (m, n, k -> m, k, n). Every output element still accumulates its products
+    in K order, but consecutive inner iterations are independent, so LLVM
+    vectorizes them. Used at O1, where matmuls stay scalar in MLIR.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def MSTranscendentalsToLibm
+    : Pass<"ms-transcendentals-to-libm", "mlir::ModuleOp"> {
+  let summary = "Call libm for exp, log, tanh and erf";
+  let description = [{
+    Rewrites scalar `math.exp`, `math.log`, `math.tanh` and `math.erf` on f32
+    into calls to the C library's `expf`, `logf`, `tanhf` and `erff`. As
+    LLVM intrinsics, the loop vectorizer may replace them with its own
+    vector expansions in one mode and not in another, and those round
+    differently: a call is the same function everywhere, which keeps
+    PyNative and every jit_level bit for bit equal. (fma, sqrt and abs are
+    exact and stay intrinsics.)
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
+def MSEmitCInterface : Pass<"ms-emit-c-interface", "mlir::ModuleOp"> {
+  let summary = "Mark public functions for the C calling interface";
+  let description = [{
+    Tags every public `func.func` with `llvm.emit_c_interface`, so that the
+    runtime can call it through `_mlir_ciface_<name>` with one memref
+    descriptor pointer per argument.
+  }];
+}
+
+#endif // MS_CODEGEN_CPU_PASSES_TD
