@@ -39,53 +39,18 @@ from msmlir import Tensor, nn, ops
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(SOURCE_DIR, "bench"))
+sys.path.insert(0, HERE)
 from median_time import sorted_times  # noqa: E402
-CHAIN_OPS = 100
+from chain_ops import CHAIN_OPS, chain as generic_chain  # noqa: E402
 
 
 def chain(x, y):
     """100 elementwise ops, cycling add mul relu neg sub abs maximum tanh."""
-    for i in range(CHAIN_OPS):
-        k = i % 8
-        if k == 0:
-            x = x + y
-        elif k == 1:
-            x = x * y
-        elif k == 2:
-            x = ops.relu(x)
-        elif k == 3:
-            x = -x
-        elif k == 4:
-            x = x - y
-        elif k == 5:
-            x = abs(x)
-        elif k == 6:
-            x = ops.maximum(x, y)
-        else:
-            x = ops.tanh(x)
-    return x
+    return generic_chain(x, y, ops.relu, ops.maximum, ops.tanh)
 
 
 def torch_chain(torch, x, y):
-    for i in range(CHAIN_OPS):
-        k = i % 8
-        if k == 0:
-            x = x + y
-        elif k == 1:
-            x = x * y
-        elif k == 2:
-            x = torch.relu(x)
-        elif k == 3:
-            x = -x
-        elif k == 4:
-            x = x - y
-        elif k == 5:
-            x = abs(x)
-        elif k == 6:
-            x = torch.maximum(x, y)
-        else:
-            x = torch.tanh(x)
-    return x
+    return generic_chain(x, y, torch.relu, torch.maximum, torch.tanh)
 
 
 def best_of(fn, repeats, inner):
