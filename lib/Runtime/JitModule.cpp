@@ -4,6 +4,7 @@
 #include "ms/Runtime/CachingAllocator.h"
 
 #include "ms/Runtime/Diagnostics.h"
+#include "ms/Runtime/OpenMPSettings.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -138,8 +139,11 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
   ExecutionEngineOptions engineOptions;
   // O2's parallel loops call into the OpenMP runtime.
   llvm::SmallVector<llvm::StringRef, 1> libraries;
-  if (effectiveThreads(options.pipeline) > 1)
+  if (effectiveThreads(options.pipeline) > 1) {
+    // How its threads wait, before libomp reads the environment.
+    configureOpenMPRuntime();
     libraries.push_back(MS_LIBOMP_PATH);
+  }
   engineOptions.sharedLibPaths = libraries;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
