@@ -133,12 +133,21 @@ Value relu(OpBuilder &b, Location loc, ValueRange args, ReluOp) {
   return arith::MaximumFOp::create(b, loc, args[0], zero);
 }
 
+/// 1 / (1 + e^-x) for x >= 0 and e^x / (1 + e^x) below, from one
+/// e = exp(-|x|) <= 1: never overflows, so very negative x gives e^x's
+/// subnormals rather than 0.
 Value sigmoid(OpBuilder &b, Location loc, ValueRange args, SigmoidOp) {
   Type t = args[0].getType();
-  Value negX = arith::NegFOp::create(b, loc, args[0]);
-  Value e = math::ExpOp::create(b, loc, negX);
-  Value denom = arith::AddFOp::create(b, loc, floatConst(b, loc, t, 1.0), e);
-  return arith::DivFOp::create(b, loc, floatConst(b, loc, t, 1.0), denom);
+  Value x = args[0];
+  Value one = floatConst(b, loc, t, 1.0);
+  Value negAbs =
+      arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x));
+  Value e = math::ExpOp::create(b, loc, negAbs);
+  Value denom = arith::AddFOp::create(b, loc, one, e);
+  Value nonNegative = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OGE, x, floatConst(b, loc, t, 0.0));
+  Value numer = arith::SelectOp::create(b, loc, nonNegative, one, e);
+  return arith::DivFOp::create(b, loc, numer, denom);
 }
 
 Value gelu(OpBuilder &b, Location loc, ValueRange args, GeluOp op) {
