@@ -40,7 +40,11 @@ func.func @binary(%x: tensor<4x10xf32>, %y: tensor<10xf32>, %z: tensor<4x1xf32>)
 // CHECK-NEXT: %[[D:.*]] = arith.addf %{{.*}}, %[[E]]
 // CHECK: %[[GE:.*]] = arith.cmpf oge
 // CHECK-NEXT: %[[NUM:.*]] = arith.select %[[GE]], %{{.*}}, %[[E]]
-// CHECK-NEXT: arith.divf %[[NUM]], %[[D]]
+// CHECK-NEXT: %[[Q:.*]] = arith.divf %[[NUM]], %[[D]]
+// then corrected for the roundings of d and of the division:
+// CHECK: math.fma %{{.*}}, %[[D]], %[[NUM]]
+// CHECK: math.fma
+// CHECK-NEXT: math.fma %{{.*}}, %{{.*}}, %[[Q]]
 // CHECK: math.tanh
 // CHECK: math.exp
 // CHECK: math.log
