@@ -5,8 +5,8 @@
 // every lane gets the same bits whether the code is scalar, an MLIR vector,
 // or a loop LLVM vectorizes (DESIGN §7: one implementation in every mode).
 //
-// The coefficients are near-minimax fits (Lawson's weighted least squares,
-// then rounded to f32 one coefficient at a time with the rest refitted);
+// The coefficients are near-minimax fits (Lawson's weighted least squares)
+// rounded to f32; scripts/fit_transcendentals.py derives them and
 // scripts/transcendentals_ulp.py measures the error of the compiled code.
 //
 //===----------------------------------------------------------------------===//
