@@ -189,7 +189,7 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
     stages.push_back({"loops", loops + ",convert-scf-to-cf,canonicalize,cse"});
   }
   std::string llvm =
-      "convert-vector-to-scf{full-unroll=true},ms-transcendentals-to-libm,"
+      "convert-vector-to-scf{full-unroll=true},ms-approximate-transcendentals,"
       "convert-scf-to-cf,convert-math-to-llvm,"
       "convert-math-to-libm,expand-strided-metadata,lower-affine,"
       // aligned_alloc keeps the pointer LLVM knows is unaliased; malloc plus

@@ -133,12 +133,34 @@ Value relu(OpBuilder &b, Location loc, ValueRange args, ReluOp) {
   return arith::MaximumFOp::create(b, loc, args[0], zero);
 }
 
+/// 1 / (1 + e^-x) for x >= 0 and e^x / (1 + e^x) below, from one
+/// e = exp(-|x|) <= 1: never overflows, so very negative x gives e^x's
+/// subnormals rather than 0. The quotient q = n / d, d = 1 + e, is
+/// corrected for both roundings: c = e - (d - 1) is d's rounding error and
+/// r = n - q d the division's (both exact), so n / (d + c) = q + (r - q c)
+/// / d, with 1 / d = q (x >= 0) or 1 - q (x < 0) good enough for the tiny
+/// correction. Only the exp's error and one rounding remain.
 Value sigmoid(OpBuilder &b, Location loc, ValueRange args, SigmoidOp) {
   Type t = args[0].getType();
-  Value negX = arith::NegFOp::create(b, loc, args[0]);
-  Value e = math::ExpOp::create(b, loc, negX);
-  Value denom = arith::AddFOp::create(b, loc, floatConst(b, loc, t, 1.0), e);
-  return arith::DivFOp::create(b, loc, floatConst(b, loc, t, 1.0), denom);
+  Value x = args[0];
+  Value one = floatConst(b, loc, t, 1.0);
+  Value negAbs =
+      arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x));
+  Value e = math::ExpOp::create(b, loc, negAbs);
+  Value d = arith::AddFOp::create(b, loc, one, e);
+  Value c = arith::SubFOp::create(b, loc, e,
+                                  arith::SubFOp::create(b, loc, d, one));
+  Value nonNegative = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OGE, x, floatConst(b, loc, t, 0.0));
+  Value n = arith::SelectOp::create(b, loc, nonNegative, one, e);
+  Value q = arith::DivFOp::create(b, loc, n, d);
+  Value r = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, q), d,
+                                n);
+  Value inv = arith::SelectOp::create(b, loc, nonNegative, q,
+                                      arith::SubFOp::create(b, loc, one, q));
+  Value corr = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, q),
+                                   c, r);
+  return math::FmaOp::create(b, loc, corr, inv, q);
 }
 
 Value gelu(OpBuilder &b, Location loc, ValueRange args, GeluOp op) {

@@ -33,11 +33,18 @@ func.func @binary(%x: tensor<4x10xf32>, %y: tensor<10xf32>, %z: tensor<4x1xf32>)
 // CHECK: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: arith.maximumf %[[IN]], %[[Z]] : f32
-// sigmoid: 1 / (1 + exp(-x))
-// CHECK: arith.negf
-// CHECK-NEXT: math.exp
-// CHECK: arith.addf
-// CHECK: arith.divf
+// sigmoid: e = exp(-|x|), (x >= 0 ? 1 : e) / (1 + e)
+// CHECK: %[[A:.*]] = math.absf
+// CHECK-NEXT: %[[N:.*]] = arith.negf %[[A]]
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[N]]
+// CHECK-NEXT: %[[D:.*]] = arith.addf %{{.*}}, %[[E]]
+// CHECK: %[[GE:.*]] = arith.cmpf oge
+// CHECK-NEXT: %[[NUM:.*]] = arith.select %[[GE]], %{{.*}}, %[[E]]
+// CHECK-NEXT: %[[Q:.*]] = arith.divf %[[NUM]], %[[D]]
+// then corrected for the roundings of d and of the division:
+// CHECK: math.fma %{{.*}}, %[[D]], %[[NUM]]
+// CHECK: math.fma
+// CHECK-NEXT: math.fma %{{.*}}, %{{.*}}, %[[Q]]
 // CHECK: math.tanh
 // CHECK: math.exp
 // CHECK: math.log

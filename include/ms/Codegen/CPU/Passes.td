@@ -288,19 +288,24 @@ def MSInterchangeContractions : Pass<"ms-interchange-contractions"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
-def MSTranscendentalsToLibm
-    : Pass<"ms-transcendentals-to-libm", "mlir::ModuleOp"> {
-  let summary = "Call libm for exp, log, tanh and erf";
+def MSApproximateTranscendentals
+    : Pass<"ms-approximate-transcendentals", "mlir::ModuleOp"> {
+  let summary = "Expand f32 exp, log, tanh and erf into polynomial arithmetic";
   let description = [{
-    Rewrites scalar `math.exp`, `math.log`, `math.tanh` and `math.erf` on f32
-    into calls to the C library's `expf`, `logf`, `tanhf` and `erff`. As
-    LLVM intrinsics, the loop vectorizer may replace them with its own
-    vector expansions in one mode and not in another, and those round
-    differently: a call is the same function everywhere, which keeps
-    PyNative and every jit_level bit for bit equal. (fma, sqrt and abs are
-    exact and stay intrinsics.)
+    Rewrites `math.exp`, `math.log`, `math.tanh` and `math.erf` on f32
+    scalars and vectors into range reductions, polynomials (`math.fma`
+    Horner steps) and selects for the special values, so they vectorize
+    like any other arithmetic and no libm call remains. The expansion uses
+    only correctly rounded operations (add, mul, div, fma, exact integer
+    and bit operations), so a lane computes the same bits whether the code
+    is scalar, an MLIR vector or vectorized by LLVM: PyNative and every
+    jit_level stay bit for bit equal. Max errors measured on the compiled
+    code (scripts/transcendentals_ulp.py): exp 0.88, log 0.93, tanh 1.02,
+    erf 1.21 ulp; subnormal results, denormal inputs, signed zeros,
+    infinities and NaN are handled (docs/pipelines.md, Numerics).
   }];
-  let dependentDialects = ["mlir::func::FuncDialect"];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
 }
 
 def MSEmitCInterface : Pass<"ms-emit-c-interface", "mlir::ModuleOp"> {

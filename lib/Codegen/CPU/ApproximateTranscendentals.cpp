@@ -1,0 +1,253 @@
+//===- ApproximateTranscendentals.cpp - Polynomial exp/log/tanh/erf -------===//
+//
+// f32 exp, log, tanh and erf (scalars or vectors) become range reductions,
+// polynomials and selects built only from correctly rounded operations, so
+// every lane gets the same bits whether the code is scalar, an MLIR vector,
+// or a loop LLVM vectorizes (DESIGN §7: one implementation in every mode).
+//
+// The coefficients are near-minimax fits (Lawson's weighted least squares)
+// rounded to f32; scripts/fit_transcendentals.py derives them and
+// scripts/transcendentals_ulp.py measures the error of the compiled code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ms {
+#define GEN_PASS_DEF_MSAPPROXIMATETRANSCENDENTALS
+#include "ms/Codegen/CPU/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+// exp(r) on [-ln2/2, ln2/2], degree 6: 1 + r + r^2 (c2 + c3 r + ...).
+constexpr float kExpCoeffs[] = {1.0f,
+                                1.0f,
+                                0.4999999403953552f,
+                                0.1666652113199234f,
+                                0.04166838899254799f,
+                                0.008368715643882751f,
+                                0.0013814599951729178f};
+// (log1p(f) - f + f^2/2) / f^3 on [sqrt(1/2) - 1, sqrt(2) - 1].
+constexpr float kLogCoeffs[] = {
+    0.3333333134651184f,   -0.250008225440979f,   0.20001226663589478f,
+    -0.16623356938362122f, 0.14201761782169342f,  -0.131601944565773f,
+    0.12761549651622772f,  -0.07634429633617401f};
+// (tanh(x) - x) / x^3 as a polynomial in x^2, |x| < kTanhCut.
+constexpr float kTanhCut = 0.875f;
+constexpr float kTanhCoeffs[] = {
+    -0.33333325386047363f, 0.13333065807819366f,  -0.053937170654535294f,
+    0.021696044132113457f, -0.008331943303346634f, 0.0026510111056268215f,
+    -0.00048241837066598237f};
+// erf(x) / x - 1 as a polynomial in x^2, |x| < kErfCut.
+constexpr float kErfCut = 1.125f;
+constexpr float kErfSmallCoeffs[] = {
+    0.12837916612625122f,   -0.37612631916999817f,  0.1128370612859726f,
+    -0.026862017810344696f, 0.005213546101003885f,  -0.0008396828197874129f,
+    0.0001074355750461109f, -8.397018973482773e-06f};
+// log(erfc(x)) as a polynomial in x - 2, kErfCut <= x <= kErfOne.
+constexpr float kErfOne = 3.92f; // erf(x) rounds to 1 from here on
+constexpr float kErfLargeCoeffs[] = {
+    -5.364941120147705f,    -4.4181599617004395f,  -0.9237546920776367f,
+    -0.016487672924995422f, 0.0035586084704846144f, -0.000669047876726836f,
+    0.00021288375137373805f, -3.882376404362731e-05f, -5.007622530683875e-05f,
+    -1.2857080037065316e-05f};
+
+/// Builds f32 arithmetic on a scalar or vector type (and its i32 twin).
+class Emitter {
+public:
+  Emitter(OpBuilder &b, Location loc, Type type) : b(b), loc(loc), ft(type) {
+    Type i32 = b.getI32Type();
+    if (auto vt = dyn_cast<VectorType>(type))
+      it = vt.clone(i32);
+    else
+      it = i32;
+  }
+
+  Value f(float v) {
+    auto attr = b.getF32FloatAttr(v);
+    if (auto vt = dyn_cast<VectorType>(ft))
+      return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, attr));
+    return arith::ConstantOp::create(b, loc, attr);
+  }
+  Value i(int32_t v) {
+    auto attr = b.getI32IntegerAttr(v);
+    if (auto vt = dyn_cast<VectorType>(it))
+      return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, attr));
+    return arith::ConstantOp::create(b, loc, attr);
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
+  Value fma(Value x, Value y, Value z) {
+    return math::FmaOp::create(b, loc, x, y, z);
+  }
+  Value abs(Value x) { return math::AbsFOp::create(b, loc, x); }
+  Value copysign(Value mag, Value sign) {
+    return math::CopySignOp::create(b, loc, mag, sign);
+  }
+  /// IEEE minNum/maxNum: a NaN operand yields the other one.
+  Value minnum(Value x, Value y) { return arith::MinNumFOp::create(b, loc, x, y); }
+  Value maxnum(Value x, Value y) { return arith::MaxNumFOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value isNaN(Value x) { return cmp(arith::CmpFPredicate::UNO, x, x); }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value toBits(Value x) { return arith::BitcastOp::create(b, loc, it, x); }
+  Value fromBits(Value x) { return arith::BitcastOp::create(b, loc, ft, x); }
+  Value toInt(Value x) { return arith::FPToSIOp::create(b, loc, it, x); }
+  Value toFloat(Value x) { return arith::SIToFPOp::create(b, loc, ft, x); }
+  Value iadd(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value isub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value iand(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value ior(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value shl(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
+  Value ashr(Value x, Value y) { return arith::ShRSIOp::create(b, loc, x, y); }
+
+  /// c[0] + x (c[1] + x (c[2] + ...)), one fma per step.
+  template <size_t N> Value horner(const float (&c)[N], Value x) {
+    Value p = f(c[N - 1]);
+    for (size_t k = N - 1; k-- > 0;)
+      p = fma(p, x, f(c[k]));
+    return p;
+  }
+
+  /// 2^k for integer k in [-126, 127], as a float.
+  Value pow2(Value k) { return fromBits(shl(iadd(k, i(127)), i(23))); }
+
+  /// exp(x) = 2^k exp(r), x = k ln2 + r, |r| <= ln2/2.
+  Value exp(Value x, bool mayBeNaN = true) {
+    // exp(89) overflows and exp(-104) rounds to 0; NaN clamps to a number
+    // (the result is replaced below), so the conversion to int is defined.
+    Value xc = maxnum(minnum(x, f(89.0f)), f(-104.0f));
+    // Round to nearest even by the 1.5 * 2^23 shift (|k| < 2^22).
+    Value magic = f(12582912.0f);
+    Value kf = sub(add(mul(xc, f(static_cast<float>(M_LOG2E))), magic), magic);
+    // ln2 = kLn2Hi + kLn2Lo; the first fma is exact (Cody-Waite by fma).
+    const float ln2Hi = static_cast<float>(M_LN2);
+    const float ln2Lo = static_cast<float>(M_LN2 - static_cast<double>(ln2Hi));
+    Value nk = neg(kf);
+    Value r = fma(nk, f(ln2Hi), xc);
+    r = fma(nk, f(ln2Lo), r);
+    Value p = horner(kExpCoeffs, r);
+    // k in [-150, 129]: scale by 2^(k/2) twice, so that 2^k never needs
+    // to be a float itself; the first product is exact and the second
+    // rounds once, also into the subnormals.
+    Value k = toInt(kf);
+    Value k1 = ashr(k, i(1));
+    Value k2 = isub(k, k1);
+    Value res = mul(mul(p, pow2(k1)), pow2(k2));
+    return mayBeNaN ? select(isNaN(x), x, res) : res;
+  }
+
+  /// log(x) = e ln2 + log1p(f), x = 2^e (1 + f), 1 + f in [sqrt(1/2), sqrt(2)).
+  Value log(Value x) {
+    using P = arith::CmpFPredicate;
+    // Denormals: scale into the normal range first.
+    Value denormal = cmp(P::OLT, x, f(0x1p-126f));
+    Value xs = select(denormal, mul(x, f(0x1p23f)), x);
+    Value bits = toBits(xs);
+    Value e = isub(ashr(bits, i(23)), select(denormal, i(127 + 23), i(127)));
+    Value m = fromBits(ior(iand(bits, i(0x7fffff)), i(0x3f800000)));
+    Value high = cmp(P::OGT, m, f(static_cast<float>(M_SQRT2)));
+    m = select(high, mul(m, f(0.5f)), m);
+    e = select(high, iadd(e, i(1)), e);
+    Value fr = sub(m, f(1.0f)); // exact
+    Value ef = toFloat(e);
+    // log1p(f) = f + f^2 (-1/2 + f R(f)).
+    Value y = mul(mul(fr, fr), fma(fr, horner(kLogCoeffs, fr), f(-0.5f)));
+    // ln2 split so that e * ln2Hi is exact (|e| < 2^8, 9-bit ln2Hi).
+    const float ln2Hi = 0.693359375f;
+    const float ln2Lo = static_cast<float>(M_LN2 - 0.693359375);
+    Value res = add(mul(ef, f(ln2Hi)), add(fr, fma(ef, f(ln2Lo), y)));
+    const float inf = std::numeric_limits<float>::infinity();
+    res = select(cmp(P::OEQ, x, f(inf)), x, res);
+    res = select(cmp(P::OLT, x, f(0.0f)),
+                 f(std::numeric_limits<float>::quiet_NaN()), res);
+    res = select(cmp(P::OEQ, x, f(0.0f)), f(-inf), res);
+    return select(isNaN(x), x, res);
+  }
+
+  /// tanh(|x|): an odd polynomial below kTanhCut, 1 - 2 / (exp(2|x|) + 1)
+  /// above; the sign of x (±0 included) is copied at the end.
+  Value tanh(Value x) {
+    using P = arith::CmpFPredicate;
+    Value a = abs(x);
+    Value s = mul(x, x);
+    Value small = fma(a, mul(s, horner(kTanhCoeffs, s)), a);
+    // tanh(10) rounds to 1; NaN clamps to 10 and is replaced below.
+    Value ac = minnum(a, f(10.0f));
+    Value e = exp(add(ac, ac), /*mayBeNaN=*/false);
+    Value big = sub(f(1.0f), div(f(2.0f), add(e, f(1.0f))));
+    Value res = copysign(select(cmp(P::OLT, a, f(kTanhCut)), small, big), x);
+    return select(isNaN(x), x, res);
+  }
+
+  /// erf(|x|): a polynomial below kErfCut, 1 - exp(log erfc) above, 1 from
+  /// kErfOne; the sign of x is copied at the end.
+  Value erf(Value x) {
+    using P = arith::CmpFPredicate;
+    Value a = abs(x);
+    Value small = fma(a, horner(kErfSmallCoeffs, mul(x, x)), a);
+    Value ac = minnum(a, f(kErfOne));
+    Value logErfc = horner(kErfLargeCoeffs, sub(ac, f(2.0f)));
+    Value big = sub(f(1.0f), exp(logErfc, /*mayBeNaN=*/false));
+    big = select(cmp(P::OGE, a, f(kErfOne)), f(1.0f), big);
+    Value res = copysign(select(cmp(P::OLT, a, f(kErfCut)), small, big), x);
+    return select(isNaN(x), x, res);
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  Type ft, it;
+};
+
+bool isF32OrF32Vector(Type t) {
+  if (auto vt = dyn_cast<VectorType>(t))
+    return vt.getElementType().isF32() && !vt.isScalable();
+  return t.isF32();
+}
+
+struct MSApproximateTranscendentalsPass
+    : ms::impl::MSApproximateTranscendentalsBase<
+          MSApproximateTranscendentalsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::ErfOp>(op) &&
+          isF32OrF32Vector(op->getResult(0).getType()))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      OpBuilder b(op);
+      Emitter em(b, op->getLoc(), op->getResult(0).getType());
+      Value x = op->getOperand(0);
+      Value res = llvm::TypeSwitch<Operation *, Value>(op)
+                      .Case([&](math::ExpOp) { return em.exp(x); })
+                      .Case([&](math::LogOp) { return em.log(x); })
+                      .Case([&](math::TanhOp) { return em.tanh(x); })
+                      .Case([&](math::ErfOp) { return em.erf(x); });
+      op->getResult(0).replaceAllUsesWith(res);
+      op->erase();
+    }
+  }
+};
+
+} // namespace
