@@ -200,10 +200,7 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
       auto module = impl->buildKernel(op, specsOf(inputs));
       if (!module)
         return module.takeError();
-      CompileOptions compileOptions;
-      compileOptions.pipeline.jitLevel = impl->options.jitLevel;
-      compileOptions.pipeline.numThreads = impl->options.numThreads;
-      return JitModule::compile(**module, "kernel", compileOptions);
+      return JitModule::compile(**module, "kernel", impl->options.compile);
     }();
     impl->stats.compileSeconds +=
         std::chrono::duration<double>(Clock::now() - start).count();

@@ -272,10 +272,18 @@ JitLevel levelFromString(const std::string &text) {
   return *level;
 }
 
+CompileOptions compileOptions(JitLevel level, unsigned numThreads) {
+  CompileOptions options;
+  options.jitLevel = level;
+  options.numThreads = numThreads;
+  return options;
+}
+
 class Executor {
 public:
-  explicit Executor(const std::string &level)
-      : level(levelFromString(level)), executor(EagerOptions{this->level}) {}
+  Executor(const std::string &level, unsigned numThreads)
+      : level(levelFromString(level)),
+        executor(EagerOptions{compileOptions(this->level, numThreads)}) {}
 
   HostTensor run1(const OpCall &op, const HostTensor &a) {
     return first(executor.run(op, llvm::ArrayRef<HostTensor>(a)));
@@ -460,9 +468,7 @@ public:
                                  const std::string &bufferName,
                                  const std::string &dumpDir,
                                  unsigned numThreads) {
-    CompileOptions options;
-    options.pipeline.jitLevel = levelFromString(level);
-    options.pipeline.numThreads = numThreads;
+    CompileOptions options = compileOptions(levelFromString(level), numThreads);
     options.dumpIRDir = dumpDir;
     std::unique_ptr<JitModule> module;
     std::string message;
@@ -586,7 +592,10 @@ PYBIND11_MODULE(_msmlir, m) {
       });
 
   py::class_<Executor>(m, "Executor")
-      .def(py::init<const std::string &>(), py::arg("jit_level") = "O0")
+      .def(py::init<const std::string &, unsigned>(),
+           py::arg("jit_level") = "O0", py::arg("num_threads") = 0,
+           "PyNative kernels of a jit level on num_threads threads (0: the "
+           "core count)")
       .def("run1", &Executor::run1)
       .def("run2", &Executor::run2)
       .def("run", &Executor::runN)
@@ -610,8 +619,8 @@ PYBIND11_MODULE(_msmlir, m) {
            py::arg("entry") = "construct", py::arg("jit_level") = "O0",
            py::arg("buffer_name") = "<graph>", py::arg("dump_ir_dir") = "",
            py::arg("num_threads") = 0,
-           "Compiles `entry` of ms source text; num_threads: O2's parallel "
-           "loops (0: the core count)");
+           "Compiles `entry` of ms source text; num_threads: the parallel "
+           "loops' threads (0: the core count)");
 
   m.add_object("call_tensors",
                py::reinterpret_steal<py::object>(

@@ -29,10 +29,18 @@ class FuncOp;
 namespace ms {
 namespace runtime {
 
+/// The options PyNative compiles its kernels with: O0 (each op its own
+/// kernel; they are the same vectorized kernels as every level's).
+inline CompileOptions pynativeCompileOptions() {
+  CompileOptions options;
+  options.jitLevel = JitLevel::O0;
+  return options;
+}
+
 struct EagerOptions {
-  JitLevel jitLevel = JitLevel::O0;
-  /// Threads for O2 kernels; 0 means the core count.
-  unsigned numThreads = 0;
+  /// How each op's kernel is compiled (jit_level, threads). PyNative's
+  /// kernels are O0's: one op each.
+  CompileOptions compile = pynativeCompileOptions();
   /// Kernels kept compiled; beyond it the least recently used is freed.
   size_t kernelCacheSize = kDefaultKernelCacheSize;
   static constexpr size_t kDefaultKernelCacheSize = 1024;

@@ -178,6 +178,9 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
            "f32 lanes per vector register (0: the host's)">,
     Option<"vectorRegisters", "vector-registers", "unsigned", "0",
            "Vector registers (0: the host's, 32 with AVX-512)">,
+    Option<"poolEpilogues", "pool-epilogues", "bool", "true",
+           "Pool a following max pool (and the elementwise ops before it) "
+           "in the tiles; jit_level O0 turns it off (no fusion across ops)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect",
@@ -216,9 +219,11 @@ def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
     Tiles the outermost loop of every large `linalg.generic` on tensors (an
     iteration space of at least `min-iterations`, outermost loop parallel,
     not already inside an `scf.forall`) into an `scf.forall` of
-    `num-threads` chunks, which becomes OpenMP later. At O2 with threads this
-    runs after elementwise fusion, so pooling windows and fused epilogues
-    (bias, batch_norm, activation) run in parallel like the matmuls. Each
+    `num-threads` equal, static chunks, which becomes OpenMP later; rows
+    that do not divide evenly run after them on one thread. With threads,
+    every level runs this (at O1 and O2 after elementwise fusion), so
+    pooling windows and epilogues (bias, batch_norm, activation) run in
+    parallel like the matmuls. Each
     element is still computed by the same body in the same order, so the
     results do not change.
   }];
