@@ -116,8 +116,10 @@ PipelineStage genericStage(unsigned threads, GraphWork work) {
   if (work.fuse)
     // The layers after each im2col conv join its loop over images.
     generic += ",ms-fuse-batch-loops,canonicalize";
-  // Pooling windows as row vectors (LLVM would gather the strided reads).
-  generic += ",ms-vectorize-pooling,canonicalize";
+  // Pooling windows as row vectors (LLVM would gather the strided reads);
+  // small elementwise ops (a fused chain on [1, 10]) as whole vectors.
+  generic += ",ms-vectorize-pooling,ms-vectorize-small-elementwise,"
+             "canonicalize";
   if (threads > 1)
     // Pooling and elementwise loops in parallel too, like the matmuls.
     generic += ",ms-parallelize-generics" + threadsOption(threads) +

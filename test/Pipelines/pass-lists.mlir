@@ -23,6 +23,7 @@
 // ALL: ms-vectorize-transposes
 // FUSE: ms-fuse-batch-loops
 // ALL: ms-vectorize-pooling
+// ALL: ms-vectorize-small-elementwise
 // ALL: one-shot-bufferize
 // ALL: fold-memref-alias-ops
 // ALL: ms-lower-vectors

@@ -189,6 +189,27 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def MSVectorizeSmallElementwise : Pass<"ms-vectorize-small-elementwise"> {
+  let summary = "Small elementwise ops as whole vectors";
+  let description = [{
+    Rewrites each all-parallel `linalg.generic` on static tensors with at
+    most `max-elements` iterations (kMaxVectorLanes) and an arith/math body
+    into vector ops on the whole tensor. A fused chain of elementwise ops on
+    a small tensor (100 ops on [1, 10]) is one loop whose iterations LLVM
+    neither vectorizes (its cost model sees 10 iterations) nor unrolls (the
+    body is large), so each element's chain runs serially, latency-bound:
+    fused, it was slower than the same ops as 100 separate loops, which
+    LLVM unrolls. As vectors, every op handles all elements at once. Each
+    element sees the same operations in the same order, so the bits do not
+    change. Larger ops stay loops, which LLVM vectorizes well.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", "256",
+           "Largest iteration space rewritten as whole vectors">,
+  ];
+  let dependentDialects = ["mlir::vector::VectorDialect"];
+}
+
 def MSVectorizeTransposes : Pass<"ms-vectorize-transposes"> {
   let summary = "Transpose in square blocks of vectors";
   let description = [{
