@@ -14,9 +14,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ms::fuzz::withParsedModule(data, size, [](mlir::ModuleOp module) {
-    ms::PipelineOptions options;
+    ms::CompileOptions options;
     options.jitLevel = *ms::parseJitLevel(MS_FUZZ_JIT_LEVEL);
-    // Two threads: O2's OpenMP lowering is part of what is fuzzed.
+    // Two threads: the OpenMP lowering is part of what is fuzzed.
     options.numThreads = 2;
     mlir::PassManager pm(module.getContext(),
                          mlir::ModuleOp::getOperationName());

@@ -61,154 +61,192 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "ms/Codegen/CPU/TileSizeModel.h"
 
-#include <algorithm>
-#include <thread>
-
 #include "mlir/Dialect/Func/Extensions/AllExtensions.h"
 
 using namespace mlir;
 
 namespace ms {
 
-std::optional<JitLevel> parseJitLevel(llvm::StringRef text) {
-  if (text == "O0")
-    return JitLevel::O0;
-  if (text == "O1")
-    return JitLevel::O1;
-  if (text == "O2")
-    return JitLevel::O2;
-  return std::nullopt;
+namespace {
+
+std::string threadsOption(unsigned threads) {
+  return "{num-threads=" + std::to_string(threads) + "}";
 }
 
-llvm::StringRef jitLevelName(JitLevel level) {
-  switch (level) {
-  case JitLevel::O0:
-    return "O0";
-  case JitLevel::O1:
-    return "O1";
-  case JitLevel::O2:
-    return "O2";
-  }
-  return "O0";
+/// What a level adds on top of the kernel codegen every level shares.
+struct GraphWork {
+  /// Fusion across ops: elementwise chains, epilogues in the matmul and conv
+  /// tiles, conv + relu + pool, batch-loop fusion (O1 and up).
+  bool fuse = false;
+};
+
+// Each stage below is the same at every level unless `work` says otherwise,
+// so a PyNative kernel, an O0 op and an O2 graph's ops get the same code.
+
+PipelineStage toLinalgStage() {
+  // Ungrouped convs as im2col matmuls, which ms-vectorize-convs turns into
+  // direct register tiles and ms-vectorize-matmuls tiles otherwise.
+  return {"ms-to-linalg", "convert-ms-to-linalg{conv-as-matmul},"
+                          "ms-decompose-aggregates,ms-check-tensor-sizes"};
 }
 
-unsigned effectiveThreads(const PipelineOptions &options) {
-  if (options.jitLevel != JitLevel::O2)
-    return 1;
-  if (options.numThreads)
-    return options.numThreads;
-  return std::max(1u, std::thread::hardware_concurrency());
+PipelineStage vectorizeStage(unsigned threads, GraphWork work) {
+  // Convs straight from the image on register tiles (pooling a following
+  // max pool in them is fusion); register-tiled, vectorized matmuls for the
+  // rest, weights streamed by rows (contractions become FMAs later).
+  std::string convs = work.fuse ? "ms-vectorize-convs"
+                                : "ms-vectorize-convs{pool-epilogues=false}";
+  return {"vectorize", convs + ",ms-transpose-matmul-operands,canonicalize,"
+                               "ms-vectorize-matmuls" +
+                           threadsOption(threads)};
 }
 
-std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
-  JitLevel level = options.jitLevel;
-  unsigned threads = effectiveThreads(options);
-  std::vector<PipelineStage> stages;
-  // ms-level folds (relu of relu, reshape chains, dropout at inference).
-  stages.push_back({"ms-canonicalize", "canonicalize"});
-  // O1/O2 turn convs into matmuls (im2col) that the matmul paths speed up.
-  stages.push_back({"ms-to-linalg",
-                    std::string(level == JitLevel::O0
-                                    ? "convert-ms-to-linalg"
-                                    : "convert-ms-to-linalg{conv-as-matmul}") +
-                        ",ms-decompose-aggregates,ms-check-tensor-sizes"});
-  if (level == JitLevel::O1)
-    // Weights streamed by rows, like O2 (see ms-transpose-matmul-operands).
-    stages.push_back({"transpose", "ms-transpose-matmul-operands,canonicalize"});
-  if (level == JitLevel::O2)
-    // Unit-stride convs straight from the image; register-tiled,
-    // vectorized matmuls for the rest (contractions become FMAs later).
-    stages.push_back(
-        {"vectorize", "ms-vectorize-convs,ms-transpose-matmul-operands,"
-                      "canonicalize,"
-                      "ms-vectorize-matmuls{num-threads=" +
-                          std::to_string(threads) + "}"});
-  // Scalar contractions accumulate with FMA in every mode, like the vector
-  // ones; O1/O2 fuse elementwise chains (bias + activation) into one loop.
-  std::string generic =
-      "func.func(linalg-generalize-named-ops),ms-contraction-to-fma";
-  if (level != JitLevel::O0)
-    generic += ",ms-interchange-contractions,linalg-fuse-elementwise-ops,"
-               "canonicalize";
-  if (level == JitLevel::O2)
-    // Transposes as vector blocks (a dense layer's x^T), before the batch
-    // loops could take them in one image at a time.
-    generic += ",ms-vectorize-transposes";
-  if (level != JitLevel::O0)
-    // Then the layers after each im2col conv join its loop over images.
+PipelineStage genericStage(unsigned threads, GraphWork work) {
+  // Scalar contractions accumulate with FMA along K in order, like the
+  // vector ones, with a vectorizable loop order.
+  std::string generic = "func.func(linalg-generalize-named-ops),"
+                        "ms-contraction-to-fma,ms-interchange-contractions,"
+                        "canonicalize";
+  if (work.fuse)
+    // Conv bias + batch_norm + activation become one epilogue.
+    generic += ",linalg-fuse-elementwise-ops,canonicalize";
+  // Transposes as vector blocks (a dense layer's x^T), before the batch
+  // loops could take them in one image at a time.
+  generic += ",ms-vectorize-transposes";
+  if (work.fuse)
+    // The layers after each im2col conv join its loop over images.
     generic += ",ms-fuse-batch-loops,canonicalize";
-  if (level == JitLevel::O2)
-    // Pooling windows as row vectors (LLVM would gather the strided reads).
-    generic += ",ms-vectorize-pooling,canonicalize";
+  // Pooling windows as row vectors (LLVM would gather the strided reads);
+  // small elementwise ops (a fused chain on [1, 10]) as whole vectors.
+  generic += ",ms-vectorize-pooling,ms-vectorize-small-elementwise,"
+             "canonicalize";
   if (threads > 1)
-    // Pooling and fused epilogues in parallel too, like the matmuls.
-    generic += ",ms-parallelize-generics{num-threads=" +
-               std::to_string(threads) + "},canonicalize";
-  stages.push_back({"linalg-generic", generic});
-  std::string bufferize =
-      "ms-emit-c-interface,"
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "buffer-results-to-out-params{hoist-static-allocs "
-      "modify-public-functions}";
-  if (level == JitLevel::O0) {
-    stages.push_back({"bufferize", bufferize +
-                                       ",buffer-deallocation-pipeline,"
-                                       "ms-copy-to-linalg,canonicalize"});
-    stages.push_back({"loops",
-                      "func.func(convert-linalg-to-affine-loops),lower-affine,"
-                      "convert-scf-to-cf,canonicalize,cse"});
-  } else {
-    if (level == JitLevel::O2)
-      bufferize += ",canonicalize,fold-memref-alias-ops,cse,canonicalize,"
-                   "ms-lower-vectors";
-    stages.push_back({"bufferize", bufferize + ",canonicalize"});
-    // Scalar replacement and invariant code motion. Left out on purpose:
-    // affine-loop-fusion puts the matmul's reduction loop back innermost,
-    // which LLVM cannot vectorize; affine-loop-tile changed softmax results
-    // by an ulp (bit parity with O0 is a contract); promote-buffers-to-stack,
-    // whose allocas in loop bodies (im2col convs) grow the stack on every
-    // iteration and break scf-to-cf inside OpenMP's alloca scopes (the
-    // runtime's caching allocator makes heap buffers cheap instead).
-    // Parallel loops (O2's row splits, im2col convs over the batch) become
-    // scf.parallel, or plain loops on one thread, before deallocation: the
-    // deallocation pipeline does not see into scf.forall, and buffers
-    // allocated in its body would leak.
-    std::string loops =
-        "func.func(convert-linalg-to-affine-loops,"
-        "affine-scalrep,affine-loop-invariant-code-motion),canonicalize,"
-        "lower-affine,";
-    loops += threads > 1 ? "scf-forall-to-parallel," : "scf-forall-to-for,";
-    loops += "buffer-deallocation-pipeline,ms-copy-to-linalg,"
-             "func.func(convert-linalg-to-loops)";
-    if (threads > 1)
-      // Canonicalization inlines the alloca scopes scf-to-openmp wraps
-      // around loop bodies without allocas; scf-to-cf cannot enter them.
-      loops += ",convert-scf-to-openmp{num-threads=" +
-               std::to_string(threads) + "},canonicalize";
-    stages.push_back({"loops", loops + ",convert-scf-to-cf,canonicalize,cse"});
-  }
+    // Pooling and elementwise loops in parallel too, like the matmuls.
+    generic += ",ms-parallelize-generics" + threadsOption(threads) +
+               ",canonicalize";
+  return {"linalg-generic", generic};
+}
+
+PipelineStage bufferizeStage() {
+  return {"bufferize",
+          "ms-emit-c-interface,"
+          "one-shot-bufferize{bufferize-function-boundaries "
+          "function-boundary-type-conversion=identity-layout-map},"
+          "buffer-results-to-out-params{hoist-static-allocs "
+          "modify-public-functions},"
+          "canonicalize,fold-memref-alias-ops,cse,canonicalize,"
+          "ms-lower-vectors,canonicalize"};
+}
+
+PipelineStage loopsStage(unsigned threads) {
+  // Scalar replacement and invariant code motion. Left out on purpose:
+  // affine-loop-fusion puts the matmul's reduction loop back innermost,
+  // which LLVM cannot vectorize; affine-loop-tile changed softmax results
+  // by an ulp (bit parity between levels is a contract);
+  // promote-buffers-to-stack, whose allocas in loop bodies (im2col convs)
+  // grow the stack on every iteration and break scf-to-cf inside OpenMP's
+  // alloca scopes (the runtime's caching allocator makes heap buffers cheap
+  // instead). Parallel loops (row splits, im2col convs over the batch)
+  // become scf.parallel, or plain loops on one thread, before deallocation:
+  // the deallocation pipeline does not see into scf.forall, and buffers
+  // allocated in its body would leak.
+  std::string loops =
+      "func.func(convert-linalg-to-affine-loops,"
+      "affine-scalrep,affine-loop-invariant-code-motion),canonicalize,"
+      "lower-affine,";
+  loops += threads > 1 ? "scf-forall-to-parallel," : "scf-forall-to-for,";
+  loops += "buffer-deallocation-pipeline,ms-copy-to-linalg,"
+           "func.func(convert-linalg-to-loops)";
+  if (threads > 1)
+    // Canonicalization inlines the alloca scopes scf-to-openmp wraps
+    // around loop bodies without allocas; scf-to-cf cannot enter them.
+    loops += ",convert-scf-to-openmp" + threadsOption(threads) +
+             ",canonicalize";
+  return {"loops", loops + ",convert-scf-to-cf,canonicalize,cse"};
+}
+
+PipelineStage llvmStage(unsigned threads) {
   std::string llvm =
       "convert-vector-to-scf{full-unroll=true},ms-approximate-transcendentals,"
       "convert-scf-to-cf,convert-math-to-llvm,"
       "convert-math-to-libm,expand-strided-metadata,lower-affine,"
       // aligned_alloc keeps the pointer LLVM knows is unaliased; malloc plus
       // rounding by hand loses that, and with it most vectorization of copies.
-      "finalize-memref-to-llvm{use-aligned-alloc},convert-vector-to-llvm,convert-func-to-llvm,"
-      "convert-arith-to-llvm,convert-cf-to-llvm,convert-index-to-llvm,"
-      "convert-ub-to-llvm";
+      "finalize-memref-to-llvm{use-aligned-alloc},convert-vector-to-llvm,"
+      "convert-func-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,"
+      "convert-index-to-llvm,convert-ub-to-llvm";
   if (threads > 1)
     llvm += ",convert-openmp-to-llvm";
-  stages.push_back({"llvm", llvm + ",reconcile-unrealized-casts"});
-  return stages;
+  return {"llvm", llvm + ",reconcile-unrealized-casts"};
 }
 
-LogicalResult buildMSPipeline(OpPassManager &pm,
-                              const PipelineOptions &options) {
-  for (const PipelineStage &stage : getPipelineStages(options))
+std::vector<PipelineStage> kernelStages(const CompileOptions &options,
+                                        GraphWork work) {
+  unsigned threads = effectiveThreads(options);
+  // ms-level folds (relu of relu, reshape chains, dropout at inference).
+  return {{"ms-canonicalize", "canonicalize"},
+          toLinalgStage(),
+          vectorizeStage(threads, work),
+          genericStage(threads, work),
+          bufferizeStage(),
+          loopsStage(threads),
+          llvmStage(threads)};
+}
+
+std::vector<PipelineStage> o0Stages(const CompileOptions &options) {
+  return kernelStages(options, GraphWork{/*fuse=*/false});
+}
+
+std::vector<PipelineStage> o1Stages(const CompileOptions &options) {
+  return kernelStages(options, GraphWork{/*fuse=*/true});
+}
+
+std::vector<PipelineStage> o2Stages(const CompileOptions &options) {
+  // Whole-graph work (parameter prepacking, cross-op tiling) goes here, as
+  // stages of its own or GraphWork flags; today O2 is O1.
+  return o1Stages(options);
+}
+
+LogicalResult addStages(OpPassManager &pm,
+                        const std::vector<PipelineStage> &stages) {
+  for (const PipelineStage &stage : stages)
     if (failed(parsePassPipeline(stage.pipeline, pm)))
       return failure();
   return success();
+}
+
+} // namespace
+
+std::vector<PipelineStage> getPipelineStages(const CompileOptions &options) {
+  switch (options.jitLevel) {
+  case JitLevel::O0:
+    return o0Stages(options);
+  case JitLevel::O1:
+    return o1Stages(options);
+  case JitLevel::O2:
+    return o2Stages(options);
+  }
+  return o0Stages(options);
+}
+
+LogicalResult buildO0Pipeline(OpPassManager &pm,
+                              const CompileOptions &options) {
+  return addStages(pm, o0Stages(options));
+}
+
+LogicalResult buildO1Pipeline(OpPassManager &pm,
+                              const CompileOptions &options) {
+  return addStages(pm, o1Stages(options));
+}
+
+LogicalResult buildO2Pipeline(OpPassManager &pm,
+                              const CompileOptions &options) {
+  return addStages(pm, o2Stages(options));
+}
+
+LogicalResult buildMSPipeline(OpPassManager &pm,
+                              const CompileOptions &options) {
+  return addStages(pm, getPipelineStages(options));
 }
 
 void registerMSDialects(DialectRegistry &registry) {
@@ -280,9 +318,24 @@ void registerUpstreamPassesForMS() {
 namespace {
 struct ThreadsOption : public PassPipelineOptions<ThreadsOption> {
   Option<unsigned> numThreads{*this, "num-threads",
-                              llvm::cl::desc("O2 threads (0: the core count)"),
+                              llvm::cl::desc("Threads (0: the core count)"),
                               llvm::cl::init(0)};
 };
+
+using PipelineBuilder = LogicalResult (*)(OpPassManager &,
+                                          const CompileOptions &);
+
+void registerLevel(const char *name, const char *description,
+                   PipelineBuilder build) {
+  PassPipelineRegistration<ThreadsOption>(
+      name, description,
+      [name, build](OpPassManager &pm, const ThreadsOption &threads) {
+        CompileOptions options;
+        options.numThreads = threads.numThreads;
+        if (failed(build(pm, options)))
+          llvm::report_fatal_error(llvm::Twine(name) + " failed to build");
+      });
+}
 } // namespace
 
 void registerMSPasses() {
@@ -293,36 +346,19 @@ void registerMSPasses() {
   registerConvertMSToLinalgPass();
   registerMSTransformsPasses();
   registerMSCodegenCPUPasses();
-  struct Level {
-    const char *name;
-    JitLevel level;
-    const char *description;
-  };
-  static const Level levels[] = {
-      {"ms-pipeline-O0", JitLevel::O0,
-       "Lower ms to the LLVM dialect at jit_level O0: each op on its own, "
-       "no fusion"},
-      {"ms-pipeline-O1", JitLevel::O1,
-       "Lower ms to the LLVM dialect at jit_level O1: weights streamed by "
-       "rows, vectorizable contraction loop order, elementwise fusion, "
-       "scalar replacement, LICM"},
-      {"ms-pipeline-O2", JitLevel::O2,
-       "Lower ms to the LLVM dialect at jit_level O2: O1 plus register-tiled "
-       "vectorized matmuls and multithreading (num-threads, default: cores)"},
-  };
-  for (const Level &entry : levels) {
-    JitLevel level = entry.level;
-    std::string name = entry.name;
-    PassPipelineRegistration<ThreadsOption>(
-        entry.name, entry.description,
-        [level, name](OpPassManager &pm, const ThreadsOption &threads) {
-          PipelineOptions options;
-          options.jitLevel = level;
-          options.numThreads = threads.numThreads;
-          if (failed(buildMSPipeline(pm, options)))
-            llvm::report_fatal_error(llvm::Twine(name) + " failed to build");
-        });
-  }
+  registerLevel("ms-pipeline-O0",
+                "Lower ms to the LLVM dialect at jit_level O0: vectorized "
+                "kernels, each op on its own (no fusion across ops)",
+                buildO0Pipeline);
+  registerLevel("ms-pipeline-O1",
+                "Lower ms to the LLVM dialect at jit_level O1: O0 plus "
+                "fusion (elementwise chains, epilogues in matmul and conv "
+                "tiles, conv + relu + pool, batch loops)",
+                buildO1Pipeline);
+  registerLevel("ms-pipeline-O2",
+                "Lower ms to the LLVM dialect at jit_level O2: O1 plus "
+                "whole-graph optimizations",
+                buildO2Pipeline);
 }
 
 } // namespace ms

@@ -6,6 +6,7 @@
 #include "ms/Runtime/KernelCache.h"
 #include "ms/Runtime/NumpyFormat.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -13,10 +14,13 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Format.h"
 
 #include <chrono>
+#include <cstring>
 
 using namespace mlir;
 
@@ -36,6 +40,40 @@ Type elementTypeOf(MLIRContext *ctx, DType dtype) {
     return IntegerType::get(ctx, 64);
   }
   return Float32Type::get(ctx);
+}
+
+std::optional<DType> dtypeOf(Type type) {
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF16())
+    return DType::F16;
+  if (type.isInteger(32))
+    return DType::I32;
+  if (type.isInteger(64))
+    return DType::I64;
+  return std::nullopt;
+}
+
+/// The tensor a dense arith.constant holds (graph capture inlines small
+/// concrete tensors as constants). Its raw data is the host layout.
+llvm::Expected<HostTensor> constantTensor(arith::ConstantOp constant) {
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  auto type = dyn_cast<RankedTensorType>(constant.getType());
+  std::optional<DType> dtype =
+      type ? dtypeOf(type.getElementType()) : std::nullopt;
+  if (!dense || !dtype)
+    return makeError("PyNative cannot hold the constant " +
+                     formatLocation(constant.getLoc()));
+  auto tensor = HostTensor::allocate(*dtype, type.getShape());
+  if (!tensor)
+    return tensor.takeError();
+  llvm::ArrayRef<char> raw = dense.getRawData();
+  size_t bytes = tensor->byteSize();
+  char *data = static_cast<char *>(tensor->data());
+  for (size_t offset = 0; offset < bytes; offset += raw.size())
+    std::memcpy(data + offset, raw.data(),
+                dense.isSplat() ? raw.size() : bytes);
+  return tensor;
 }
 
 /// The Cell path(s) a location names ("dense_relu_sequential.0").
@@ -200,10 +238,7 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
       auto module = impl->buildKernel(op, specsOf(inputs));
       if (!module)
         return module.takeError();
-      CompileOptions compileOptions;
-      compileOptions.pipeline.jitLevel = impl->options.jitLevel;
-      compileOptions.pipeline.numThreads = impl->options.numThreads;
-      return JitModule::compile(**module, "kernel", compileOptions);
+      return JitModule::compile(**module, "kernel", impl->options.compile);
     }();
     impl->stats.compileSeconds +=
         std::chrono::duration<double>(Clock::now() - start).count();
@@ -250,6 +285,13 @@ EagerExecutor::runFunction(func::FuncOp func, llvm::ArrayRef<HostTensor> args,
         results.push_back(values.lookup(v));
       return results;
     }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto tensor = constantTensor(constant);
+      if (!tensor)
+        return tensor.takeError();
+      values[constant.getResult()] = std::move(*tensor);
+      continue;
+    }
     std::string where = formatLocation(op.getLoc());
     if (!op.getDialect() || op.getDialect()->getNamespace() != "ms")
       return makeError(where + ": error: PyNative runs ms ops only; '" +
@@ -275,6 +317,50 @@ EagerExecutor::runFunction(func::FuncOp func, llvm::ArrayRef<HostTensor> args,
       trace(EagerStep{cellPathOf(op.getLoc()), call.name, &results->front()});
   }
   return makeError("@" + func.getSymName() + " has no return");
+}
+
+struct KernelGraph::Impl {
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp entry;
+  EntrySignature signature;
+  EagerExecutor *executor = nullptr;
+};
+
+KernelGraph::KernelGraph() : impl(std::make_unique<Impl>()) {}
+KernelGraph::~KernelGraph() = default;
+
+const EntrySignature &KernelGraph::signature() const {
+  return impl->signature;
+}
+
+llvm::Expected<std::vector<HostTensor>>
+KernelGraph::run(llvm::ArrayRef<HostTensor> args) {
+  if (llvm::Error err = impl->signature.checkArguments(args))
+    return std::move(err);
+  return impl->executor->runFunction(impl->entry, args);
+}
+
+llvm::Expected<std::unique_ptr<KernelGraph>>
+EagerExecutor::loadGraph(llvm::StringRef source, llvm::StringRef entry,
+                         llvm::StringRef bufferName) {
+  DiagnosticCollector diagnostics(&impl->context);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
+  std::unique_ptr<KernelGraph> graph(new KernelGraph());
+  KernelGraph::Impl &g = *graph->impl;
+  g.module = parseSourceFile<ModuleOp>(sourceMgr, &impl->context);
+  if (!g.module)
+    return diagnostics.takeError("cannot parse the graph");
+  g.entry = g.module->lookupSymbol<func::FuncOp>(entry);
+  if (!g.entry)
+    return makeError("no function named @" + entry + " in the graph");
+  auto signature = readSignature(g.entry);
+  if (!signature)
+    return signature.takeError();
+  g.signature = std::move(*signature);
+  g.executor = this;
+  return graph;
 }
 
 std::string formatEagerStep(const EagerStep &step) {

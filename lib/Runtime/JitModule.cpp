@@ -110,7 +110,7 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
     if (auto err = writeModule(module, options.dumpIRDir, 0, "input"))
       return std::move(err);
   unsigned index = 1;
-  for (const PipelineStage &stage : getPipelineStages(options.pipeline)) {
+  for (const PipelineStage &stage : getPipelineStages(options)) {
     PassManager pm(ctx, ModuleOp::getOperationName());
     if (failed(parsePassPipeline(stage.pipeline, pm)))
       return diagnostics.takeError("internal error: cannot parse pipeline "
@@ -139,7 +139,7 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
   ExecutionEngineOptions engineOptions;
   // O2's parallel loops call into the OpenMP runtime.
   llvm::SmallVector<llvm::StringRef, 1> libraries;
-  if (effectiveThreads(options.pipeline) > 1) {
+  if (effectiveThreads(options) > 1) {
     // How its threads wait, before libomp reads the environment.
     configureOpenMPRuntime();
     libraries.push_back(MS_LIBOMP_PATH);

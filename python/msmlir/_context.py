@@ -3,7 +3,8 @@
 import numpy as np
 
 from ._runtime import (STATE, GRAPH_MODE, PYNATIVE_MODE, parse_jit_level,
-                       parse_syntax_level, set_kernel_cache_size)
+                       parse_syntax_level, pynative_level,
+                       set_kernel_cache_size)
 
 __all__ = ["set_context", "get_context", "set_seed", "get_seed"]
 
@@ -20,7 +21,7 @@ def _set_mode(value):
 def _set_jit_level(value):
     level = None if value in (None, "") else parse_jit_level(value)
     STATE.jit_level = level
-    STATE.tensor_hook(level or "O0")
+    STATE.tensor_hook(pynative_level())
 
 
 def _set_jit_config(value):
@@ -35,6 +36,15 @@ def _set_jit_config(value):
         _set_jit_level(value["jit_level"])
     if "jit_syntax_level" in value:
         _set_syntax_level(value["jit_syntax_level"])
+    if "exc_mode" in value:
+        STATE.exc_mode = _exc_mode(value["exc_mode"])
+
+
+def _exc_mode(value):
+    if value not in ("auto", "sink", "no_sink"):
+        raise ValueError(f"unknown exc_mode {value!r}; expected 'auto', "
+                         "'sink' or 'no_sink'")
+    return value
 
 
 def _set_syntax_level(value):
@@ -53,6 +63,7 @@ def _set_threads(value):
         raise ValueError("runtime_num_threads must be an int >= 0 (0: the "
                          f"core count), got {value!r}")
     STATE.num_threads = value
+    STATE.tensor_hook(pynative_level())  # PyNative kernels use them too
 
 
 def _cache_size(name, value):
@@ -101,10 +112,12 @@ _SETTERS = {
 
 def set_context(**kwargs):
     """Sets global options: mode (ms.GRAPH_MODE or ms.PYNATIVE_MODE, the
-    default), jit_config={'jit_level': 'O0'|'O1'|'O2'} (also the PyNative
-    kernels' level), jit_syntax_level, device_target ('CPU'), save_graphs,
-    save_graphs_path, runtime_num_threads (threads of O2 graphs; 0, the
-    default, uses every core), graph_cache_size (compiled graphs kept in
+    default), jit_config={'jit_level': 'O0'|'O1'|'O2' (GRAPH_MODE's level,
+    O2 by default; also the PyNative kernels' level, O0 by default),
+    'exc_mode': 'auto'|'sink'|'no_sink'}, jit_syntax_level, device_target
+    ('CPU'), save_graphs, save_graphs_path, runtime_num_threads (threads of
+    every graph and PyNative kernel; 0, the default, uses every core),
+    graph_cache_size (compiled graphs kept in
     memory, least recently used evicted first; default 64) and
     kernel_cache_size (PyNative kernels kept per jit level, likewise;
     default 1024)."""
@@ -123,6 +136,7 @@ def get_context(attr_key):
         "mode": STATE.mode,
         "jit_level": STATE.jit_level or "",
         "jit_config": {"jit_level": STATE.jit_level or "",
+                       "exc_mode": STATE.exc_mode,
                        "jit_syntax_level": STATE.syntax_level or ""},
         "jit_syntax_level": parse_syntax_level(STATE.syntax_level),
         "device_target": "CPU",

@@ -16,7 +16,8 @@ from collections import OrderedDict
 from . import _msmlir as native
 from ._graph import Graph, GraphBreak, Sym
 from ._runtime import (STATE, MSError, HostTensor, GraphFallbackWarning,
-                       graph_compiler, parse_jit_level, parse_syntax_level)
+                       DEFAULT_JIT_LEVEL, executor, graph_compiler,
+                       parse_jit_level, parse_syntax_level)
 from ._tensor import Tensor, BoolTensor, Parameter, _onew
 
 __all__ = ["jit", "JitConfig", "compile_count"]
@@ -28,20 +29,21 @@ _call_tensors = native.call_tensors
 class JitConfig:
     """Graph compilation options (MindSpore's ``mindspore.JitConfig``).
 
-    jit_level: "O0" (kernel by kernel), "O1" (fusion, the default) or "O2"
-    (everything); any other value raises ValueError.
-    exc_mode: "auto", "sink" or "no_sink" (accepted; ms always runs the
-    whole graph natively).
+    jit_level: "" (the context's, else O2), "O0" (each op its own kernel),
+    "O1" (adds fusion) or "O2" (adds whole-graph optimizations); every level
+    runs the same vectorized kernels. Any other value raises ValueError.
+    exc_mode: "auto" (the context's, else no_sink at O0 and sink at O1/O2),
+    "sink" (the whole graph as one native function) or "no_sink" (kernel by
+    kernel from the host, on the PyNative executor's kernels).
     jit_syntax_level: "" (the context's, LAX by default), "STRICT",
     "COMPATIBLE" or "LAX": what happens when captured code needs a tensor's
     value (see docs/python.md).
     """
 
-    def __init__(self, jit_level="O1", exc_mode="auto", jit_syntax_level="",
+    def __init__(self, jit_level="", exc_mode="auto", jit_syntax_level="",
                  debug_level="RELEASE", infer_boost="off", **kwargs):
-        if jit_level == "":
-            jit_level = "O1"
-        self.jit_level = parse_jit_level(jit_level)
+        self.jit_level = (None if jit_level == "" else
+                          parse_jit_level(jit_level))
         if exc_mode not in ("auto", "sink", "no_sink"):
             raise ValueError(f"unknown exc_mode {exc_mode!r}; expected "
                              "'auto', 'sink' or 'no_sink'")
@@ -49,30 +51,35 @@ class JitConfig:
         self.syntax_level = (None if jit_syntax_level in ("", None) else
                              parse_syntax_level(jit_syntax_level))
         self.jit_syntax_level = jit_syntax_level
-        self.jit_config_dict = dict(jit_level=self.jit_level,
+        self.jit_config_dict = dict(jit_level=jit_level,
                                     exc_mode=exc_mode,
                                     jit_syntax_level=jit_syntax_level,
                                     debug_level=debug_level,
                                     infer_boost=infer_boost, **kwargs)
 
     def __repr__(self):
-        return (f"JitConfig(jit_level={self.jit_level!r}, exc_mode="
+        return (f"JitConfig(jit_level={self.jit_level or ''!r}, exc_mode="
                 f"{self.exc_mode!r}, jit_syntax_level="
                 f"{self.jit_syntax_level!r})")
 
 
 def _resolve(config):
-    """(jit_level, syntax_level) from a JitConfig (or None) and the
-    context."""
+    """(jit_level, syntax_level, threads, exc_mode) from a JitConfig (or
+    None) and the context. exc_mode "auto" is resolved by the native
+    compiler."""
     level = syntax = None
+    mode = "auto"
     if config is not None:
         level = config.jit_level
         syntax = config.syntax_level
+        mode = config.exc_mode
     if level is None:
-        level = STATE.jit_level or "O1"
+        level = STATE.jit_level or DEFAULT_JIT_LEVEL
     if syntax is None:
         syntax = parse_syntax_level(STATE.syntax_level)
-    return level, syntax, STATE.num_threads
+    if mode == "auto":
+        mode = STATE.exc_mode
+    return level, syntax, STATE.num_threads, mode
 
 
 def compile_count():
@@ -359,7 +366,7 @@ class Compiled:
         graph, out_spec, results, source = captured
         module = None
         if results:
-            module = self._compile_source(source, cfg[0], cfg[2])
+            module = self._compile_source(source, cfg)
         return _Entry(module, [p for p, _ in graph.params],
                       [h for h, _ in graph.captures], out_spec, source)
 
@@ -376,7 +383,7 @@ class Compiled:
         if source != entry.source:
             module = None
             if results:
-                module = self._compile_source(source, cfg[0], cfg[2])
+                module = self._compile_source(source, cfg)
         else:
             module = entry.module
         return _Entry(module, [p for p, _ in graph.params],
@@ -385,7 +392,7 @@ class Compiled:
     def _capture(self, args, kwargs, leaves, cfg):
         """Runs the function on symbolic tensors: (graph, output structure,
         result Syms, MLIR source), or a _Fallback (LAX)."""
-        level, syntax, threads = cfg
+        level, syntax, threads, _ = cfg
         graph = Graph(self.name, syntax)
         syms = []
         for leaf in leaves:
@@ -417,7 +424,8 @@ class Compiled:
         out_spec = _outputs(out, graph, results)
         return graph, out_spec, results, graph.source(results)
 
-    def _compile_source(self, source, level, threads):
+    def _compile_source(self, source, cfg):
+        level, _, threads, mode = cfg
         STATE.compiles += 1
         self.compile_count += 1
         dump_dir = ""
@@ -429,9 +437,10 @@ class Compiled:
                 f.write(source)
             dump_dir = base
         try:
+            # A no_sink graph runs on the PyNative executor of its level.
             return graph_compiler().compile(
                 source, "construct", level, f"<jit {self.name}>", dump_dir,
-                threads)
+                threads, mode, executor(level, threads))
         except MSError as e:
             raise MSError(f"graph compile of {self.name} failed: {e}") \
                 from None

@@ -16,6 +16,13 @@ OpCall = native.OpCall
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 
+# GRAPH_MODE's jit_level when neither JitConfig nor set_context names one:
+# the fastest, as MindSpore's CPU backend does.
+DEFAULT_JIT_LEVEL = "O2"
+# PyNative runs each op as its own kernel: O0's (the same vectorized kernels
+# as every level's, with no fusion across ops to do).
+PYNATIVE_JIT_LEVEL = "O0"
+
 # MindSpore's jit_syntax_level constants.
 STRICT = 0
 COMPATIBLE = 1
@@ -56,7 +63,8 @@ def parse_jit_level(value):
 
 
 class _State:
-    __slots__ = ("mode", "jit_level", "syntax_level", "graph", "eager",
+    __slots__ = ("mode", "jit_level", "exc_mode", "syntax_level", "graph",
+                 "eager",
                  "compiles", "save_graphs", "save_graphs_path", "rng", "seed",
                  "tensor_hook", "epoch", "num_threads", "param_epoch",
                  "graph_cache_size", "kernel_cache_size")
@@ -64,6 +72,7 @@ class _State:
     def __init__(self):
         self.mode = PYNATIVE_MODE
         self.jit_level = None       # from set_context(jit_config=...)
+        self.exc_mode = "auto"      # likewise
         self.syntax_level = None    # from set_context(jit_syntax_level=...)
         self.graph = None           # the graph being captured, or None
         self.eager = 0              # >0 while a LAX fallback runs eagerly
@@ -74,7 +83,7 @@ class _State:
         self.rng = np.random.default_rng()
         self.tensor_hook = None     # set by _tensor: re-binds the executor
         self.epoch = 0              # bumped by every set_context
-        self.num_threads = 0        # O2 graph threads; 0: the core count
+        self.num_threads = 0        # every kernel's threads; 0: the cores
         # Bumped when a Parameter or sub-Cell a graph may read is replaced or
         # removed, or a Parameter changes shape or dtype: cached graphs
         # re-check what they read before their next call.
@@ -89,13 +98,17 @@ _executors = {}
 _compiler = None
 
 
-def executor(level="O0"):
-    """The process-wide PyNative executor of a jit level."""
-    ex = _executors.get(level)
+def executor(level=PYNATIVE_JIT_LEVEL, threads=None):
+    """The process-wide PyNative executor of a jit level and thread count
+    (default: the context's runtime_num_threads)."""
+    if threads is None:
+        threads = STATE.num_threads
+    key = (level, threads)
+    ex = _executors.get(key)
     if ex is None:
-        ex = native.Executor(level)
+        ex = native.Executor(level, threads)
         ex.set_cache_capacity(STATE.kernel_cache_size)
-        _executors[level] = ex
+        _executors[key] = ex
     return ex
 
 
@@ -115,7 +128,7 @@ def structure_changed():
 
 
 def pynative_level():
-    return STATE.jit_level or "O0"
+    return STATE.jit_level or PYNATIVE_JIT_LEVEL
 
 
 def graph_compiler():

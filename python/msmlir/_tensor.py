@@ -13,6 +13,7 @@ from . import dtype as mstype
 from . import _graph
 from ._graph import Sym, value_dependent
 from ._runtime import (STATE, MSError, HostTensor, OpCall, executor,
+                       PYNATIVE_JIT_LEVEL,
                        structure_changed as _structure_changed)
 
 _HT = HostTensor
@@ -28,7 +29,7 @@ def _bind_executor(level):
     _run1, _run2, _runn = ex.run1, ex.run2, ex.run
 
 
-_bind_executor("O0")
+_bind_executor(PYNATIVE_JIT_LEVEL)
 STATE.tensor_hook = _bind_executor
 
 

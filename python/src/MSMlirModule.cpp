@@ -272,10 +272,18 @@ JitLevel levelFromString(const std::string &text) {
   return *level;
 }
 
+CompileOptions compileOptions(JitLevel level, unsigned numThreads) {
+  CompileOptions options;
+  options.jitLevel = level;
+  options.numThreads = numThreads;
+  return options;
+}
+
 class Executor {
 public:
-  explicit Executor(const std::string &level)
-      : level(levelFromString(level)), executor(EagerOptions{this->level}) {}
+  Executor(const std::string &level, unsigned numThreads)
+      : level(levelFromString(level)),
+        executor(EagerOptions{compileOptions(this->level, numThreads)}) {}
 
   HostTensor run1(const OpCall &op, const HostTensor &a) {
     return first(executor.run(op, llvm::ArrayRef<HostTensor>(a)));
@@ -325,6 +333,12 @@ public:
 
   std::string levelName() const { return jitLevelName(level).str(); }
 
+  std::unique_ptr<KernelGraph> loadGraph(const std::string &source,
+                                         const std::string &entry,
+                                         const std::string &bufferName) {
+    return unwrap(executor.loadGraph(source, entry, bufferName));
+  }
+
 private:
   static HostTensor first(llvm::Expected<std::vector<HostTensor>> results) {
     if (!results)
@@ -342,13 +356,18 @@ private:
 // Graph mode
 //===----------------------------------------------------------------------===//
 
+/// A compiled graph: one native entry (exc_mode sink), or the graph's ops
+/// run one at a time on an Executor's kernels (no_sink).
 class Graph {
 public:
   explicit Graph(std::unique_ptr<JitModule> module)
       : module(std::move(module)) {}
+  Graph(std::unique_ptr<KernelGraph> kernels, py::object executor)
+      : executor(std::move(executor)), kernels(std::move(kernels)) {}
 
   py::tuple run(const std::vector<HostTensor> &args) {
-    std::vector<HostTensor> results = unwrap(module->run(args));
+    std::vector<HostTensor> results =
+        unwrap(module ? module->run(args) : kernels->run(args));
     py::tuple out(results.size());
     for (size_t i = 0; i < results.size(); ++i)
       out[i] = py::cast(std::move(results[i]));
@@ -358,12 +377,11 @@ public:
   /// The jit wrapper's fast path: runs when `args` match the signature
   /// exactly and returns None (no exception) when they do not.
   py::object runIfMatch(const std::vector<HostTensor> &args) {
-    if (llvm::Error err = module->signature().checkArguments(args)) {
+    if (llvm::Error err = signatureRef().checkArguments(args)) {
       llvm::consumeError(std::move(err));
       return py::none();
     }
-    std::vector<HostTensor> results = unwrap(module->allocateResults());
-    unwrap(module->runUnchecked(args, results));
+    std::vector<HostTensor> results = runChecked(args);
     py::tuple out(results.size());
     for (size_t i = 0; i < results.size(); ++i)
       out[i] = py::cast(std::move(results[i]));
@@ -413,12 +431,11 @@ public:
         return py::none();
       hosts.push_back(*t);
     }
-    if (llvm::Error err = module->signature().checkArguments(hosts)) {
+    if (llvm::Error err = signatureRef().checkArguments(hosts)) {
       llvm::consumeError(std::move(err));
       return py::none();
     }
-    std::vector<HostTensor> results = unwrap(module->allocateResults());
-    unwrap(module->runUnchecked(hosts, results));
+    std::vector<HostTensor> results = runChecked(hosts);
     if (tensorType != Py_None && results.size() == 1) {
       if (!PyType_Check(tensorType))
         throw py::type_error("call_tensors: tensor_type must be a class");
@@ -439,17 +456,36 @@ public:
   }
 
   py::tuple signature() const {
-    const EntrySignature &sig = module->signature();
+    const EntrySignature &sig = signatureRef();
     return py::make_tuple(specList(sig.args), specList(sig.results));
   }
 
+  /// (lowering, codegen) seconds; a no_sink graph compiles its kernels on
+  /// its first run, in the executor's stats instead.
   py::tuple compileTimes() const {
-    const CompileTimes &t = module->compileTimes();
+    CompileTimes t = module ? module->compileTimes() : CompileTimes();
     return py::make_tuple(t.lowering, t.codegen);
   }
 
 private:
+  const EntrySignature &signatureRef() const {
+    return module ? module->signature() : kernels->signature();
+  }
+
+  /// Runs on arguments that match the signature.
+  std::vector<HostTensor> runChecked(llvm::ArrayRef<HostTensor> args) {
+    if (kernels)
+      return unwrap(kernels->run(args));
+    std::vector<HostTensor> results = unwrap(module->allocateResults());
+    unwrap(module->runUnchecked(args, results));
+    return results;
+  }
+
   std::unique_ptr<JitModule> module;
+  // Declared before `kernels`, so the executor (and its MLIR context)
+  // outlives the graph it parsed.
+  py::object executor;
+  std::unique_ptr<KernelGraph> kernels;
 };
 
 class Compiler {
@@ -459,11 +495,24 @@ public:
                                  const std::string &level,
                                  const std::string &bufferName,
                                  const std::string &dumpDir,
-                                 unsigned numThreads) {
-    CompileOptions options;
-    options.pipeline.jitLevel = levelFromString(level);
-    options.pipeline.numThreads = numThreads;
+                                 unsigned numThreads,
+                                 const std::string &excMode,
+                                 py::object executor) {
+    CompileOptions options = compileOptions(levelFromString(level), numThreads);
     options.dumpIRDir = dumpDir;
+    std::optional<ExecMode> mode = parseExecMode(excMode);
+    if (!mode)
+      throw py::value_error("unknown exc_mode '" + excMode +
+                            "'; expected 'auto', 'sink' or 'no_sink'");
+    options.execMode = *mode;
+    if (resolveExecMode(options) == ExecMode::NoSink) {
+      if (executor.is_none())
+        throw py::value_error("exc_mode no_sink runs the graph on an "
+                              "Executor: pass executor=");
+      std::unique_ptr<KernelGraph> kernels =
+          executor.cast<Executor &>().loadGraph(source, entry, bufferName);
+      return std::make_shared<Graph>(std::move(kernels), std::move(executor));
+    }
     std::unique_ptr<JitModule> module;
     std::string message;
     {
@@ -586,7 +635,10 @@ PYBIND11_MODULE(_msmlir, m) {
       });
 
   py::class_<Executor>(m, "Executor")
-      .def(py::init<const std::string &>(), py::arg("jit_level") = "O0")
+      .def(py::init<const std::string &, unsigned>(),
+           py::arg("jit_level") = "O0", py::arg("num_threads") = 0,
+           "PyNative kernels of a jit level on num_threads threads (0: the "
+           "core count)")
       .def("run1", &Executor::run1)
       .def("run2", &Executor::run2)
       .def("run", &Executor::runN)
@@ -609,9 +661,12 @@ PYBIND11_MODULE(_msmlir, m) {
       .def("compile", &Compiler::compile, py::arg("source"),
            py::arg("entry") = "construct", py::arg("jit_level") = "O0",
            py::arg("buffer_name") = "<graph>", py::arg("dump_ir_dir") = "",
-           py::arg("num_threads") = 0,
-           "Compiles `entry` of ms source text; num_threads: O2's parallel "
-           "loops (0: the core count)");
+           py::arg("num_threads") = 0, py::arg("exc_mode") = "sink",
+           py::arg("executor") = py::none(),
+           "Compiles `entry` of ms source text; num_threads: the parallel "
+           "loops' threads (0: the core count); exc_mode auto|sink|no_sink "
+           "(auto: no_sink at O0): no_sink runs the graph kernel by kernel "
+           "on `executor` (an Executor of the same level and threads)");
 
   m.add_object("call_tensors",
                py::reinterpret_steal<py::object>(

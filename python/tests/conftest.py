@@ -23,12 +23,14 @@ from msmlir import nn  # noqa: E402
 def _reset_context():
     ms.set_context(mode=ms.PYNATIVE_MODE, jit_level="", jit_syntax_level="",
                    save_graphs=False, graph_cache_size=64,
-                   kernel_cache_size=1024)
+                   kernel_cache_size=1024, runtime_num_threads=0,
+                   jit_config={"exc_mode": "auto"})
     ms.set_seed(1234)
     yield
     ms.set_context(mode=ms.PYNATIVE_MODE, jit_level="", jit_syntax_level="",
                    save_graphs=False, graph_cache_size=64,
-                   kernel_cache_size=1024)
+                   kernel_cache_size=1024, runtime_num_threads=0,
+                   jit_config={"exc_mode": "auto"})
 
 
 def relative_error(actual, expected):

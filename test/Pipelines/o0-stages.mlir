@@ -1,6 +1,8 @@
 // The O0 pipeline stage by stage (the stages ms-run --dump-ir-after-all
-// writes). Bufferization turns the result into an out-param written in place.
-// RUN: ms-opt %s --pass-pipeline="builtin.module(canonicalize,convert-ms-to-linalg,ms-decompose-aggregates,func.func(linalg-generalize-named-ops),ms-contraction-to-fma)" \
+// writes): the matmul on register tiles like every level's, then each op's
+// epilogue in a loop of its own (no fusion across ops at O0).
+// Bufferization turns the result into an out-param written in place.
+// RUN: ms-opt %s --pass-pipeline="builtin.module(canonicalize,convert-ms-to-linalg{conv-as-matmul},ms-decompose-aggregates,ms-vectorize-convs{pool-epilogues=false},ms-transpose-matmul-operands,canonicalize,ms-vectorize-matmuls{num-threads=1},func.func(linalg-generalize-named-ops),ms-contraction-to-fma,ms-interchange-contractions,canonicalize,ms-vectorize-transposes,ms-vectorize-pooling,canonicalize)" \
 // RUN:   | FileCheck %s --check-prefix=GENERIC
 // RUN: ms-opt %s --canonicalize --convert-ms-to-linalg --ms-decompose-aggregates \
 // RUN:   --ms-emit-c-interface \
@@ -9,8 +11,19 @@
 // RUN:   | FileCheck %s --check-prefix=BUFFER
 
 // GENERIC-LABEL: func @construct
-// GENERIC: linalg.generic {{.*}}["parallel", "parallel", "reduction"]
-// GENERIC: math.fma
+// GENERIC: vector.contract
+// The result transposed back, then the bias, then the relu.
+// GENERIC: linalg.generic
+// GENERIC-NEXT: ^bb0
+// GENERIC-NEXT: linalg.yield
+// GENERIC: linalg.generic
+// GENERIC-NEXT: ^bb0
+// GENERIC-NEXT: arith.addf
+// GENERIC-NEXT: linalg.yield
+// GENERIC: linalg.generic
+// GENERIC-NEXT: ^bb0
+// GENERIC-NEXT: arith.maximumf
+// GENERIC-NEXT: linalg.yield
 // GENERIC-NOT: linalg.matmul
 
 // BUFFER: func.func @construct(%{{.*}}: memref<4x8xf32>, {{.*}}, %[[OUT:[a-z0-9]+]]: memref<4x3xf32>) attributes {llvm.emit_c_interface}

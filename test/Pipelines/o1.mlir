@@ -1,14 +1,12 @@
-// O1: weights streamed by rows, contraction loops interchanged so the
-// innermost loop is parallel, and bias + relu (with the transpose back) fused
-// into one loop nest.
-// RUN: ms-opt %s --pass-pipeline="builtin.module(canonicalize,convert-ms-to-linalg,ms-decompose-aggregates,ms-transpose-matmul-operands,canonicalize,func.func(linalg-generalize-named-ops),ms-contraction-to-fma,ms-interchange-contractions,linalg-fuse-elementwise-ops,canonicalize)" | FileCheck %s
+// O1: the matmul on register tiles like every level's (weights streamed by
+// rows), then fusion: transpose back, bias and relu in one loop nest.
+// RUN: ms-opt %s --pass-pipeline="builtin.module(canonicalize,convert-ms-to-linalg{conv-as-matmul},ms-decompose-aggregates,ms-vectorize-convs,ms-transpose-matmul-operands,canonicalize,ms-vectorize-matmuls{num-threads=1},func.func(linalg-generalize-named-ops),ms-contraction-to-fma,ms-interchange-contractions,canonicalize,linalg-fuse-elementwise-ops,canonicalize,ms-vectorize-transposes,ms-fuse-batch-loops,canonicalize,ms-vectorize-pooling,canonicalize)" | FileCheck %s
 // RUN: ms-opt %s --ms-pipeline-O1 | FileCheck %s --check-prefix=LLVM
 
 // CHECK-LABEL: func @construct
-// The matmul, with x^T fused in: loops (n, k, m), FMA accumulation.
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<10x16xf32>, tensor<4x16xf32>)
-// CHECK-NEXT: ^bb0
-// CHECK-NEXT: math.fma
+// The matmul, 10 rows as a 6-row and a 4-row tile, K in order.
+// CHECK: vector.contract {{.*}} : vector<6x1xf32>, vector<1x4xf32> into vector<6x4xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x4xf32> into vector<4x4xf32>
 // One epilogue loop nest: transpose back, bias, relu.
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} outs(%{{.*}} : tensor<4x10xf32>)
 // CHECK-NEXT: ^bb0

@@ -395,9 +395,9 @@ TEST_TEMPLATE = """\
 // Graph mode matches the reference; PyNative and every jit_level (O2 on one
 // thread and on two, sunk or kernel by kernel) match graph mode at O0 bit for
 // bit.
-// RUN: ms-run %s --exc-mode=sink {inputs} --output=%t.graph.npy
+// RUN: ms-run %s --jit-level=O0 --exc-mode=sink {inputs} --output=%t.graph.npy
 // RUN: %compare %t.graph.npy %S/../reference/{name}/expected.npy
-// RUN: ms-run %s --mode=pynative {inputs} --output=%t.pynative.npy
+// RUN: ms-run %s --mode=pynative --jit-level=O0 {inputs} --output=%t.pynative.npy
 // RUN: %compare --exact %t.pynative.npy %t.graph.npy
 // RUN: ms-run %s --jit-level=O1 {inputs} --output=%t.o1.npy
 // RUN: %compare {level_parity} %t.o1.npy %t.graph.npy

@@ -21,3 +21,12 @@
 // RUN: ms-run %S/../../examples/mlp.mlir --mode=pynative --jit-level=O2 --params=%S/reference/mlp/params.safetensors \
 // RUN:   --input=%S/reference/mlp/input.npy --output=%t.pynative.o2.npy
 // RUN: %compare --exact %t.pynative.o2.npy %t.graph.npy
+// RUN: ms-run %S/../../examples/mlp.mlir --jit-level=O0 --exc-mode=sink --params=%S/reference/mlp/params.safetensors \
+// RUN:   --input=%S/reference/mlp/input.npy --output=%t.o0.npy
+// RUN: %compare --exact %t.o0.npy %t.graph.npy
+// Three threads do not divide the 512 rows: the leftover rows run on one
+// thread (this failed to compile: an affine.min of the thread index bounded
+// an affine loop).
+// RUN: ms-run %S/../../examples/mlp.mlir --jit-level=O2 --num-threads=3 --params=%S/reference/mlp/params.safetensors \
+// RUN:   --input=%S/reference/mlp/input.npy --output=%t.o2t3.npy
+// RUN: %compare --exact %t.o2t3.npy %t.graph.npy

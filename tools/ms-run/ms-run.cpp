@@ -59,13 +59,12 @@ cl::opt<std::string>
                   "run it one op at a time, each op a cached kernel"),
          cl::init("graph"), cl::value_desc("graph|pynative"),
          cl::cat(category));
-cl::opt<std::string> jitLevel("jit-level",
-                              cl::desc("Optimization level (JitConfig "
-                                       "jit_level): O0 op by op, O1 fused "
-                                       "and tiled, O2 vectorized and "
-                                       "multithreaded"),
-                              cl::init("O0"), cl::value_desc("O0|O1|O2"),
-                              cl::cat(category));
+cl::opt<std::string> jitLevel(
+    "jit-level",
+    cl::desc("Graph-level work (JitConfig jit_level); every level runs the "
+             "same vectorized kernels: O0 each op its own kernel, O1 adds "
+             "fusion, O2 (the default) adds whole-graph optimizations"),
+    cl::init("O2"), cl::value_desc("O0|O1|O2"), cl::cat(category));
 cl::opt<std::string> excMode(
     "exc-mode",
     cl::desc("Graph mode execution (JitConfig exc_mode): sink runs the whole "
@@ -75,7 +74,8 @@ cl::opt<std::string> excMode(
     cl::init("auto"), cl::value_desc("auto|sink|no_sink"), cl::cat(category));
 cl::opt<unsigned> numThreads(
     "num-threads",
-    cl::desc("Threads for O2's parallel loops (default 0: the core count)"),
+    cl::desc("Threads for the parallel loops, at every level and in PyNative "
+             "(default 0: the core count)"),
     cl::init(0), cl::value_desc("N"), cl::cat(category));
 cl::opt<unsigned> kernelCacheSize(
     "kernel-cache-size",
@@ -373,7 +373,7 @@ int main(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(
           argvList.size(), argvList.data(),
           "ms-run: compile and run an ms network (Graph or PyNative mode)\n\n"
-          "  ms-run net.mlir --mode=graph --jit-level=O0 --init-params=0 "
+          "  ms-run net.mlir --mode=graph --jit-level=O2 --init-params=0 "
           "--print\n\n"
           "  --stats  PyNative: report kernel-cache hits and misses and the "
           "time spent\n           compiling vs running, on stderr\n\n"
@@ -398,11 +398,16 @@ int main(int argc, char **argv) {
       return usage("--output=" + path + ": expected a PATH.npy");
   if (repeat == 0)
     return usage("--repeat must be at least 1");
-  if (excMode != "auto" && excMode != "sink" && excMode != "no_sink")
+  std::optional<ExecMode> execMode = parseExecMode(excMode);
+  if (!execMode)
     return usage("--exc-mode must be auto, sink or no_sink, got '" + excMode +
                  "'");
-  // auto: KernelByKernel at O0, the whole graph sunk at O1/O2 (MindSpore).
-  bool sink = excMode == "sink" || (excMode == "auto" && *level != JitLevel::O0);
+  CompileOptions options;
+  options.jitLevel = *level;
+  options.execMode = *execMode;
+  options.numThreads = numThreads;
+  options.dumpIRDir = dumpIR;
+  bool sink = resolveExecMode(options) == ExecMode::Sink;
   if (mode == "graph" && !sink && !dumpIR.empty())
     return usage("--dump-ir-after-all dumps the whole-graph compile: add "
                  "--exc-mode=sink (at O0, exc_mode auto runs kernel by "
@@ -469,10 +474,6 @@ int main(int argc, char **argv) {
   std::unique_ptr<JitModule> jit;
   std::optional<EagerExecutor> executor;
   if (mode == "graph" && sink) {
-    CompileOptions options;
-    options.pipeline.jitLevel = *level;
-    options.pipeline.numThreads = numThreads;
-    options.dumpIRDir = dumpIR;
     auto compiled = JitModule::compile(*module, entry, options);
     if (!compiled)
       return fail(compiled.takeError());
@@ -485,7 +486,10 @@ int main(int argc, char **argv) {
           times.codegen * 1e3);
     }
   } else {
-    executor.emplace(EagerOptions{*level, numThreads, kernelCacheSize});
+    // One op per kernel, compiled at the same level and thread count.
+    CompileOptions kernels = options;
+    kernels.dumpIRDir.clear();
+    executor.emplace(EagerOptions{kernels, kernelCacheSize});
   }
   EagerTrace trace;
   if (printIntermediates)

@@ -69,8 +69,8 @@ func.func @construct(%x: tensor<8x3x20x20xf32>,
     auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
     ASSERT_TRUE(module);
     CompileOptions options;
-    options.pipeline.jitLevel = JitLevel::O2;
-    options.pipeline.numThreads = threads;
+    options.jitLevel = JitLevel::O2;
+    options.numThreads = threads;
     auto jit = JitModule::compile(*module, "construct", options);
     ASSERT_TRUE(static_cast<bool>(jit)) << llvm::toString(jit.takeError());
     std::vector<HostTensor> args = {HostTensor(DType::F32, {8, 3, 20, 20}),

@@ -170,6 +170,43 @@ TEST_F(EagerExecutorTest, MatchesHandComputedDense) {
 
 namespace {
 
+TEST_F(EagerExecutorTest, RunsALoadedGraphKernelByKernel) {
+  auto graph = executor.loadGraph(R"mlir(
+func.func @construct(%x: tensor<1x4xf32>, %y: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %0 = ms.add %x, %y : tensor<1x4xf32>, tensor<1x4xf32>
+  %1 = ms.relu %0 : tensor<1x4xf32>
+  return %1 : tensor<1x4xf32>
+}
+)mlir",
+                                  "construct");
+  ASSERT_TRUE(static_cast<bool>(graph)) << errorText(graph.takeError());
+  HostTensor x = filled({1, 4}, {-2, 1, 0.5f, 3});
+  HostTensor y = filled({1, 4}, {1, -3, 0.5f, 1});
+  auto out = (*graph)->run({x, y});
+  ASSERT_TRUE(static_cast<bool>(out)) << errorText(out.takeError());
+  const float *r = out->front().dataAs<float>();
+  EXPECT_EQ(r[0], 0.0f);
+  EXPECT_EQ(r[1], 0.0f);
+  EXPECT_EQ(r[2], 1.0f);
+  EXPECT_EQ(r[3], 4.0f);
+  // One kernel per op.
+  EXPECT_EQ(executor.stats().misses, 2u);
+  // The signature is checked before any op runs.
+  auto wrong = (*graph)->run({x});
+  ASSERT_FALSE(static_cast<bool>(wrong));
+  consumeError(wrong.takeError());
+}
+
+TEST_F(EagerExecutorTest, LoadGraphReportsBadSourceAndEntry) {
+  auto bad = executor.loadGraph("func.func @construct(", "construct", "<g>");
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(errorText(bad.takeError()).find("<g>"), std::string::npos);
+  auto missing = executor.loadGraph("func.func @f() { return }", "construct");
+  ASSERT_FALSE(static_cast<bool>(missing));
+  EXPECT_EQ(errorText(missing.takeError()),
+            "no function named @construct in the graph");
+}
+
 TEST(EagerExecutorInferTest, InfersResultTypesWithoutCompiling) {
   EagerExecutor executor;
   TensorSpec x{DType::F32, {64, 1, 28, 28}, ""};

@@ -8,8 +8,8 @@
 #ifndef MS_PIPELINES_PIPELINES_H
 #define MS_PIPELINES_PIPELINES_H
 
-#include "llvm/ADT/StringRef.h"
-#include <optional>
+#include "ms/Pipelines/CompileOptions.h"
+
 #include <string>
 #include <vector>
 
@@ -23,22 +23,6 @@ class OpPassManager;
 
 namespace ms {
 
-/// How hard the compiler works (MindSpore's JitConfig.jit_level).
-enum class JitLevel { O0, O1, O2 };
-
-/// Parses "O0", "O1" or "O2".
-std::optional<JitLevel> parseJitLevel(llvm::StringRef text);
-llvm::StringRef jitLevelName(JitLevel level);
-
-struct PipelineOptions {
-  JitLevel jitLevel = JitLevel::O0;
-  /// Threads for O2's parallel loops; 0 means the host's core count.
-  unsigned numThreads = 0;
-};
-
-/// The thread count O2 uses for `options` (1 below O2).
-unsigned effectiveThreads(const PipelineOptions &options);
-
 /// The passes from ms on tensors to the LLVM dialect, as textual stages. Each
 /// stage is a (name, pipeline) pair; --dump-ir-after-all writes one file per
 /// stage.
@@ -46,11 +30,24 @@ struct PipelineStage {
   std::string name;
   std::string pipeline;
 };
-std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options);
+std::vector<PipelineStage> getPipelineStages(const CompileOptions &options);
 
-/// Appends the whole pipeline to a module-level pass manager.
+/// Each level's pipeline (`ms-pipeline-O<N>` in ms-opt), whatever
+/// options.jitLevel says. Every level compiles the same register-tiled,
+/// vectorized kernels; the levels differ in graph-level work only:
+/// O0 runs each op as its own kernel (no fusion across ops), O1 adds fusion
+/// (elementwise chains, epilogues in matmul and conv tiles, conv + relu +
+/// pool, batch loops), O2 adds whole-graph decisions.
+llvm::LogicalResult buildO0Pipeline(mlir::OpPassManager &pm,
+                                    const CompileOptions &options);
+llvm::LogicalResult buildO1Pipeline(mlir::OpPassManager &pm,
+                                    const CompileOptions &options);
+llvm::LogicalResult buildO2Pipeline(mlir::OpPassManager &pm,
+                                    const CompileOptions &options);
+
+/// Appends the pipeline of options.jitLevel to a module-level pass manager.
 llvm::LogicalResult buildMSPipeline(mlir::OpPassManager &pm,
-                                    const PipelineOptions &options);
+                                    const CompileOptions &options);
 
 /// Registers the dialects and translations every ms tool needs.
 void registerMSDialects(mlir::DialectRegistry &registry);

@@ -29,10 +29,18 @@ class FuncOp;
 namespace ms {
 namespace runtime {
 
+/// The options PyNative compiles its kernels with: O0 (each op its own
+/// kernel; they are the same vectorized kernels as every level's).
+inline CompileOptions pynativeCompileOptions() {
+  CompileOptions options;
+  options.jitLevel = JitLevel::O0;
+  return options;
+}
+
 struct EagerOptions {
-  JitLevel jitLevel = JitLevel::O0;
-  /// Threads for O2 kernels; 0 means the core count.
-  unsigned numThreads = 0;
+  /// How each op's kernel is compiled (jit_level, threads). PyNative's
+  /// kernels are O0's: one op each.
+  CompileOptions compile = pynativeCompileOptions();
   /// Kernels kept compiled; beyond it the least recently used is freed.
   size_t kernelCacheSize = kDefaultKernelCacheSize;
   static constexpr size_t kDefaultKernelCacheSize = 1024;
@@ -63,6 +71,25 @@ struct EagerStats {
 };
 std::string formatStats(const EagerStats &stats);
 
+class EagerExecutor;
+
+/// A graph run kernel by kernel from the host (exc_mode no_sink): its ms ops
+/// one at a time on an executor's cached kernels. It must not outlive the
+/// executor that loaded it.
+class KernelGraph {
+public:
+  ~KernelGraph();
+  const EntrySignature &signature() const;
+  /// Checks `args` against the signature, then runs the ops.
+  llvm::Expected<std::vector<HostTensor>> run(llvm::ArrayRef<HostTensor> args);
+
+private:
+  friend class EagerExecutor;
+  KernelGraph();
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
 class EagerExecutor {
 public:
   explicit EagerExecutor(EagerOptions options = {});
@@ -86,6 +113,13 @@ public:
   llvm::Expected<std::vector<HostTensor>>
   runFunction(mlir::func::FuncOp func, llvm::ArrayRef<HostTensor> args,
               const EagerTrace &trace = {});
+
+  /// Parses and verifies `source` (a module of ms functions) in this
+  /// executor's context, to run `entry` kernel by kernel. Errors are
+  /// located, one line per diagnostic.
+  llvm::Expected<std::unique_ptr<KernelGraph>>
+  loadGraph(llvm::StringRef source, llvm::StringRef entry,
+            llvm::StringRef bufferName = "<graph>");
 
   const EagerStats &stats() const;
   /// Number of distinct kernels compiled and cached.

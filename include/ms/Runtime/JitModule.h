@@ -27,13 +27,6 @@ class ModuleOp;
 namespace ms {
 namespace runtime {
 
-struct CompileOptions {
-  PipelineOptions pipeline;
-  /// When set, the IR after each pipeline stage goes to
-  /// <dir>/<NN>_<stage>.mlir (like MindSpore's save_graphs).
-  std::string dumpIRDir;
-};
-
 /// Seconds spent in each part of a compile.
 struct CompileTimes {
   double lowering = 0; // MLIR pipeline

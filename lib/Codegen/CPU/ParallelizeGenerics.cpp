@@ -9,6 +9,7 @@
 #include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -56,16 +57,25 @@ struct MSParallelizeGenericsPass
       SmallVector<OpFoldResult> threads(op.getNumLoops(),
                                         rewriter.getIndexAttr(0));
       threads.front() = rewriter.getIndexAttr(numThreads);
+      auto part = cast<TilingInterface>(op.getOperation());
+      int64_t rows = op.getStaticLoopRanges().front();
+      int64_t even = rows - rows % numThreads;
+      if (even != rows)
+        // The leftover rows run after the chunks, on one thread, so every
+        // chunk is static: a chunk clamped by an affine.min of the thread
+        // index cannot bound the affine loops the op becomes.
+        part = linalg::splitOp(rewriter, part, 0, rewriter.getIndexAttr(even))
+                   .first;
       scf::SCFTilingOptions options;
       options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
       options.setNumThreads(threads);
-      auto tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      rewriter.setInsertionPoint(part);
+      auto tiled = scf::tileUsingSCF(rewriter, part, options);
       if (failed(tiled)) {
-        op.emitOpError("could not be split over threads");
+        part->emitOpError("could not be split over threads");
         return signalPassFailure();
       }
-      rewriter.replaceOp(op, tiled->replacements);
+      rewriter.replaceOp(part, tiled->replacements);
     }
   }
 };

@@ -1052,7 +1052,8 @@ struct MSVectorizeConvsPass
         continue;
       // A channel-lane tile that holds whole pooling windows pools them.
       std::optional<PooledEpilogue> fused =
-          tile->channelLanes ? matchPooledEpilogue(conv) : std::nullopt;
+          tile->channelLanes && poolEpilogues ? matchPooledEpilogue(conv)
+                                              : std::nullopt;
       int64_t pooledPerTile =
           fused ? std::min(conv.outW / fused->windowW,
                            tile->budget / (fused->windowH * fused->windowW))

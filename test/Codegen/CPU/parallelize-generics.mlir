@@ -68,3 +68,25 @@ func.func @inside_forall(%x: tensor<4x256x256xf32>) -> tensor<4x256x256xf32> {
   }
   return %r : tensor<4x256x256xf32>
 }
+
+// Rows that threads do not divide (512 over 3): three static chunks of 170,
+// then the 2 leftover rows on one thread; no chunk is clamped by an
+// affine.min of the thread index, which affine loops could not take as a
+// bound (the seed MLP at --num-threads=3 failed to compile).
+// UNEVEN-LABEL: func @uneven
+// UNEVEN: scf.forall (%{{.*}}) in (3)
+// UNEVEN-NOT: affine.min
+// UNEVEN: linalg.generic {{.*}} outs(%{{.*}} : tensor<170x256xf32>)
+// UNEVEN: tensor.parallel_insert_slice
+// UNEVEN: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x256xf32>)
+// RUN: ms-opt %s --ms-parallelize-generics=num-threads=3 | FileCheck %s --check-prefix=UNEVEN
+func.func @uneven(%x: tensor<512x256xf32>) -> tensor<512x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x256xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<512x256xf32>) outs(%e : tensor<512x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<512x256xf32>
+  return %r : tensor<512x256xf32>
+}

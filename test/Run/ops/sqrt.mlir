@@ -2,9 +2,9 @@
 // Graph mode matches the reference; PyNative and every jit_level (O2 on one
 // thread and on two, sunk or kernel by kernel) match graph mode at O0 bit for
 // bit.
-// RUN: ms-run %s --exc-mode=sink --input=%S/../reference/sqrt/in0.npy --output=%t.graph.npy
+// RUN: ms-run %s --jit-level=O0 --exc-mode=sink --input=%S/../reference/sqrt/in0.npy --output=%t.graph.npy
 // RUN: %compare %t.graph.npy %S/../reference/sqrt/expected.npy
-// RUN: ms-run %s --mode=pynative --input=%S/../reference/sqrt/in0.npy --output=%t.pynative.npy
+// RUN: ms-run %s --mode=pynative --jit-level=O0 --input=%S/../reference/sqrt/in0.npy --output=%t.pynative.npy
 // RUN: %compare --exact %t.pynative.npy %t.graph.npy
 // RUN: ms-run %s --jit-level=O1 --input=%S/../reference/sqrt/in0.npy --output=%t.o1.npy
 // RUN: %compare --exact %t.o1.npy %t.graph.npy

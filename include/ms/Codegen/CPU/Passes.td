@@ -178,12 +178,36 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
            "f32 lanes per vector register (0: the host's)">,
     Option<"vectorRegisters", "vector-registers", "unsigned", "0",
            "Vector registers (0: the host's, 32 with AVX-512)">,
+    Option<"poolEpilogues", "pool-epilogues", "bool", "true",
+           "Pool a following max pool (and the elementwise ops before it) "
+           "in the tiles; jit_level O0 turns it off (no fusion across ops)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect"];
+}
+
+def MSVectorizeSmallElementwise : Pass<"ms-vectorize-small-elementwise"> {
+  let summary = "Small elementwise ops as whole vectors";
+  let description = [{
+    Rewrites each all-parallel `linalg.generic` on static tensors with at
+    most `max-elements` iterations (kMaxVectorLanes) and an arith/math body
+    into vector ops on the whole tensor. A fused chain of elementwise ops on
+    a small tensor (100 ops on [1, 10]) is one loop whose iterations LLVM
+    neither vectorizes (its cost model sees 10 iterations) nor unrolls (the
+    body is large), so each element's chain runs serially, latency-bound:
+    fused, it was slower than the same ops as 100 separate loops, which
+    LLVM unrolls. As vectors, every op handles all elements at once. Each
+    element sees the same operations in the same order, so the bits do not
+    change. Larger ops stay loops, which LLVM vectorizes well.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", "256",
+           "Largest iteration space rewritten as whole vectors">,
+  ];
+  let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 
 def MSVectorizeTransposes : Pass<"ms-vectorize-transposes"> {
@@ -216,9 +240,11 @@ def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
     Tiles the outermost loop of every large `linalg.generic` on tensors (an
     iteration space of at least `min-iterations`, outermost loop parallel,
     not already inside an `scf.forall`) into an `scf.forall` of
-    `num-threads` chunks, which becomes OpenMP later. At O2 with threads this
-    runs after elementwise fusion, so pooling windows and fused epilogues
-    (bias, batch_norm, activation) run in parallel like the matmuls. Each
+    `num-threads` equal, static chunks, which becomes OpenMP later; rows
+    that do not divide evenly run after them on one thread. With threads,
+    every level runs this (at O1 and O2 after elementwise fusion), so
+    pooling windows and epilogues (bias, batch_norm, activation) run in
+    parallel like the matmuls. Each
     element is still computed by the same body in the same order, so the
     results do not change.
   }];

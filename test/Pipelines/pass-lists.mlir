@@ -1,0 +1,47 @@
+// Each jit_level's pass list. Every level compiles the same vectorized
+// kernels (convs and matmuls on register tiles, pooling and transposes as
+// vectors, contractions as FMAs); O0 runs each op as its own kernel, so it
+// has no fusion across ops; O1 adds fusion (elementwise chains, conv + relu
+// + pool in the conv tiles, batch loops); O2 adds whole-graph work. Threads
+// serve every level.
+// RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,O0
+// RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFUSE
+// RUN: ms-opt %s --ms-pipeline-O1=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,FUSE
+// RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,FUSE
+// RUN: ms-opt %s --ms-pipeline-O0=num-threads=2 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+
+// ALL: convert-ms-to-linalg{conv-as-matmul=true}
+// O0: ms-vectorize-convs{pool-epilogues=false
+// FUSE: ms-vectorize-convs{pool-epilogues=true
+// ALL: ms-transpose-matmul-operands
+// ALL: ms-vectorize-matmuls{{.*}}num-threads=1
+// ALL: linalg-generalize-named-ops
+// ALL: ms-contraction-to-fma
+// ALL: ms-interchange-contractions
+// FUSE: linalg-fuse-elementwise-ops
+// ALL: ms-vectorize-transposes
+// FUSE: ms-fuse-batch-loops
+// ALL: ms-vectorize-pooling
+// ALL: ms-vectorize-small-elementwise
+// ALL: one-shot-bufferize
+// ALL: fold-memref-alias-ops
+// ALL: ms-lower-vectors
+// ALL: convert-linalg-to-affine-loops
+// ALL: affine-scalrep
+// ALL: ms-approximate-transcendentals
+// ALL: reconcile-unrealized-casts
+
+// NOFUSE-NOT: linalg-fuse-elementwise-ops
+// NOFUSE-NOT: ms-fuse-batch-loops
+// NOFUSE-NOT: pool-epilogues=true
+
+// THREADS: ms-vectorize-matmuls{{.*}}num-threads=2
+// THREADS: ms-parallelize-generics{{.*}}num-threads=2
+// THREADS: scf-forall-to-parallel
+// THREADS: convert-scf-to-openmp
+// THREADS: convert-openmp-to-llvm
+// SERIAL-NOT: ms-parallelize-generics
+// SERIAL-NOT: openmp
+module {
+}
