@@ -178,6 +178,10 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
            "f32 lanes per vector register (0: the host's)">,
     Option<"vectorRegisters", "vector-registers", "unsigned", "0",
            "Vector registers (0: the host's, 32 with AVX-512)">,
+    Option<"poolEpilogues", "pool-epilogues", "bool", "true",
+           "Pool a following max pool (and the elementwise ops before it) "
+           "in the conv's tiles; false keeps the pool a separate op "
+           "(jit_level O0: no fusion across ops)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect",
@@ -225,8 +229,9 @@ def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
   let options = [
     Option<"numThreads", "num-threads", "unsigned", "2",
            "Chunks (threads) to split each large generic into">,
-    Option<"minIterations", "min-iterations", "int64_t", "32768",
-           "Smallest iteration space worth splitting">,
+    Option<"minIterations", "min-iterations", "int64_t", "0",
+           "Smallest iteration space worth splitting (0: TileSizeModel's "
+           "kMinParallelIterations, 32768)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect"];
