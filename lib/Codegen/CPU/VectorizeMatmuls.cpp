@@ -225,8 +225,10 @@ struct MSVectorizeMatmulsPass
       // the batch) gets no threads of its own.
       unsigned threads =
           op->getParentOfType<scf::ForallOp>() ? 1u : unsigned(numThreads);
+      // Recorded as run: too few rows for a chunk per thread run on one.
+      bool split = threads > 1 && rows >= tiles.microRows * threads;
       ms::recordSchedule(op, describe(op.getContext(), tiles, rows, cols, k,
-                                      threads));
+                                      split ? threads : 1));
       ScheduleWriter writer(body, id, tiles, k, threads);
       writer.schedule(rows, cols);
       writer.finish();
