@@ -46,12 +46,10 @@ private:
     SmallVector<Value> column;
     for (int64_t r = 0; r < pixels; ++r)
       column.push_back(tb.createOrFold<arith::AddIOp>(loc, ow0, index(tb, r)));
-    SmallVector<Value> accumulators;
-    for (int64_t r = 0; r < pixels; ++r)
-      accumulators.push_back(
-          filled ? vector::BroadcastOp::create(tb, loc, vectorType, filled)
-                       .getResult()
-                 : readPixel(tb, out, o0, oh, column[r]));
+    SmallVector<Value> accumulators =
+        startAccumulators(tb, filled, pixels, [&](int64_t r) {
+          return readPixel(tb, out, o0, oh, column[r]);
+        });
     Value rowBase =
         arith::MulIOp::create(tb, loc, oh, index(tb, conv.strideH));
     SmallVector<Value> sums = sumOverTaps(

@@ -50,13 +50,11 @@ private:
   Value rowTile(OpBuilder &tb, Value out, Value o0, int64_t channels,
                 Value oh, Value ow0, int64_t pixels) {
     SmallVector<Value> channel = channelsFrom(tb, o0, channels);
-    SmallVector<Value> accumulators;
-    for (int64_t r = 0; r < channels; ++r)
-      accumulators.push_back(
-          filled ? vector::BroadcastOp::create(tb, loc, vectorType, filled)
-                       .getResult()
-                 : readLanes(tb, loc, vectorType, out, {channel[r], oh, ow0},
-                             padding, pixels));
+    SmallVector<Value> accumulators =
+        startAccumulators(tb, filled, channels, [&](int64_t r) {
+          return readLanes(tb, loc, vectorType, out, {channel[r], oh, ow0},
+                           padding, pixels);
+        });
     Value rowBase =
         arith::MulIOp::create(tb, loc, oh, index(tb, conv.strideH));
     SmallVector<Value> sums = sumOverTaps(
@@ -194,13 +192,11 @@ private:
                  Value p0, int64_t active) {
     FlatRuns runs = flatRuns(tb, p0, active);
     SmallVector<Value> channel = channelsFrom(tb, o0, channels);
-    SmallVector<Value> accumulators;
-    for (int64_t i = 0; i < channels; ++i)
-      accumulators.push_back(
-          filled ? vector::BroadcastOp::create(tb, loc, vectorType, filled)
-                       .getResult()
-                 : readLanes(tb, loc, vectorType, out, {channel[i], p0},
-                             padding, active));
+    SmallVector<Value> accumulators =
+        startAccumulators(tb, filled, channels, [&](int64_t i) {
+          return readLanes(tb, loc, vectorType, out, {channel[i], p0},
+                           padding, active);
+        });
     auto emit = [&](OpBuilder &eb, bool twoRuns) -> Value {
       SmallVector<Value> sums = sumOverTaps(
           eb, accumulators,

@@ -129,6 +129,18 @@ Value ConvTileBuilder::writeTransposed(OpBuilder &b, Value padding,
   return out;
 }
 
+SmallVector<Value> ConvTileBuilder::startAccumulators(
+    OpBuilder &b, Value filled, int64_t count,
+    function_ref<Value(int64_t)> read) const {
+  SmallVector<Value> accumulators;
+  for (int64_t i = 0; i < count; ++i)
+    accumulators.push_back(
+        filled ? vector::BroadcastOp::create(b, loc, vectorType, filled)
+                     .getResult()
+               : read(i));
+  return accumulators;
+}
+
 ConvTileBuilder::ProductInit ConvTileBuilder::productInit() const {
   ProductInit start;
   linalg::MatmulOp matmul = conv.matmul;

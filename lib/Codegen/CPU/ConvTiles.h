@@ -105,6 +105,12 @@ protected:
                               mlir::Value o0, mlir::Value oh,
                               mlir::Value ow0) const;
 
+  /// `count` accumulators: each the `filled` scalar broadcast when the
+  /// product was filled, else `read(i)` of the product.
+  llvm::SmallVector<mlir::Value>
+  startAccumulators(mlir::OpBuilder &b, mlir::Value filled, int64_t count,
+                    llvm::function_ref<mlir::Value(int64_t)> read) const;
+
   /// The product's init, seen through a zero fill that has no other use.
   ProductInit productInit() const;
 

@@ -171,7 +171,11 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
     before, and max and relu select one of their inputs, so the bits do
     not change.
 
-    Other convs keep the im2col matmul.
+    With `pool-epilogues=false` (jit_level O0) the elementwise ops and the
+    pool stay separate ops. Other convs keep the im2col matmul. Tile sizes
+    come from TileSizeModel; the choice (strategy `channel-lanes`,
+    `pixel-lanes`, `flat-pixel-lanes` or `pooled`, and the tile) is appended
+    to the function's discardable `ms.schedules` array.
   }];
   let options = [
     Option<"vectorLanes", "vector-lanes", "unsigned", "0",
@@ -249,6 +253,9 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
     `vector.contract`, which `ms-lower-vectors` turns into FMAs. With more
     than one thread, the rows are split across threads with `scf.forall`.
     K stays in order, so results equal the scalar lowering bit for bit.
+    Each matmul's schedule (shape, micro-tile, K and column blocks, K
+    unroll, threads) is appended to the function's discardable
+    `ms.schedules` array.
   }];
   let options = [
     Option<"numThreads", "num-threads", "unsigned", "1",
