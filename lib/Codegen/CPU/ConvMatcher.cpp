@@ -13,6 +13,75 @@ using namespace mlir;
 
 namespace ms::conv {
 
+namespace {
+
+/// Whether `windows` copies a static [C, H, W] float image into
+/// [C, KH, KW, OH, OW] windows; sets conv's geometry and image.
+bool matchWindows(linalg::GenericOp windows, Im2colConv &conv) {
+  if (!windows || !windows.hasPureTensorSemantics() ||
+      windows.getNumDpsInputs() != 1 || windows.getNumDpsInits() != 1 ||
+      windows.getNumParallelLoops() != 5 || windows.getNumLoops() != 5)
+    return false;
+  Block *body = windows.getBody();
+  if (!body->without_terminator().empty() ||
+      body->getTerminator()->getOperand(0) != body->getArgument(0))
+    return false;
+  auto imageType =
+      dyn_cast<RankedTensorType>(windows.getDpsInputs()[0].getType());
+  auto windowsType = cast<RankedTensorType>(windows.getResult(0).getType());
+  if (!imageType || imageType.getRank() != 3 ||
+      !imageType.hasStaticShape() || !windowsType.hasStaticShape() ||
+      !isa<FloatType>(imageType.getElementType()))
+    return false;
+  AffineMap imageMap = windows.getIndexingMapsArray()[0];
+  if (!windows.getIndexingMapsArray()[1].isIdentity() ||
+      imageMap.getResult(0) != getAffineDimExpr(0, windows.getContext()))
+    return false;
+  auto rows = linearCoefficients(imageMap.getResult(1), 5);
+  auto cols = linearCoefficients(imageMap.getResult(2), 5);
+  // Loops (c, kh, kw, oh, ow): rows at oh*sh + kh*dh, columns at
+  // ow*sw + kw*dw.
+  if (!rows || !cols || (*rows)[0] || (*rows)[2] || (*rows)[4] ||
+      (*cols)[0] || (*cols)[1] || (*cols)[3] || (*cols)[4] < 1 ||
+      (*rows)[3] < 1 || (*rows)[1] < 1 || (*cols)[2] < 1)
+    return false;
+  ArrayRef<int64_t> shape = windowsType.getShape();
+  conv.channels = shape[0];
+  conv.kernelH = shape[1];
+  conv.kernelW = shape[2];
+  conv.outH = shape[3];
+  conv.outW = shape[4];
+  conv.strideH = (*rows)[3];
+  conv.strideW = (*cols)[4];
+  conv.dilationH = (*rows)[1];
+  conv.dilationW = (*cols)[2];
+  conv.image = windows.getDpsInputs()[0];
+  return true;
+}
+
+/// Whether `matmul` is [O, C*KH*KW] x [C*KH*KW, OH*OW] -> [O, OH*OW] for
+/// conv's geometry, all static, of the image's type; sets its weights.
+bool matchProduct(linalg::MatmulOp matmul, Im2colConv &conv) {
+  Type elementType = getElementTypeOrSelf(conv.image.getType());
+  auto weightsType =
+      dyn_cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
+  auto productType = dyn_cast<RankedTensorType>(matmul.getResult(0).getType());
+  if (!weightsType || !productType || !weightsType.hasStaticShape() ||
+      !productType.hasStaticShape() ||
+      weightsType.getElementType() != elementType ||
+      productType.getElementType() != elementType ||
+      weightsType.getDimSize(1) !=
+          conv.channels * conv.kernelH * conv.kernelW ||
+      productType.getDimSize(0) != weightsType.getDimSize(0) ||
+      productType.getDimSize(1) != conv.outH * conv.outW)
+    return false;
+  conv.weights = matmul.getDpsInputs()[0];
+  conv.channelsOut = productType.getDimSize(0);
+  return true;
+}
+
+} // namespace
+
 std::optional<Im2colConv> matchIm2colConv(linalg::MatmulOp matmul) {
   if (!matmul.hasPureTensorSemantics() || matmul.hasUserDefinedMaps())
     return std::nullopt;
@@ -25,63 +94,10 @@ std::optional<Im2colConv> matchIm2colConv(linalg::MatmulOp matmul) {
           SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4}})
     return std::nullopt;
   conv.windows = conv.columns.getSrc().getDefiningOp<linalg::GenericOp>();
-  linalg::GenericOp windows = conv.windows;
-  if (!windows || !windows.hasPureTensorSemantics() ||
-      windows.getNumDpsInputs() != 1 || windows.getNumDpsInits() != 1 ||
-      windows.getNumParallelLoops() != 5 || windows.getNumLoops() != 5)
+  if (!matchWindows(conv.windows, conv) ||
+      // Each kw of the kernel is unrolled into the tile's straight-line code.
+      conv.kernelW > kMaxUnrolledTaps || !matchProduct(matmul, conv))
     return std::nullopt;
-  Block *body = windows.getBody();
-  if (!body->without_terminator().empty() ||
-      body->getTerminator()->getOperand(0) != body->getArgument(0))
-    return std::nullopt;
-  auto imageType =
-      dyn_cast<RankedTensorType>(windows.getDpsInputs()[0].getType());
-  auto windowsType = cast<RankedTensorType>(windows.getResult(0).getType());
-  if (!imageType || imageType.getRank() != 3 ||
-      !imageType.hasStaticShape() || !windowsType.hasStaticShape() ||
-      !isa<FloatType>(imageType.getElementType()))
-    return std::nullopt;
-  AffineMap imageMap = windows.getIndexingMapsArray()[0];
-  if (!windows.getIndexingMapsArray()[1].isIdentity() ||
-      imageMap.getResult(0) != getAffineDimExpr(0, matmul.getContext()))
-    return std::nullopt;
-  auto rows = linearCoefficients(imageMap.getResult(1), 5);
-  auto cols = linearCoefficients(imageMap.getResult(2), 5);
-  // Loops (c, kh, kw, oh, ow): rows at oh*sh + kh*dh, columns at
-  // ow*sw + kw*dw.
-  if (!rows || !cols || (*rows)[0] || (*rows)[2] || (*rows)[4] ||
-      (*cols)[0] || (*cols)[1] || (*cols)[3] || (*cols)[4] < 1 ||
-      (*rows)[3] < 1 || (*rows)[1] < 1 || (*cols)[2] < 1)
-    return std::nullopt;
-  ArrayRef<int64_t> shape = windowsType.getShape();
-  conv.channels = shape[0];
-  conv.kernelH = shape[1];
-  conv.kernelW = shape[2];
-  conv.outH = shape[3];
-  conv.outW = shape[4];
-  conv.strideH = (*rows)[3];
-  conv.strideW = (*cols)[4];
-  conv.dilationH = (*rows)[1];
-  conv.dilationW = (*cols)[2];
-  // Each kw of the kernel is unrolled into the tile's straight-line code.
-  if (conv.kernelW > kMaxUnrolledTaps)
-    return std::nullopt;
-  // [O, C*KH*KW] x [C*KH*KW, OH*OW] -> [O, OH*OW], all static, one type.
-  auto weightsType =
-      dyn_cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
-  auto productType = dyn_cast<RankedTensorType>(matmul.getResult(0).getType());
-  if (!weightsType || !productType || !weightsType.hasStaticShape() ||
-      !productType.hasStaticShape() ||
-      weightsType.getElementType() != imageType.getElementType() ||
-      productType.getElementType() != imageType.getElementType() ||
-      weightsType.getDimSize(1) !=
-          conv.channels * conv.kernelH * conv.kernelW ||
-      productType.getDimSize(0) != weightsType.getDimSize(0) ||
-      productType.getDimSize(1) != conv.outH * conv.outW)
-    return std::nullopt;
-  conv.image = windows.getDpsInputs()[0];
-  conv.weights = matmul.getDpsInputs()[0];
-  conv.channelsOut = productType.getDimSize(0);
   return conv;
 }
 
