@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Codegen/CPU/Passes.h"
+#include "ms/Codegen/CPU/TileSizeModel.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -40,7 +41,8 @@ struct MSParallelizeGenericsPass
     int64_t iterations = 1;
     for (int64_t range : ranges)
       iterations *= range;
-    return iterations >= minIterations;
+    return iterations >= (minIterations ? int64_t(minIterations)
+                                        : ms::kMinParallelIterations);
   }
 
   void runOnOperation() override {

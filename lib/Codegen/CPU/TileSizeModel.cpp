@@ -3,6 +3,8 @@
 #include "ms/Codegen/CPU/TileSizeModel.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -91,6 +93,82 @@ MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
   tiles.unrollK = 4;
   (void)rows;
   return tiles;
+}
+
+int64_t paddedLength(int64_t n) {
+  return n <= 8 ? static_cast<int64_t>(llvm::PowerOf2Ceil(n))
+                : static_cast<int64_t>(llvm::alignTo(n, 8));
+}
+
+std::optional<ConvTile> chooseConvTile(const CpuModel &cpu,
+                                       int64_t channelsOut, int64_t outW,
+                                       int64_t strideW) {
+  // The matmul micro-tile's budget: the registers left after a broadcast
+  // and loads, in vectors of `lanes`.
+  auto budget = [&](int64_t lanes) {
+    int64_t registersPerVector =
+        std::max<int64_t>(1, lanes / cpu.vectorLanes);
+    return std::max<int64_t>(1, (cpu.vectorRegisters - 4) /
+                                    registersPerVector);
+  };
+  ConvTile tile;
+  for (int64_t lanes : {2 * cpu.vectorLanes, cpu.vectorLanes}) {
+    if (channelsOut % lanes == 0) {
+      tile.channelLanes = true;
+      tile.lanes = lanes;
+      tile.budget = budget(lanes);
+      tile.accumulators = std::min<int64_t>(outW, tile.budget);
+      return tile;
+    }
+  }
+  // Pixels in the lanes need contiguous image runs, and rows that fill the
+  // lanes: the lanes past a row's end compute nothing, im2col wastes none.
+  if (strideW != 1)
+    return std::nullopt;
+  tile.lanes = std::min<int64_t>(2 * cpu.vectorLanes, paddedLength(outW));
+  int64_t tiles = (outW + tile.lanes - 1) / tile.lanes;
+  // Rows at least a vector long that it does not divide: flattened tiles
+  // span at most two rows and waste nothing.
+  tile.flatPixels = outW >= tile.lanes && outW % tile.lanes != 0;
+  if (!tile.flatPixels && 8 * outW < 7 * tiles * tile.lanes)
+    return std::nullopt;
+  tile.budget = budget(tile.lanes);
+  tile.accumulators = std::min<int64_t>(channelsOut, tile.budget);
+  return tile;
+}
+
+int64_t choosePooledWindowsPerTile(const ConvTile &tile, int64_t outW,
+                                   int64_t windowH, int64_t windowW) {
+  if (!tile.channelLanes)
+    return 0;
+  return std::min(outW / windowW, tile.budget / (windowH * windowW));
+}
+
+std::optional<PoolRowVectors>
+choosePoolRowVectors(int64_t outputWidth, int64_t windowH, int64_t windowW,
+                     int64_t strideW, int64_t dilationW) {
+  using llvm::checkedAdd, llvm::checkedMul;
+  if (outputWidth > kMaxVectorLanes)
+    return std::nullopt;
+  std::optional<int64_t> taps = checkedMul(windowH, windowW);
+  if (!taps || *taps > kMaxUnrolledTaps)
+    return std::nullopt;
+  PoolRowVectors vectors;
+  vectors.row = paddedLength(outputWidth);
+  std::optional<int64_t> span = checkedMul(vectors.row - 1, strideW);
+  std::optional<int64_t> reach = checkedMul(windowW - 1, dilationW);
+  if (!span || !reach)
+    return std::nullopt;
+  std::optional<int64_t> windowLanes = checkedAdd(*span, *reach);
+  if (!windowLanes || *windowLanes >= kMaxVectorLanes)
+    return std::nullopt;
+  vectors.span = paddedLength(*span + 1);
+  vectors.window = paddedLength(*windowLanes + 1);
+  return vectors;
+}
+
+int64_t chooseTransposeBlock(const CpuModel &cpu) {
+  return 2 * cpu.vectorLanes;
 }
 
 } // namespace ms

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -52,11 +53,6 @@ Value filledScalar(Operation *op) {
   if (yielded.getParentBlock() == generic.getBody())
     return nullptr;
   return yielded;
-}
-
-int64_t paddedLength(int64_t n) {
-  return n <= 8 ? static_cast<int64_t>(llvm::PowerOf2Ceil(n))
-                : static_cast<int64_t>(llvm::alignTo(n, 8));
 }
 
 namespace {
@@ -136,6 +132,19 @@ Value extremeIgnoringZeroSign(OpBuilder &b, Location loc, Value x, Value y,
   if (isMax)
     return arith::MaximumFOp::create(b, loc, x, y, noSignedZeros);
   return arith::MinimumFOp::create(b, loc, x, y, noSignedZeros);
+}
+
+void recordSchedule(Operation *op, DictionaryAttr schedule) {
+  auto func = isa<FunctionOpInterface>(op)
+                  ? op
+                  : op->getParentOfType<FunctionOpInterface>().getOperation();
+  if (!func)
+    return;
+  SmallVector<Attribute> schedules;
+  if (auto recorded = func->getAttrOfType<ArrayAttr>(kSchedulesAttr))
+    llvm::append_range(schedules, recorded.getValue());
+  schedules.push_back(schedule);
+  func->setAttr(kSchedulesAttr, ArrayAttr::get(op->getContext(), schedules));
 }
 
 } // namespace ms

@@ -10,6 +10,7 @@
 #include "ms/Codegen/CPU/Passes.h"
 #include "ms/Codegen/CPU/TileSizeModel.h"
 #include "ms/Codegen/CPU/TransformScript.h"
+#include "ms/Codegen/CPU/VectorizationUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -18,8 +19,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"
-
-#include <cstdlib>
 
 namespace ms {
 #define GEN_PASS_DEF_MSVECTORIZEMATMULS
@@ -171,6 +170,22 @@ private:
   std::vector<std::string> registerTiles, kLoops;
 };
 
+/// The matmul's entry in ms.schedules: the tiles as the schedule uses them.
+DictionaryAttr describe(MLIRContext *ctx, const ms::MatmulTiles &tiles,
+                        int64_t rows, int64_t cols, int64_t k,
+                        unsigned threads) {
+  Builder b(ctx);
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("op", b.getStringAttr("matmul")),
+       b.getNamedAttr("shape", b.getDenseI64ArrayAttr({rows, cols, k})),
+       b.getNamedAttr("micro_tile", b.getDenseI64ArrayAttr(
+                                        {tiles.microRows, tiles.microCols})),
+       b.getNamedAttr("k_block", b.getI64IntegerAttr(tiles.cacheK)),
+       b.getNamedAttr("n_block", b.getI64IntegerAttr(tiles.cacheCols)),
+       b.getNamedAttr("unroll_k", b.getI64IntegerAttr(tiles.unrollK)),
+       b.getNamedAttr("threads", b.getI64IntegerAttr(threads))});
+}
+
 struct MSVectorizeMatmulsPass
     : ms::impl::MSVectorizeMatmulsBase<MSVectorizeMatmulsPass> {
   using MSVectorizeMatmulsBase::MSVectorizeMatmulsBase;
@@ -210,6 +225,10 @@ struct MSVectorizeMatmulsPass
       // the batch) gets no threads of its own.
       unsigned threads =
           op->getParentOfType<scf::ForallOp>() ? 1u : unsigned(numThreads);
+      // Recorded as run: too few rows for a chunk per thread run on one.
+      bool split = threads > 1 && rows >= tiles.microRows * threads;
+      ms::recordSchedule(op, describe(op.getContext(), tiles, rows, cols, k,
+                                      split ? threads : 1));
       ScheduleWriter writer(body, id, tiles, k, threads);
       writer.schedule(rows, cols);
       writer.finish();
@@ -237,9 +256,6 @@ struct MSVectorizeMatmulsPass
         "    transform.yield\n"
         "  }\n"
         "}\n";
-    // A debugging aid: MS_DUMP_MATMUL_SCHEDULE=1 prints the schedule.
-    if (std::getenv("MS_DUMP_MATMUL_SCHEDULE"))
-      llvm::errs() << script;
     if (failed(ms::applyTransformScript(getOperation(), script)))
       return signalPassFailure();
     getOperation()->walk([](Operation *op) { op->removeAttr(kIdAttr); });

@@ -21,7 +21,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/Support/CheckedArithmetic.h"
 
 namespace ms {
 #define GEN_PASS_DEF_MSVECTORIZEPOOLING
@@ -43,25 +42,13 @@ struct PoolingShape {
   OpOperand *input = nullptr;
 };
 
-/// Whether the window unrolls into a bounded number of taps and every
-/// vector the row emitter builds (the output row, a strided span, a max
-/// pool's window of rows; see vectorizePooling) stays under
-/// kMaxVectorLanes. Checked arithmetic: the sizes come from the user.
-bool fitsUnrolled(const PoolingShape &shape, int64_t outputWidth) {
-  using llvm::checkedAdd, llvm::checkedMul;
-  if (outputWidth > kMaxVectorLanes)
-    return false;
-  std::optional<int64_t> taps = checkedMul(shape.windowH, shape.windowW);
-  if (!taps || *taps > kMaxUnrolledTaps)
-    return false;
-  int64_t lanes = paddedLength(outputWidth);
-  std::optional<int64_t> span = checkedMul(lanes - 1, shape.strideW);
-  std::optional<int64_t> reach =
-      checkedMul(shape.windowW - 1, shape.dilationW);
-  if (!span || !reach)
-    return false;
-  std::optional<int64_t> windowLanes = checkedAdd(*span, *reach);
-  return windowLanes && *windowLanes < kMaxVectorLanes;
+/// The vectors of the row emitter (see vectorizePooling), if the window
+/// unrolls into a bounded number of taps and each stays under
+/// kMaxVectorLanes (TileSizeModel).
+std::optional<PoolRowVectors> rowVectors(const PoolingShape &shape,
+                                         int64_t outputWidth) {
+  return choosePoolRowVectors(outputWidth, shape.windowH, shape.windowW,
+                              shape.strideW, shape.dilationW);
 }
 
 std::optional<PoolingShape> matchPooling(linalg::GenericOp op) {
@@ -119,7 +106,7 @@ std::optional<PoolingShape> matchPooling(linalg::GenericOp op) {
   shape.windowH = ranges[loops - 2];
   shape.windowW = ranges[loops - 1];
   if (shape.strideH < 1 || shape.strideW < 1 || shape.dilationH < 1 ||
-      shape.dilationW < 1 || ranges[ow] < 2 || !fitsUnrolled(shape, ranges[ow]))
+      shape.dilationW < 1 || ranges[ow] < 2 || !rowVectors(shape, ranges[ow]))
     return std::nullopt;
   // Only scalar elementwise arithmetic in the body, so it works on vectors.
   for (Operation &bodyOp : body->without_terminator())
@@ -205,8 +192,9 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
   // The padding lanes compute on junk, which cannot trap: matched bodies
   // are pure, so speculatable (no integer division).
   int64_t width = ranges[shape.parallel - 1];
-  int64_t lanes = paddedLength(width);
-  int64_t spanLanes = paddedLength((lanes - 1) * shape.strideW + 1);
+  PoolRowVectors vectors = *rowVectors(shape, width);
+  int64_t lanes = vectors.row;
+  int64_t spanLanes = vectors.span;
   // Lanes past the input row's end are masked off.
   int64_t inputWidth =
       cast<ShapedType>(shape.input->get().getType()).getShape().back();
@@ -260,9 +248,7 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
   // shuffled out and combined, then clamped once.
   auto selectionRow = [&](OpBuilder &b, ValueRange ivs, Value result,
                           Value acc, ArrayRef<Value> outIndices) -> Value {
-    int64_t windowLanes = paddedLength((lanes - 1) * shape.strideW +
-                                       (shape.windowW - 1) * shape.dilationW +
-                                       1);
+    int64_t windowLanes = vectors.window;
     auto windowType = VectorType::get({windowLanes}, elementType);
     Value ohTimesStride = arith::MulIOp::create(b, loc, ivs.back(),
                                                 index(b, shape.strideH));

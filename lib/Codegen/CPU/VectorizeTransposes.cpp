@@ -151,8 +151,7 @@ struct MSVectorizeTransposesPass
     CpuModel cpu = CpuModel::host();
     if (vectorLanes)
       cpu.vectorLanes = vectorLanes;
-    // Blocks of two vector registers square: 16 x 16 with 8-lane vectors.
-    int64_t block = 2 * cpu.vectorLanes;
+    int64_t block = chooseTransposeBlock(cpu);
     SmallVector<BlockTranspose> transposes;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (std::optional<BlockTranspose> transpose = matchTranspose(op))

@@ -171,7 +171,11 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
     before, and max and relu select one of their inputs, so the bits do
     not change.
 
-    Other convs keep the im2col matmul.
+    With `pool-epilogues=false` (jit_level O0) the elementwise ops and the
+    pool stay separate ops. Other convs keep the im2col matmul. Tile sizes
+    come from TileSizeModel; the choice (strategy `channel-lanes`,
+    `pixel-lanes`, `flat-pixel-lanes` or `pooled`, and the tile) is appended
+    to the function's discardable `ms.schedules` array.
   }];
   let options = [
     Option<"vectorLanes", "vector-lanes", "unsigned", "0",
@@ -180,7 +184,8 @@ def MSVectorizeConvs : Pass<"ms-vectorize-convs"> {
            "Vector registers (0: the host's, 32 with AVX-512)">,
     Option<"poolEpilogues", "pool-epilogues", "bool", "true",
            "Pool a following max pool (and the elementwise ops before it) "
-           "in the tiles; jit_level O0 turns it off (no fusion across ops)">,
+           "in the conv's tiles; false keeps the pool a separate op "
+           "(jit_level O0: no fusion across ops)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect",
@@ -251,8 +256,9 @@ def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
   let options = [
     Option<"numThreads", "num-threads", "unsigned", "2",
            "Chunks (threads) to split each large generic into">,
-    Option<"minIterations", "min-iterations", "int64_t", "32768",
-           "Smallest iteration space worth splitting">,
+    Option<"minIterations", "min-iterations", "int64_t", "0",
+           "Smallest iteration space worth splitting (0: TileSizeModel's "
+           "kMinParallelIterations, 32768)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect"];
@@ -270,6 +276,9 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
     `vector.contract`, which `ms-lower-vectors` turns into FMAs. With more
     than one thread, the rows are split across threads with `scf.forall`.
     K stays in order, so results equal the scalar lowering bit for bit.
+    Each matmul's schedule (shape, micro-tile, K and column blocks, K
+    unroll, threads) is appended to the function's discardable
+    `ms.schedules` array.
   }];
   let options = [
     Option<"numThreads", "num-threads", "unsigned", "1",

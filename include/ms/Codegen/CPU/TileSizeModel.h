@@ -1,15 +1,19 @@
 //===- TileSizeModel.h - Tile sizes from the target and the shape -*- C++ -*-===//
 //
-// The small cost model behind the O2 matmul schedule. Nothing here is tuned
-// to one benchmark shape: the micro-tile comes from the vector width and the
-// register count, the cache tiles from the L1/L2 sizes, and remainders get
-// their own exact tiles.
+// Every tile size the CPU codegen uses is chosen here, from a CpuModel (the
+// target's vector width, register count and cache sizes) and the shape.
+// Nothing is tuned to one benchmark shape: the micro-tiles come from the
+// vector width and the register count, the cache tiles from the L1/L2
+// sizes, and remainders get their own exact tiles. The passes take the
+// host's CpuModel (or one set by their options); the unit tests in
+// unittests/Codegen pass fixed targets.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MS_CODEGEN_CPU_TILESIZEMODEL_H
 #define MS_CODEGEN_CPU_TILESIZEMODEL_H
 
 #include <cstdint>
+#include <optional>
 
 namespace ms {
 
@@ -24,6 +28,22 @@ struct CpuModel {
   static CpuModel host();
 };
 
+/// Bounds on the straight-line code the vectorizers emit. Kernel windows
+/// are unrolled tap by tap and rows become single vectors; past these
+/// bounds compile time and code size would grow with the kernel or the
+/// image, so such ops stay in loops on the generic path instead.
+constexpr int64_t kMaxUnrolledTaps = 64;   // window positions per output
+constexpr int64_t kMaxVectorLanes = 256;   // elements in one vector value
+
+/// Vector lengths that fill whole registers: a power of two up to 8 lanes,
+/// then a multiple of 8. LLVM splits other lengths (vector<27xf32>) into
+/// several pieces and their shuffles into many.
+int64_t paddedLength(int64_t n);
+
+//===----------------------------------------------------------------------===//
+// Matmuls (ms-vectorize-matmuls)
+//===----------------------------------------------------------------------===//
+
 struct MatmulTiles {
   int64_t microRows;  // rows of the register tile: broadcast operand
   int64_t microCols;  // columns of the register tile: vector operand
@@ -32,16 +52,70 @@ struct MatmulTiles {
   int64_t unrollK;    // unroll of the K loop
 };
 
-/// Bounds on the straight-line code the vectorizers emit. Kernel windows
-/// are unrolled tap by tap and rows become single vectors; past these
-/// bounds compile time and code size would grow with the kernel or the
-/// image, so such ops stay in loops on the generic path instead.
-constexpr int64_t kMaxUnrolledTaps = 64;   // window positions per output
-constexpr int64_t kMaxVectorLanes = 256;   // elements in one vector value
-
 /// Tiles for a [rows x k] * [k x cols] matmul on `cpu`.
 MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
                               int64_t k);
+
+//===----------------------------------------------------------------------===//
+// Convolutions (ms-vectorize-convs)
+//===----------------------------------------------------------------------===//
+
+/// The register tile of an im2col conv: `accumulators` vectors of `lanes`
+/// elements. With channels in the lanes, each accumulator is one pixel of
+/// an output row; with pixels in the lanes, each is one output channel. The
+/// budget is the matmul micro-tile's: two vectors of lanes, and the
+/// registers left after a broadcast and loads hold accumulators.
+struct ConvTile {
+  bool channelLanes = false;
+  // Pixels in the lanes, run over the flattened (oh, ow) pixels: a tile's
+  // lanes may continue on the next output row, so no lane is wasted.
+  bool flatPixels = false;
+  int64_t lanes = 0, accumulators = 0;
+  // How many accumulators the registers hold.
+  int64_t budget = 0;
+};
+
+/// The tile for a conv with `channelsOut` output channels, output rows of
+/// `outW` pixels and stride `strideW` along them; none when neither tile
+/// shape fits (the conv keeps the im2col matmul).
+std::optional<ConvTile> chooseConvTile(const CpuModel &cpu,
+                                       int64_t channelsOut, int64_t outW,
+                                       int64_t strideW);
+
+/// How many pooling windows (windowH x windowW conv pixels each) a
+/// channel-lane tile of a pooled conv covers along an output row of `outW`
+/// conv pixels: as many as its accumulators hold. 0: not even one, so the
+/// conv is not pooled in its tiles.
+int64_t choosePooledWindowsPerTile(const ConvTile &tile, int64_t outW,
+                                   int64_t windowH, int64_t windowW);
+
+//===----------------------------------------------------------------------===//
+// Pools, transposes, threads
+//===----------------------------------------------------------------------===//
+
+/// The vectors of a pooling output row (ms-vectorize-pooling): the row, a
+/// strided span of the input row, and a max pool's window of input rows.
+struct PoolRowVectors {
+  int64_t row;    // output row, padded to whole registers
+  int64_t span;   // input elements one tap reads: (row - 1) * sw + 1
+  int64_t window; // input elements all kw taps read
+};
+
+/// The vectors for output rows of `outputWidth` and a windowH x windowW
+/// window at stride `strideW` and dilation `dilationW`; none when the
+/// window has more than kMaxUnrolledTaps taps or a vector would reach
+/// kMaxVectorLanes. Checked arithmetic: the sizes come from the user.
+std::optional<PoolRowVectors>
+choosePoolRowVectors(int64_t outputWidth, int64_t windowH, int64_t windowW,
+                     int64_t strideW, int64_t dilationW);
+
+/// The side of the square blocks ms-vectorize-transposes moves: two vector
+/// registers (16 x 16 with 8-lane vectors).
+int64_t chooseTransposeBlock(const CpuModel &cpu);
+
+/// The smallest iteration space ms-parallelize-generics splits over
+/// threads: below it the fork and join cost more than the split saves.
+constexpr int64_t kMinParallelIterations = 32768;
 
 } // namespace ms
 

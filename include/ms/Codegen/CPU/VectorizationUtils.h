@@ -8,6 +8,7 @@
 #define MS_CODEGEN_CPU_VECTORIZATIONUTILS_H
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
@@ -23,11 +24,6 @@ linearCoefficients(mlir::AffineExpr expr, unsigned numDims);
 /// The scalar a fill-like op writes everywhere: linalg.fill, or a generic
 /// with no inputs that yields a value from outside its body. Null otherwise.
 mlir::Value filledScalar(mlir::Operation *op);
-
-/// Vector lengths that fill whole registers: a power of two up to 8 lanes,
-/// then a multiple of 8. LLVM splits other lengths (vector<27xf32>) into
-/// several pieces and their shuffles into many.
-int64_t paddedLength(int64_t n);
 
 /// A read of a `type` vector along the last dim of `source` at `indices`
 /// whose first `active` lanes are needed: the other lanes are masked off,
@@ -62,6 +58,16 @@ bool clampMergesZeros(mlir::Value c, bool isMax);
 /// follows, so the sign cannot show.
 mlir::Value extremeIgnoringZeroSign(mlir::OpBuilder &b, mlir::Location loc,
                                     mlir::Value x, mlir::Value y, bool isMax);
+
+/// The discardable function attribute in which the codegen passes record
+/// the schedules they chose: an array of dictionaries, one per op they
+/// rewrote, in the order they rewrote them, such as
+///   {op = "conv", out = array<i64: 16, 10, 10>, strategy = "pooled", ...}
+/// It is for readers and lit tests; no pass reads it.
+constexpr llvm::StringLiteral kSchedulesAttr = "ms.schedules";
+
+/// Appends `schedule` to the ms.schedules of the function around `op`.
+void recordSchedule(mlir::Operation *op, mlir::DictionaryAttr schedule);
 
 } // namespace ms
 

@@ -1,0 +1,199 @@
+//===- TileSizeModelTest.cpp - Tile sizes on fixed targets ----------------===//
+//
+// Every tile size of the CPU codegen comes from TileSizeModel; these pin its
+// choices for fixed targets (AVX2's 16 registers, AVX-512's 32, SSE's
+// 4 lanes, a hypothetical 16-lane target) instead of the host's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Codegen/CPU/TileSizeModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace ms;
+
+namespace {
+
+CpuModel target(unsigned lanes, unsigned registers,
+                unsigned l1Bytes = 32 * 1024, unsigned l2Bytes = 512 * 1024) {
+  CpuModel cpu;
+  cpu.vectorLanes = lanes;
+  cpu.vectorRegisters = registers;
+  cpu.l1Bytes = l1Bytes;
+  cpu.l2Bytes = l2Bytes;
+  return cpu;
+}
+
+const CpuModel kAvx2 = target(8, 16);
+const CpuModel kAvx512 = target(8, 32);
+const CpuModel kSse = target(4, 16);
+
+TEST(TileSizeModelTest, HostIsAKnownTarget) {
+  CpuModel host = CpuModel::host();
+  EXPECT_TRUE(host.vectorLanes == 4 || host.vectorLanes == 8);
+  EXPECT_TRUE(host.vectorRegisters == 16 || host.vectorRegisters == 32);
+  EXPECT_GT(host.l1Bytes, 0u);
+  EXPECT_GT(host.l2Bytes, host.l1Bytes);
+}
+
+TEST(TileSizeModelTest, MatmulMicroTileIs6x16OnAvx2) {
+  MatmulTiles tiles = chooseMatmulTiles(kAvx2, 512, 64, 784);
+  EXPECT_EQ(tiles.microRows, 6);
+  EXPECT_EQ(tiles.microCols, 16);
+  EXPECT_EQ(tiles.unrollK, 4);
+}
+
+TEST(TileSizeModelTest, MatmulKeepsTheAvx2TileWithAvx512Registers) {
+  // A 14x16 tile in 32 registers ran the seed MLP no faster.
+  MatmulTiles tiles = chooseMatmulTiles(kAvx512, 512, 64, 784);
+  EXPECT_EQ(tiles.microRows, 6);
+  EXPECT_EQ(tiles.microCols, 16);
+}
+
+TEST(TileSizeModelTest, MatmulMicroTileFollowsTheVectorWidth) {
+  EXPECT_EQ(chooseMatmulTiles(kSse, 64, 64, 64).microCols, 8);
+  EXPECT_EQ(chooseMatmulTiles(kSse, 64, 64, 64).microRows, 6);
+  MatmulTiles wide = chooseMatmulTiles(target(16, 32), 64, 64, 64);
+  EXPECT_EQ(wide.microCols, 32);
+  EXPECT_EQ(wide.microRows, 6);
+}
+
+TEST(TileSizeModelTest, MatmulKBlockFillsThreeQuartersOfL1) {
+  // 6x16 micro-panels take 88 bytes per k; 3/4 of 32 KiB holds 279 k:
+  // the power of two below is 256.
+  EXPECT_EQ(chooseMatmulTiles(kAvx2, 64, 64, 784).cacheK, 256);
+  EXPECT_EQ(chooseMatmulTiles(target(8, 16, 64 * 1024), 64, 64, 784).cacheK,
+            512);
+  // A short K is not blocked.
+  EXPECT_EQ(chooseMatmulTiles(kAvx2, 64, 64, 84).cacheK, 84);
+}
+
+TEST(TileSizeModelTest, MatmulColumnBlockFillsHalfOfL2AndDividesTheColumns) {
+  // Half of 1 MiB over 256 k of 4 bytes: 512 columns.
+  CpuModel bigL2 = target(8, 16, 32 * 1024, 1024 * 1024);
+  EXPECT_EQ(chooseMatmulTiles(bigL2, 64, 512, 1024).cacheCols, 512);
+  EXPECT_EQ(chooseMatmulTiles(bigL2, 64, 1024, 1024).cacheCols, 512);
+  // 64 KiB of L2: 32 columns, but 48 = 3 tiles of 16 only splits by 16.
+  CpuModel smallL2 = target(8, 16, 32 * 1024, 64 * 1024);
+  EXPECT_EQ(chooseMatmulTiles(smallL2, 64, 48, 1024).cacheCols, 16);
+  // Fewer columns than the micro-tile: one block of all of them.
+  EXPECT_EQ(chooseMatmulTiles(kAvx2, 64, 10, 1024).cacheCols, 10);
+}
+
+TEST(TileSizeModelTest, LeNetConv1HasFlatPixelLaneTiles) {
+  // 6 channels fill no vector; rows of 28 in 16 lanes run flattened.
+  std::optional<ConvTile> tile = chooseConvTile(kAvx2, 6, 28, 1);
+  ASSERT_TRUE(tile);
+  EXPECT_FALSE(tile->channelLanes);
+  EXPECT_TRUE(tile->flatPixels);
+  EXPECT_EQ(tile->lanes, 16);
+  EXPECT_EQ(tile->budget, 6);
+  EXPECT_EQ(tile->accumulators, 6);
+  std::optional<ConvTile> wide = chooseConvTile(kAvx512, 6, 28, 1);
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(wide->budget, 14);
+  EXPECT_EQ(wide->accumulators, 6);
+}
+
+TEST(TileSizeModelTest, LeNetConv2HasChannelLaneTiles) {
+  std::optional<ConvTile> tile = chooseConvTile(kAvx2, 16, 10, 1);
+  ASSERT_TRUE(tile);
+  EXPECT_TRUE(tile->channelLanes);
+  EXPECT_EQ(tile->lanes, 16);
+  EXPECT_EQ(tile->accumulators, 6);
+  // 32 registers hold a whole 10-pixel row.
+  std::optional<ConvTile> wide = chooseConvTile(kAvx512, 16, 10, 1);
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(wide->accumulators, 10);
+  EXPECT_EQ(wide->budget, 14);
+}
+
+TEST(TileSizeModelTest, ChannelLanesTakeOneVectorWhenTwoDoNotDivide) {
+  std::optional<ConvTile> tile = chooseConvTile(kAvx2, 8, 12, 2);
+  ASSERT_TRUE(tile);
+  EXPECT_TRUE(tile->channelLanes);
+  EXPECT_EQ(tile->lanes, 8);
+  EXPECT_EQ(tile->budget, 12);
+  EXPECT_EQ(tile->accumulators, 12);
+}
+
+TEST(TileSizeModelTest, PixelLanesNeedUnitStrideAndFullRows) {
+  // Strided rows are not contiguous runs.
+  EXPECT_FALSE(chooseConvTile(kAvx2, 6, 28, 2));
+  // 10 of 16 lanes waste more than an eighth; 14 of 16 do not.
+  EXPECT_FALSE(chooseConvTile(kAvx2, 6, 10, 1));
+  std::optional<ConvTile> masked = chooseConvTile(kAvx2, 6, 14, 1);
+  ASSERT_TRUE(masked);
+  EXPECT_FALSE(masked->flatPixels);
+  EXPECT_EQ(masked->lanes, 16);
+  // A row the lanes divide runs row by row.
+  std::optional<ConvTile> rows = chooseConvTile(kAvx2, 3, 32, 1);
+  ASSERT_TRUE(rows);
+  EXPECT_FALSE(rows->flatPixels);
+  EXPECT_EQ(rows->accumulators, 3);
+}
+
+TEST(TileSizeModelTest, PooledTilesCoverAsManyWindowsAsRegistersHold) {
+  // LeNet's conv2 + 2x2 pool: 1 window per tile in 16 registers, 3 in 32.
+  EXPECT_EQ(choosePooledWindowsPerTile(*chooseConvTile(kAvx2, 16, 10, 1), 10,
+                                       2, 2),
+            1);
+  EXPECT_EQ(choosePooledWindowsPerTile(*chooseConvTile(kAvx512, 16, 10, 1),
+                                       10, 2, 2),
+            3);
+  // A 3x3 window does not fit in 6 accumulators.
+  EXPECT_EQ(choosePooledWindowsPerTile(*chooseConvTile(kAvx2, 16, 9, 1), 9, 3,
+                                       3),
+            0);
+  // Pixel-lane tiles do not pool.
+  EXPECT_EQ(choosePooledWindowsPerTile(*chooseConvTile(kAvx2, 6, 28, 1), 28,
+                                       2, 2),
+            0);
+}
+
+TEST(TileSizeModelTest, PaddedLengthFillsWholeRegisters) {
+  EXPECT_EQ(paddedLength(1), 1);
+  EXPECT_EQ(paddedLength(3), 4);
+  EXPECT_EQ(paddedLength(5), 8);
+  EXPECT_EQ(paddedLength(8), 8);
+  EXPECT_EQ(paddedLength(9), 16);
+  EXPECT_EQ(paddedLength(14), 16);
+  EXPECT_EQ(paddedLength(27), 32);
+}
+
+TEST(TileSizeModelTest, PoolRowVectorsOfLeNetsPool) {
+  // Rows of 14 in 16 lanes; a 2x2 window at stride 2 reads 31 elements.
+  std::optional<PoolRowVectors> vectors = choosePoolRowVectors(14, 2, 2, 2, 1);
+  ASSERT_TRUE(vectors);
+  EXPECT_EQ(vectors->row, 16);
+  EXPECT_EQ(vectors->span, 32);
+  EXPECT_EQ(vectors->window, 32);
+}
+
+TEST(TileSizeModelTest, PoolRowVectorsStayWithinTheBounds) {
+  // kMaxUnrolledTaps window positions.
+  EXPECT_TRUE(choosePoolRowVectors(8, 8, 8, 1, 1));
+  EXPECT_FALSE(choosePoolRowVectors(8, 8, 9, 1, 1));
+  // kMaxVectorLanes elements in a vector.
+  EXPECT_TRUE(choosePoolRowVectors(kMaxVectorLanes, 1, 1, 1, 1));
+  EXPECT_FALSE(choosePoolRowVectors(kMaxVectorLanes + 1, 1, 1, 1, 1));
+  EXPECT_FALSE(choosePoolRowVectors(kMaxVectorLanes, 1, 2, 1, 1));
+  EXPECT_FALSE(choosePoolRowVectors(128, 1, 1, 3, 1));
+  // Sizes from the user must not overflow.
+  EXPECT_FALSE(choosePoolRowVectors(8, 1, 2, 1, INT64_MAX));
+  EXPECT_FALSE(choosePoolRowVectors(8, INT64_MAX, 2, 1, 1));
+}
+
+TEST(TileSizeModelTest, TransposeBlocksAreTwoVectorsSquare) {
+  EXPECT_EQ(chooseTransposeBlock(kAvx2), 16);
+  EXPECT_EQ(chooseTransposeBlock(kSse), 8);
+  EXPECT_EQ(chooseTransposeBlock(target(16, 32)), 32);
+}
+
+TEST(TileSizeModelTest, Bounds) {
+  EXPECT_EQ(kMaxUnrolledTaps, 64);
+  EXPECT_EQ(kMaxVectorLanes, 256);
+  EXPECT_EQ(kMinParallelIterations, 32768);
+}
+
+} // namespace
