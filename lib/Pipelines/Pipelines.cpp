@@ -119,7 +119,8 @@ std::vector<PipelineStage> getPipelineStages(const PipelineOptions &options) {
     // Unit-stride convs straight from the image; register-tiled,
     // vectorized matmuls for the rest (contractions become FMAs later).
     stages.push_back(
-        {"vectorize", "ms-vectorize-convs,ms-transpose-matmul-operands,"
+        {"vectorize", "ms-pack-parameters,ms-vectorize-convs,"
+                      "ms-transpose-matmul-operands,"
                       "canonicalize,"
                       "ms-vectorize-matmuls{num-threads=" +
                           std::to_string(threads) + "}"});

@@ -38,6 +38,23 @@ int64_t largestPowerOfTwoAtMost(int64_t n) {
   return p;
 }
 
+/// Few rows (a batch-1 dense layer on a packed [in, out] weight): the
+/// accumulators go to columns instead, a power of two of vectors per row so
+/// they divide layer widths, and no cache blocks: the weight is read once,
+/// row by row, and x is a few cache lines.
+MatmulTiles chooseSmallRowTiles(const CpuModel &cpu, unsigned registers,
+                                int64_t rows, int64_t cols, int64_t k) {
+  MatmulTiles tiles;
+  tiles.microRows = rows;
+  tiles.microCols =
+      largestPowerOfTwoAtMost(std::max<int64_t>(1, (registers - 4) / rows)) *
+      cpu.vectorLanes;
+  tiles.cacheK = k;
+  tiles.cacheCols = cols;
+  tiles.unrollK = 4;
+  return tiles;
+}
+
 } // namespace
 
 CpuModel CpuModel::host() {
@@ -72,6 +89,8 @@ MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
   unsigned registers = std::min(cpu.vectorRegisters, 16u);
   tiles.microRows = std::max<int64_t>(
       1, (registers - 4) / (tiles.microCols / cpu.vectorLanes));
+  if (rows >= 1 && rows < tiles.microRows)
+    return chooseSmallRowTiles(cpu, registers, rows, cols, k);
   // The K block: the A micro-panel (rows x K) and the B micro-panel
   // (K x cols) fill at most three quarters of L1.
   int64_t bytesPerK = 4 * (tiles.microRows + tiles.microCols);
@@ -89,7 +108,6 @@ MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
     --blockTiles;
   tiles.cacheCols = microTiles > 0 ? blockTiles * tiles.microCols : cols;
   tiles.unrollK = 4;
-  (void)rows;
   return tiles;
 }
 
