@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Graph-mode performance of ms against PyTorch eager and numpy, in one run.
 
-  /usr/bin/python3 bench/compare_peers.py [--build build] [--quick]
+  /usr/bin/python3 bench/compare_peers.py [--build build] [--quick] [--only B=1]
 
 Workloads: the seed MLP at batch 1, 64 and 256; matmul 64x784x512 and
 512x512x512. ms runs through `ms-run --repeat --warmup` at O0, O1, O2 and in
@@ -124,6 +124,9 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--only", default="",
+                        help="run only workloads whose name contains this "
+                             "(e.g. 'B=1')")
     args = parser.parse_args()
     ms_run = os.path.join(args.build, "bin", "ms-run")
     scale = 0.2 if args.quick else 1.0
@@ -131,6 +134,7 @@ def main():
                  ("MLP B=256", "mlp", 256, 100),
                  ("matmul 64x784x512", "matmul", (64, 784, 512), 300),
                  ("matmul 512x512x512", "matmul", (512, 512, 512), 50)]
+    workloads = [w for w in workloads if args.only in w[0]]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, kind, size, reps in workloads:

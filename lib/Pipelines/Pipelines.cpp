@@ -78,6 +78,10 @@ struct GraphWork {
   /// Fusion across ops: elementwise chains, epilogues in the matmul and conv
   /// tiles, conv + relu + pool, batch-loop fusion (O1 and up).
   bool fuse = false;
+  /// Whole-graph layout choices: batch-1 dense weights asked for as
+  /// [in, out] (ms-pack-parameters; the runtime packs them once per bound
+  /// buffer) (O2).
+  bool packParameters = false;
 };
 
 // Each stage below is the same at every level unless `work` says otherwise,
@@ -96,6 +100,9 @@ PipelineStage vectorizeStage(unsigned threads, GraphWork work) {
   // rest, weights streamed by rows (contractions become FMAs later).
   std::string convs = work.fuse ? "ms-vectorize-convs"
                                 : "ms-vectorize-convs{pool-epilogues=false}";
+  if (work.packParameters)
+    // First: it turns the transposed-weight matmuls it packs into plain ones.
+    convs = "ms-pack-parameters," + convs;
   return {"vectorize", convs + ",ms-transpose-matmul-operands,canonicalize,"
                                "ms-vectorize-matmuls" +
                            threadsOption(threads)};
@@ -194,17 +201,20 @@ std::vector<PipelineStage> kernelStages(const CompileOptions &options,
 }
 
 std::vector<PipelineStage> o0Stages(const CompileOptions &options) {
-  return kernelStages(options, GraphWork{/*fuse=*/false});
+  return kernelStages(options, GraphWork{/*fuse=*/false,
+                                        /*packParameters=*/false});
 }
 
 std::vector<PipelineStage> o1Stages(const CompileOptions &options) {
-  return kernelStages(options, GraphWork{/*fuse=*/true});
+  return kernelStages(options, GraphWork{/*fuse=*/true,
+                                        /*packParameters=*/false});
 }
 
 std::vector<PipelineStage> o2Stages(const CompileOptions &options) {
-  // Whole-graph work (parameter prepacking, cross-op tiling) goes here, as
-  // stages of its own or GraphWork flags; today O2 is O1.
-  return o1Stages(options);
+  // Whole-graph work: parameter prepacking. Cross-op tiling would go here,
+  // as stages of its own or GraphWork flags.
+  return kernelStages(options, GraphWork{/*fuse=*/true,
+                                        /*packParameters=*/true});
 }
 
 LogicalResult addStages(OpPassManager &pm,

@@ -121,8 +121,17 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
     if (!options.dumpIRDir.empty())
       if (auto err = writeModule(module, options.dumpIRDir, index, stage.name))
         return std::move(err);
+    // The layouts the code reads parameters in, while the entry is still a
+    // func.func with argument attributes.
+    if (auto lowered = module.lookupSymbol<func::FuncOp>(entry))
+      if (auto err = readPackedLayouts(lowered, jit->sig))
+        return std::move(err);
     ++index;
   }
+  llvm::SmallVector<PackedLayout> layouts;
+  for (const TensorSpec &spec : jit->sig.args)
+    layouts.push_back(spec.packed);
+  jit->packed = std::make_unique<PackedParamCache>(layouts);
   jit->times.lowering = secondsSince(start);
 
   start = std::chrono::steady_clock::now();
@@ -210,9 +219,16 @@ llvm::Error JitModule::runUnchecked(llvm::ArrayRef<HostTensor> args,
   // Descriptors first, then pointers into them: appending may reallocate.
   llvm::SmallVector<int64_t, 64> storage;
   llvm::SmallVector<size_t, 8> offsets;
-  for (const HostTensor &t : args) {
+  // Parameters the code reads in another layout go as their packed copies.
+  llvm::SmallVector<std::pair<size_t, HostTensor>, 4> packedArgs;
+  if (!packed->empty())
+    if (auto err = packed->resolve(args, packedArgs))
+      return err;
+  auto packedIt = packedArgs.begin();
+  for (auto [i, t] : llvm::enumerate(args)) {
     offsets.push_back(storage.size());
-    appendDescriptor(storage, t);
+    bool isPacked = packedIt != packedArgs.end() && packedIt->first == i;
+    appendDescriptor(storage, isPacked ? (packedIt++)->second : t);
   }
   for (const HostTensor &t : results) {
     offsets.push_back(storage.size());

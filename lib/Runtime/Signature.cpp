@@ -98,5 +98,25 @@ llvm::Expected<EntrySignature> readSignature(Operation *op) {
   return sig;
 }
 
+llvm::Error readPackedLayouts(Operation *op, EntrySignature &sig) {
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func)
+    return makeError("entry is not a func.func");
+  for (auto [i, spec] : llvm::enumerate(sig.args)) {
+    if (i >= func.getNumArguments())
+      break;
+    auto layout = func.getArgAttrOfType<StringAttr>(i, "ms.packed");
+    if (!layout)
+      continue;
+    std::optional<PackedLayout> parsed = parsePackedLayout(layout.getValue());
+    if (!parsed)
+      return makeError("@" + sig.entry + " argument " + llvm::Twine(i) +
+                       " asks for unknown packed layout '" +
+                       layout.getValue() + "'");
+    spec.packed = *parsed;
+  }
+  return llvm::Error::success();
+}
+
 } // namespace runtime
 } // namespace ms

@@ -12,6 +12,7 @@ import numpy as np
 from . import dtype as mstype
 from . import _graph
 from ._graph import Sym, value_dependent
+from . import _msmlir as _native
 from ._runtime import (STATE, MSError, HostTensor, OpCall, executor,
                        PYNATIVE_JIT_LEVEL,
                        structure_changed as _structure_changed)
@@ -794,6 +795,9 @@ class Parameter(Tensor):
             # Compiled graphs were built for the old type: they re-capture.
             _structure_changed()
         self._t = t
+        # Packed copies (a batch-1 dense's [in, out] weight) are made again:
+        # `t` may be this parameter's old buffer with new values.
+        _native.invalidate_packed_params()
         return self
 
     def clone(self, init="same"):

@@ -22,6 +22,7 @@
 #include "ms/Runtime/GraphCompiler.h"
 #include "ms/Runtime/HostTensor.h"
 #include "ms/Runtime/JitModule.h"
+#include "ms/Runtime/PackedParams.h"
 #include "ms/Runtime/Npy.h"
 #include "ms/Runtime/NumpyFormat.h"
 #include "ms/Runtime/SafeTensors.h"
@@ -460,6 +461,11 @@ public:
     return py::make_tuple(specList(sig.args), specList(sig.results));
   }
 
+  /// Packed parameter copies this graph has made (PackedParams.h).
+  unsigned packedParamCount() const {
+    return module ? module->packedParams().packCount() : 0;
+  }
+
   /// (lowering, codegen) seconds; a no_sink graph compiles its kernels on
   /// its first run, in the executor's stats instead.
   py::tuple compileTimes() const {
@@ -654,6 +660,7 @@ PYBIND11_MODULE(_msmlir, m) {
       .def("run", &Graph::run)
       .def("run_if_match", &Graph::runIfMatch)
       .def("signature", &Graph::signature)
+      .def_property_readonly("packed_param_count", &Graph::packedParamCount)
       .def_property_readonly("compile_times", &Graph::compileTimes);
 
   py::class_<Compiler>(m, "GraphCompiler")
@@ -672,6 +679,8 @@ PYBIND11_MODULE(_msmlir, m) {
                py::reinterpret_steal<py::object>(
                    PyCFunction_NewEx(&callTensorsDef, nullptr, m.ptr())));
 
+  m.def("invalidate_packed_params", &invalidatePackedParams,
+        "Parameter data changed: graphs pack their parameters again");
   m.def("parse_jit_level", [](const std::string &text) {
     return jitLevelName(levelFromString(text)).str();
   });

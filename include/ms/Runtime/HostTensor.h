@@ -87,6 +87,11 @@ public:
   void *data() { return storage.get(); }
   const void *data() const { return storage.get(); }
 
+  /// The buffer's owner, shared by every copy of this tensor. Caches keep a
+  /// weak_ptr to it: unlike the data pointer, it never names another buffer
+  /// after this one is freed.
+  const std::shared_ptr<void> &buffer() const { return storage; }
+
   template <typename T> T *dataAs() { return static_cast<T *>(data()); }
   template <typename T> const T *dataAs() const {
     return static_cast<const T *>(data());

@@ -44,6 +44,8 @@ public:
 
   const EntrySignature &signature() const { return sig; }
   const CompileTimes &compileTimes() const { return times; }
+  /// Packed copies of parameters the compiled code reads in another layout.
+  const PackedParamCache &packedParams() const { return *packed; }
 
   /// Checks `args` against the signature, allocates the results, and calls.
   llvm::Expected<std::vector<HostTensor>> run(llvm::ArrayRef<HostTensor> args);
@@ -64,6 +66,7 @@ private:
   EntrySignature sig;
   CompileTimes times;
   std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::unique_ptr<PackedParamCache> packed;
   void (*packedEntry)(void **) = nullptr;
 };
 

@@ -9,6 +9,7 @@
 #define MS_RUNTIME_SIGNATURE_H
 
 #include "ms/Runtime/HostTensor.h"
+#include "ms/Runtime/PackedParams.h"
 
 #include "llvm/Support/Error.h"
 
@@ -27,6 +28,9 @@ struct TensorSpec {
   std::vector<int64_t> shape;
   /// The `ms.param` name for parameters; empty for inputs and results.
   std::string paramName;
+  /// The layout the compiled code reads this parameter in (ms.packed);
+  /// callers still pass `shape`, the runtime packs (PackedParams.h).
+  PackedLayout packed = PackedLayout::None;
 
   bool isParameter() const { return !paramName.empty(); }
   std::string typeString() const;
@@ -44,6 +48,10 @@ struct EntrySignature {
 
 /// Reads the signature of `funcOp` (a func.func on static-shaped tensors).
 llvm::Expected<EntrySignature> readSignature(mlir::Operation *funcOp);
+
+/// Sets each argument's `packed` from the ms.packed attributes of `funcOp`,
+/// the entry as a pipeline stage left it (ms-pack-parameters adds them).
+llvm::Error readPackedLayouts(mlir::Operation *funcOp, EntrySignature &sig);
 
 } // namespace runtime
 } // namespace ms

@@ -83,6 +83,11 @@ private:
   /// of an scf.forall; leftover rows run after, on one thread.
   void splitForThreads(const std::string &handle, int64_t rows, int64_t cols) {
     int64_t chunk = tiles.microRows * threads;
+    if (threads > 1 && rows < chunk &&
+        cols % (tiles.microCols * threads) == 0) {
+      splitColsForThreads(handle, rows, cols);
+      return;
+    }
     if (threads <= 1 || rows < chunk) {
       splitRows(handle, rows, cols);
       return;
@@ -101,6 +106,18 @@ private:
                        "(!transform.any_op, !transform.any_op)",
                        tiled, forall, parallel, parallelRows / threads));
     splitRows(tiled, parallelRows / threads, cols);
+  }
+
+  /// Too few rows to share (a batch-1 dense layer): the columns split into
+  /// `threads` equal chunks of whole micro-tiles instead.
+  void splitColsForThreads(const std::string &handle, int64_t rows,
+                           int64_t cols) {
+    std::string tiled = fresh(), forall = fresh();
+    line(llvm::formatv("{0}, {1} = transform.structured.tile_using_forall {2} "
+                       "tile_sizes [0, {3}, 0] : (!transform.any_op) -> "
+                       "(!transform.any_op, !transform.any_op)",
+                       tiled, forall, handle, cols / threads));
+    splitRows(tiled, rows, cols / threads);
   }
 
   void splitRows(const std::string &handle, int64_t rows, int64_t cols) {

@@ -50,6 +50,32 @@ def MSCopyToLinalg : Pass<"ms-copy-to-linalg"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
+  let summary = "Ask for a small-batch dense layer's weight as [in, out]";
+  let description = [{
+    A dense layer with few rows (batch 1: a GEMV) reads its `[out, in]`
+    weight once per call. Multiplied as stored, each output is a dot
+    product along K; vectorizing it over K would change the sum's order.
+    This pass asks the runtime for the weight transposed instead: the
+    function argument of an `ms.param` whose every use is the B operand of
+    a `linalg.matmul` with transposed B and at most `max-rows` rows becomes
+    `[in, out]`, tagged `ms.packed = "transpose"`, and the matmuls become
+    plain ones. The register tile then puts outputs in the vector lanes and
+    reads contiguous weight rows, K in order, one FMA per step from zero:
+    the same bits as every other mode. Weights stay run-time data: the
+    runtime transposes each bound parameter buffer once and caches the copy
+    (include/ms/Runtime/PackedParams.h).
+
+    Only functions without callers (entries) change, since a caller would
+    pass the old layout.
+  }];
+  let options = [
+    Option<"maxRows", "max-rows", "int64_t", /*default=*/"4",
+           "Pack weights of matmuls with at most this many rows">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def MSTransposeMatmulOperands
     : Pass<"ms-transpose-matmul-operands", "mlir::ModuleOp"> {
   let summary = "Compute x @ w^T as (w @ x^T)^T so weights stream by rows";

@@ -1,0 +1,138 @@
+//===- ReadBandwidthBench.cpp - How fast one or two cores read N bytes ----===//
+//
+// The floor for a batch-1 dense layer, which reads each weight once: a
+// STREAM-like read of the same bytes, summed with vector loads into eight
+// independent accumulators (so neither the add latency nor the loop sets
+// the rate). The buffer is read again on every iteration, so it sits in
+// whatever cache level holds it, as the MLP's weights do when the network
+// runs call after call. Reports bytes per second (the `bytes_per_second`
+// counter, as GB/s in the table). With two threads each reads its half.
+//
+//   ms-bench-read-bandwidth --benchmark_filter=Mlp
+//
+//===----------------------------------------------------------------------===//
+
+#include <benchmark/benchmark.h>
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+// The seed MLP's weights: 784x512, 512x512 and 512x10 f32, plus the biases.
+constexpr int64_t kMlpWeightBytes =
+    4 * (784 * 512 + 512 + 512 * 512 + 512 + 512 * 10 + 10);
+
+constexpr int64_t kMaxBytes = 128 << 20;
+
+/// One buffer for every size, filled once (so its pages are mapped before
+/// timing); a static local, so the threads of a benchmark share it safely.
+const float *buffer() {
+  static float *data = [] {
+    auto *p = static_cast<float *>(std::aligned_alloc(4096, kMaxBytes));
+    std::memset(p, 0, kMaxBytes);
+    return p;
+  }();
+  return data;
+}
+
+__attribute__((target("avx512f"))) float sumAvx512(const float *p,
+                                                    int64_t n) {
+  __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0,
+         a5 = a0, a6 = a0, a7 = a0;
+  int64_t i = 0;
+  for (; i + 128 <= n; i += 128) {
+    a0 = _mm512_add_ps(a0, _mm512_load_ps(p + i));
+    a1 = _mm512_add_ps(a1, _mm512_load_ps(p + i + 16));
+    a2 = _mm512_add_ps(a2, _mm512_load_ps(p + i + 32));
+    a3 = _mm512_add_ps(a3, _mm512_load_ps(p + i + 48));
+    a4 = _mm512_add_ps(a4, _mm512_load_ps(p + i + 64));
+    a5 = _mm512_add_ps(a5, _mm512_load_ps(p + i + 80));
+    a6 = _mm512_add_ps(a6, _mm512_load_ps(p + i + 96));
+    a7 = _mm512_add_ps(a7, _mm512_load_ps(p + i + 112));
+  }
+  float tail = 0;
+  for (; i < n; ++i)
+    tail += p[i];
+  __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1),
+                                         _mm512_add_ps(a2, a3)),
+                           _mm512_add_ps(_mm512_add_ps(a4, a5),
+                                         _mm512_add_ps(a6, a7)));
+  return _mm512_reduce_add_ps(s) + tail;
+}
+
+__attribute__((target("avx2"))) float sumAvx2(const float *p, int64_t n) {
+  __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0,
+         a5 = a0, a6 = a0, a7 = a0;
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    a0 = _mm256_add_ps(a0, _mm256_load_ps(p + i));
+    a1 = _mm256_add_ps(a1, _mm256_load_ps(p + i + 8));
+    a2 = _mm256_add_ps(a2, _mm256_load_ps(p + i + 16));
+    a3 = _mm256_add_ps(a3, _mm256_load_ps(p + i + 24));
+    a4 = _mm256_add_ps(a4, _mm256_load_ps(p + i + 32));
+    a5 = _mm256_add_ps(a5, _mm256_load_ps(p + i + 40));
+    a6 = _mm256_add_ps(a6, _mm256_load_ps(p + i + 48));
+    a7 = _mm256_add_ps(a7, _mm256_load_ps(p + i + 56));
+  }
+  float tail = 0;
+  for (; i < n; ++i)
+    tail += p[i];
+  __m256 s = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1),
+                                         _mm256_add_ps(a2, a3)),
+                           _mm256_add_ps(_mm256_add_ps(a4, a5),
+                                         _mm256_add_ps(a6, a7)));
+  float lanes[8];
+  _mm256_storeu_ps(lanes, s);
+  float total = tail;
+  for (float v : lanes)
+    total += v;
+  return total;
+}
+
+/// Reads state.range(0) bytes per iteration, split evenly over the threads
+/// in 64-byte lines.
+template <float (*Sum)(const float *, int64_t)>
+void readBytes(benchmark::State &state, const char *feature, bool supported) {
+  if (!supported)
+    return state.SkipWithError((std::string("no ") + feature).c_str());
+  int64_t bytes = state.range(0);
+  const float *data = buffer();
+  int64_t lines = bytes / 64, threads = state.threads();
+  int64_t first = lines * state.thread_index() / threads;
+  int64_t last = lines * (state.thread_index() + 1) / threads;
+  const float *p = data + first * 16;
+  int64_t n = (last - first) * 16;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(Sum(p, n));
+  state.SetBytesProcessed(state.iterations() * n * 4);
+}
+
+void BM_ReadAvx512(benchmark::State &state) {
+  readBytes<sumAvx512>(state, "avx512f", __builtin_cpu_supports("avx512f"));
+}
+void BM_ReadAvx2(benchmark::State &state) {
+  readBytes<sumAvx2>(state, "avx2", __builtin_cpu_supports("avx2"));
+}
+
+// The MLP's weight bytes (the batch-1 floor), at one and two threads; then
+// sizes from L1 to beyond the last-level cache, for context.
+#define MS_READ_SIZES(BM)                                                      \
+  BENCHMARK(BM)->Name(#BM "/Mlp")->Arg(kMlpWeightBytes)->UseRealTime();        \
+  BENCHMARK(BM)                                                                \
+      ->Name(#BM "/Mlp")                                                       \
+      ->Arg(kMlpWeightBytes)                                                   \
+      ->Threads(2)                                                             \
+      ->UseRealTime();                                                         \
+  BENCHMARK(BM)->RangeMultiplier(8)->Range(32 << 10, 128 << 20)->UseRealTime()
+
+MS_READ_SIZES(BM_ReadAvx512);
+MS_READ_SIZES(BM_ReadAvx2);
+
+} // namespace
+
+BENCHMARK_MAIN();

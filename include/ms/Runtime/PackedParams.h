@@ -1,0 +1,81 @@
+//===- PackedParams.h - Parameters in the layout a graph asks for -*- C++ -*-===//
+//
+// A compiled graph may ask for a parameter in another layout (ms.packed on
+// its argument, see ms-pack-parameters): a batch-1 dense layer reads its
+// weight as [in, out]. Parameters stay run-time data, so the runtime makes
+// the packed copy: once per bound parameter buffer, reused on later calls.
+// A copy is made again when the parameter is bound to another buffer, or
+// after invalidatePackedParams() (Parameter.set_data, load_param_into_net,
+// or any write into a bound buffer).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MS_RUNTIME_PACKEDPARAMS_H
+#define MS_RUNTIME_PACKEDPARAMS_H
+
+#include "ms/Runtime/HostTensor.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace ms {
+namespace runtime {
+
+/// The layouts a graph may ask for (the value of ms.packed).
+enum class PackedLayout {
+  None,
+  Transpose, // a [rows, cols] parameter passed as [cols, rows]
+};
+
+/// Parses an ms.packed value ("transpose"); nullopt if unknown.
+std::optional<PackedLayout> parsePackedLayout(llvm::StringRef text);
+
+/// `tensor` (rank 2) in `layout`, in a new buffer.
+llvm::Expected<HostTensor> packTensor(const HostTensor &tensor,
+                                      PackedLayout layout);
+
+/// Makes every packed copy in the process stale: each is made again, once,
+/// before its graph's next call. Cheap (one atomic increment).
+void invalidatePackedParams();
+
+class PackedParamCache {
+public:
+  /// `layouts[i]` is what the entry asks for argument i.
+  explicit PackedParamCache(llvm::ArrayRef<PackedLayout> layouts);
+
+  bool empty() const { return slots.empty(); }
+
+  /// (argument index, packed copy) for each packed argument of `args`,
+  /// packing the ones whose buffer is new, rebound or invalidated. The
+  /// copies stay valid for the call even if another thread repacks.
+  llvm::Error resolve(llvm::ArrayRef<HostTensor> args,
+                      llvm::SmallVectorImpl<std::pair<size_t, HostTensor>> &out);
+
+  /// How many packed copies this cache has made (for tests and stats).
+  unsigned packCount() const { return packs; }
+
+private:
+  struct Slot {
+    size_t arg;
+    PackedLayout layout;
+    std::weak_ptr<void> source; // identifies the buffer; never reused
+    uint64_t epoch = 0;
+    HostTensor packed;
+  };
+  bool isCurrent(const Slot &slot, const HostTensor &arg,
+                 uint64_t epoch) const;
+
+  std::mutex mutex;
+  std::vector<Slot> slots;
+  unsigned packs = 0;
+};
+
+} // namespace runtime
+} // namespace ms
+
+#endif // MS_RUNTIME_PACKEDPARAMS_H

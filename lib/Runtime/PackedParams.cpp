@@ -1,0 +1,98 @@
+//===- PackedParams.cpp - Parameters in the layout a graph asks for -------===//
+
+#include "ms/Runtime/PackedParams.h"
+
+#include "ms/Runtime/Diagnostics.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace ms {
+namespace runtime {
+namespace {
+
+std::atomic<uint64_t> packEpoch{1};
+
+/// Copies a [rows, cols] matrix of `size`-byte elements to [cols, rows] in
+/// square blocks, so both sides stay in cache.
+void transposeBlocked(const char *src, char *dst, int64_t rows, int64_t cols,
+                      size_t size) {
+  constexpr int64_t kBlock = 32;
+  for (int64_t r0 = 0; r0 < rows; r0 += kBlock)
+    for (int64_t c0 = 0; c0 < cols; c0 += kBlock)
+      for (int64_t r = r0, re = std::min(rows, r0 + kBlock); r < re; ++r)
+        for (int64_t c = c0, ce = std::min(cols, c0 + kBlock); c < ce; ++c)
+          std::memcpy(dst + (c * rows + r) * size,
+                      src + (r * cols + c) * size, size);
+}
+
+bool sameBuffer(const std::weak_ptr<void> &cached,
+                const std::shared_ptr<void> &current) {
+  return !cached.owner_before(current) && !current.owner_before(cached);
+}
+
+} // namespace
+
+std::optional<PackedLayout> parsePackedLayout(llvm::StringRef text) {
+  if (text == "transpose")
+    return PackedLayout::Transpose;
+  return std::nullopt;
+}
+
+void invalidatePackedParams() { packEpoch.fetch_add(1); }
+
+llvm::Expected<HostTensor> packTensor(const HostTensor &tensor,
+                                      PackedLayout layout) {
+  if (layout == PackedLayout::None)
+    return tensor;
+  if (tensor.rank() != 2)
+    return makeError("cannot transpose a parameter of type " +
+                     tensor.typeString() + " (not rank 2)");
+  int64_t rows = tensor.shape()[0], cols = tensor.shape()[1];
+  llvm::Expected<HostTensor> packed =
+      HostTensor::allocate(tensor.dtype(), {cols, rows});
+  if (!packed)
+    return packed.takeError();
+  transposeBlocked(static_cast<const char *>(tensor.data()),
+                   static_cast<char *>(packed->data()), rows, cols,
+                   dtypeSize(tensor.dtype()));
+  return packed;
+}
+
+PackedParamCache::PackedParamCache(llvm::ArrayRef<PackedLayout> layouts) {
+  for (auto [i, layout] : llvm::enumerate(layouts))
+    if (layout != PackedLayout::None)
+      slots.push_back({i, layout, {}, 0, HostTensor()});
+}
+
+bool PackedParamCache::isCurrent(const Slot &slot, const HostTensor &arg,
+                                 uint64_t epoch) const {
+  return slot.packed.isValid() && slot.epoch == epoch &&
+         sameBuffer(slot.source, arg.buffer());
+}
+
+llvm::Error PackedParamCache::resolve(
+    llvm::ArrayRef<HostTensor> args,
+    llvm::SmallVectorImpl<std::pair<size_t, HostTensor>> &out) {
+  std::lock_guard<std::mutex> lock(mutex);
+  uint64_t epoch = packEpoch.load();
+  for (Slot &slot : slots) {
+    const HostTensor &arg = args[slot.arg];
+    if (!isCurrent(slot, arg, epoch)) {
+      llvm::Expected<HostTensor> packed = packTensor(arg, slot.layout);
+      if (!packed)
+        return makeError("packing argument " + llvm::Twine(slot.arg) + ": " +
+                         llvm::toString(packed.takeError()));
+      slot.packed = std::move(*packed);
+      slot.source = arg.buffer();
+      slot.epoch = epoch;
+      ++packs;
+    }
+    out.emplace_back(slot.arg, slot.packed);
+  }
+  return llvm::Error::success();
+}
+
+} // namespace runtime
+} // namespace ms

@@ -1,0 +1,102 @@
+"""Batch-1 parameter prepacking (ms-pack-parameters): at O2 a batch-1 dense
+reads its weight as [in, out], a copy the runtime makes once per bound
+parameter buffer. Updating the weights (set_data, load_param_into_net,
+rebinding) must show in the next result, and the bits must match PyNative."""
+
+import numpy as np
+import pytest
+
+import msmlir as ms
+from msmlir import Tensor
+
+from conftest import Network, assert_bitwise, rand
+
+
+@pytest.fixture
+def graph_o2():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def make_net():
+    net = Network()
+    net.set_jit_config(ms.JitConfig(jit_level="O2"))
+    return net
+
+
+def modules(net):
+    runner = net.__dict__["_graph_runner"]
+    return [e.module for c in runner._caches.values() for e in c.values()
+            if getattr(e, "module", None) is not None]
+
+
+def pynative(net, x):
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    try:
+        return net(x).asnumpy().copy()
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)
+
+
+def first_weight(net):
+    return dict(net.parameters_and_names())["dense_relu_sequential.0.weight"]
+
+
+def test_batch1_packs_once_and_matches_pynative(graph_o2):
+    net = make_net()
+    x = Tensor(rand(1, 1, 28, 28, low=0, high=1))
+    out = [net(x).asnumpy().copy() for _ in range(3)]
+    (module,) = modules(net)
+    assert module.packed_param_count == 3  # the three dense weights, once
+    assert_bitwise(out[0], out[2])
+    assert_bitwise(out[0], pynative(net, x))
+
+
+def test_set_data_repacks(graph_o2):
+    net = make_net()
+    x = Tensor(rand(1, 1, 28, 28, low=0, high=1))
+    before = net(x).asnumpy().copy()
+    w = first_weight(net)
+    w.set_data(Tensor(w.asnumpy() * 2))
+    after = net(x).asnumpy().copy()
+    assert not np.array_equal(before, after)
+    assert_bitwise(after, pynative(net, x))
+    assert modules(net)[0].packed_param_count == 6
+
+
+def test_set_data_of_the_same_buffer_repacks(graph_o2):
+    # New values written into the bound buffer, then set_data with it.
+    net = make_net()
+    x = Tensor(rand(1, 1, 28, 28, low=0, high=1))
+    before = net(x).asnumpy().copy()
+    w = first_weight(net)
+    w.asnumpy()[:] = -w.asnumpy()
+    w.set_data(w)
+    after = net(x).asnumpy().copy()
+    assert not np.array_equal(before, after)
+    assert_bitwise(after, pynative(net, x))
+
+
+def test_load_param_into_net_repacks(graph_o2):
+    net, other = make_net(), make_net()
+    x = Tensor(rand(1, 1, 28, 28, low=0, high=1))
+    net(x)
+    expected = pynative(other, x)
+    params = {name: Tensor(p.asnumpy().copy())
+              for name, p in other.parameters_and_names()}
+    ms.load_param_into_net(net, params)
+    assert_bitwise(net(x).asnumpy(), expected)
+
+
+def test_rebinding_a_parameter_repacks(graph_o2):
+    # A parameter replaced by another object (a new buffer).
+    net = make_net()
+    x = Tensor(rand(1, 1, 28, 28, low=0, high=1))
+    before = net(x).asnumpy().copy()
+    layer = net.dense_relu_sequential[0]
+    layer.weight = ms.Parameter(Tensor(layer.weight.asnumpy() + 1),
+                                name=layer.weight.name)
+    after = net(x).asnumpy().copy()
+    assert not np.array_equal(before, after)
+    assert_bitwise(after, pynative(net, x))

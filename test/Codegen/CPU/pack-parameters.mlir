@@ -1,0 +1,75 @@
+// RUN: ms-opt %s --ms-pack-parameters --split-input-file | FileCheck %s
+// The output parses again and a second run changes nothing.
+// RUN: ms-opt %s --ms-pack-parameters --split-input-file | ms-opt --ms-pack-parameters --split-input-file | FileCheck %s
+// RUN: ms-opt %s --ms-pack-parameters=max-rows=0 --split-input-file | FileCheck %s --check-prefix=NONE
+
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+// A batch-1 dense weight is asked for as [in, out]; the matmul reads it as
+// a plain B operand.
+// CHECK-LABEL: func.func @gemv
+// CHECK-SAME: %[[W:arg[0-9]+]]: tensor<16x8xf32> {ms.packed = "transpose", ms.param = "fc.weight"}
+// CHECK: linalg.matmul ins(%{{.*}}, %[[W]] : tensor<1x16xf32>, tensor<16x8xf32>)
+// NONE-LABEL: func.func @gemv
+// NONE-SAME: tensor<8x16xf32> {ms.param = "fc.weight"}
+// NONE-NOT: ms.packed
+func.func @gemv(%x: tensor<1x16xf32>, %w: tensor<8x16xf32> {ms.param = "fc.weight"}) -> tensor<1x8xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %r = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %w : tensor<1x16xf32>, tensor<8x16xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  return %r : tensor<1x8xf32>
+}
+
+// -----
+
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+// Too many rows (batch 64 keeps the register-tiled x @ w^T path); a
+// non-parameter; a parameter with another use: all left alone.
+// CHECK-LABEL: func.func @kept
+// CHECK-SAME: tensor<8x16xf32> {ms.param = "big.weight"}
+// CHECK-SAME: %{{.*}}: tensor<8x16xf32>,
+// CHECK-SAME: tensor<8x16xf32> {ms.param = "shared.weight"}
+// CHECK-NOT: ms.packed
+func.func @kept(%x64: tensor<64x16xf32>, %x: tensor<1x16xf32>,
+                %w: tensor<8x16xf32> {ms.param = "big.weight"},
+                %v: tensor<8x16xf32>,
+                %s: tensor<8x16xf32> {ms.param = "shared.weight"})
+    -> (tensor<64x8xf32>, tensor<1x8xf32>, tensor<1x8xf32>, tensor<8x16xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %e64 = tensor.empty() : tensor<64x8xf32>
+  %f64 = linalg.fill ins(%c0 : f32) outs(%e64 : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %r0 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x64, %w : tensor<64x16xf32>, tensor<8x16xf32>) outs(%f64 : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %e = tensor.empty() : tensor<1x8xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %r1 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %v : tensor<1x16xf32>, tensor<8x16xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %r2 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %s : tensor<1x16xf32>, tensor<8x16xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  return %r0, %r1, %r2, %s : tensor<64x8xf32>, tensor<1x8xf32>, tensor<1x8xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+// A function with a caller keeps its signature (the call passes [out, in]).
+// CHECK-LABEL: func.func private @called
+// CHECK-SAME: tensor<8x16xf32> {ms.param = "fc.weight"}
+// CHECK-NOT: ms.packed
+func.func private @called(%x: tensor<1x16xf32>, %w: tensor<8x16xf32> {ms.param = "fc.weight"}) -> tensor<1x8xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %r = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %w : tensor<1x16xf32>, tensor<8x16xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  return %r : tensor<1x8xf32>
+}
+func.func @caller(%x: tensor<1x16xf32>, %w: tensor<8x16xf32>) -> tensor<1x8xf32> {
+  %r = func.call @called(%x, %w) : (tensor<1x16xf32>, tensor<8x16xf32>) -> tensor<1x8xf32>
+  return %r : tensor<1x8xf32>
+}

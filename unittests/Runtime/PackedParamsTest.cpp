@@ -1,0 +1,98 @@
+//===- PackedParamsTest.cpp - Tests for the packed parameter cache --------===//
+
+#include "ms/Runtime/PackedParams.h"
+
+#include "gtest/gtest.h"
+
+using namespace ms::runtime;
+
+namespace {
+
+/// A [rows, cols] f32 tensor holding base, base + 1, ...
+HostTensor matrix(int64_t rows, int64_t cols, float base = 0) {
+  HostTensor t(DType::F32, {rows, cols});
+  for (int64_t i = 0; i < rows * cols; ++i)
+    t.dataAs<float>()[i] = base + float(i);
+  return t;
+}
+
+/// The packed copy the cache passes for argument 1 of (x, w).
+HostTensor resolveWeight(PackedParamCache &cache, const HostTensor &x,
+                         const HostTensor &w) {
+  llvm::SmallVector<std::pair<size_t, HostTensor>, 4> packed;
+  llvm::Error err = cache.resolve({x, w}, packed);
+  EXPECT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  EXPECT_EQ(packed.size(), 1u);
+  EXPECT_EQ(packed.front().first, 1u);
+  return packed.front().second;
+}
+
+TEST(PackedParamsTest, TransposeLayout) {
+  EXPECT_EQ(parsePackedLayout("transpose"), PackedLayout::Transpose);
+  EXPECT_EQ(parsePackedLayout("blocked"), std::nullopt);
+  HostTensor w = matrix(3, 37); // not a multiple of the 32-element blocks
+  llvm::Expected<HostTensor> t = packTensor(w, PackedLayout::Transpose);
+  ASSERT_TRUE(bool(t));
+  ASSERT_EQ(t->shape(), llvm::ArrayRef<int64_t>({37, 3}));
+  for (int64_t r = 0; r < 3; ++r)
+    for (int64_t c = 0; c < 37; ++c)
+      EXPECT_EQ(t->dataAs<float>()[c * 3 + r], w.dataAs<float>()[r * 37 + c]);
+}
+
+TEST(PackedParamsTest, PacksOncePerBufferAndReuses) {
+  PackedParamCache cache({PackedLayout::None, PackedLayout::Transpose});
+  EXPECT_FALSE(cache.empty());
+  HostTensor x = matrix(1, 4), w = matrix(2, 4);
+  HostTensor first = resolveWeight(cache, x, w);
+  HostTensor again = resolveWeight(cache, x, w);
+  EXPECT_EQ(cache.packCount(), 1u);
+  EXPECT_EQ(first.data(), again.data());
+  // A copy of the HostTensor shares the buffer: still the same parameter.
+  HostTensor alias = w;
+  resolveWeight(cache, x, alias);
+  EXPECT_EQ(cache.packCount(), 1u);
+  EXPECT_EQ(again.dataAs<float>()[1], w.dataAs<float>()[4]);
+}
+
+TEST(PackedParamsTest, RebindingPacksTheNewBuffer) {
+  PackedParamCache cache({PackedLayout::None, PackedLayout::Transpose});
+  HostTensor x = matrix(1, 4);
+  HostTensor w = matrix(2, 4);
+  resolveWeight(cache, x, w);
+  HostTensor other = matrix(2, 4, 100);
+  HostTensor packed = resolveWeight(cache, x, other);
+  EXPECT_EQ(cache.packCount(), 2u);
+  EXPECT_EQ(packed.dataAs<float>()[0], 100.f);
+  EXPECT_EQ(packed.dataAs<float>()[1], 104.f);
+}
+
+TEST(PackedParamsTest, FreedBufferAtTheSameAddressIsNotReused) {
+  PackedParamCache cache({PackedLayout::None, PackedLayout::Transpose});
+  HostTensor x = matrix(1, 4);
+  // The allocator may hand the next buffer the freed one's address; the
+  // cache must still see a new parameter.
+  resolveWeight(cache, x, matrix(2, 4, 0));
+  HostTensor packed = resolveWeight(cache, x, matrix(2, 4, 50));
+  EXPECT_EQ(cache.packCount(), 2u);
+  EXPECT_EQ(packed.dataAs<float>()[0], 50.f);
+}
+
+TEST(PackedParamsTest, InvalidationRepacksTheSameBuffer) {
+  PackedParamCache cache({PackedLayout::None, PackedLayout::Transpose});
+  HostTensor x = matrix(1, 4), w = matrix(2, 4);
+  HostTensor before = resolveWeight(cache, x, w);
+  w.dataAs<float>()[0] = 42; // written in place (set_data of this buffer)
+  invalidatePackedParams();
+  HostTensor after = resolveWeight(cache, x, w);
+  EXPECT_EQ(cache.packCount(), 2u);
+  EXPECT_EQ(after.dataAs<float>()[0], 42.f);
+  // The copy handed out before stays valid and unchanged.
+  EXPECT_EQ(before.dataAs<float>()[0], 0.f);
+}
+
+TEST(PackedParamsTest, NothingPackedIsEmpty) {
+  PackedParamCache cache({PackedLayout::None, PackedLayout::None});
+  EXPECT_TRUE(cache.empty());
+}
+
+} // namespace
