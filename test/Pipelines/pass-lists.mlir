@@ -7,11 +7,14 @@
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,O0
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFUSE
 // RUN: ms-opt %s --ms-pipeline-O1=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,FUSE
-// RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,FUSE
+// RUN: ms-opt %s --ms-pipeline-O1=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
+// RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
+// RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,FUSE,PACK
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=2 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
 
 // ALL: convert-ms-to-linalg{conv-as-matmul=true}
+// PACK: ms-pack-parameters
 // O0: ms-vectorize-convs{pool-epilogues=false
 // FUSE: ms-vectorize-convs{pool-epilogues=true
 // ALL: ms-transpose-matmul-operands
@@ -35,6 +38,9 @@
 // NOFUSE-NOT: linalg-fuse-elementwise-ops
 // NOFUSE-NOT: ms-fuse-batch-loops
 // NOFUSE-NOT: pool-epilogues=true
+
+// Parameter prepacking is whole-graph work: O2 only.
+// NOPACK-NOT: ms-pack-parameters
 
 // THREADS: ms-vectorize-matmuls{{.*}}num-threads=2
 // THREADS: ms-parallelize-generics{{.*}}num-threads=2
