@@ -58,6 +58,25 @@ TEST(TileSizeModelTest, MatmulMicroTileFollowsTheVectorWidth) {
   EXPECT_EQ(wide.microRows, 6);
 }
 
+TEST(TileSizeModelTest, FewRowMatmulsPutTheAccumulatorsInColumns) {
+  // A batch-1 dense on a packed [in, out] weight: one row, as many columns
+  // as the registers hold (less four) in a power of two of full vectors,
+  // 16 lanes with AVX-512's 32 registers; K in one block, no column blocks.
+  MatmulTiles avx512 = chooseMatmulTiles(kAvx512, 1, 512, 784);
+  EXPECT_EQ(avx512.microRows, 1);
+  EXPECT_EQ(avx512.microCols, 16 * 16);
+  EXPECT_EQ(avx512.cacheK, 784);
+  EXPECT_EQ(avx512.cacheCols, 512);
+  MatmulTiles avx2 = chooseMatmulTiles(kAvx2, 1, 512, 784);
+  EXPECT_EQ(avx2.microCols, 8 * 8);
+  // Four rows share the registers: 12 / 4 = 3 accumulators, so 2 vectors.
+  MatmulTiles four = chooseMatmulTiles(kAvx2, 4, 48, 9);
+  EXPECT_EQ(four.microRows, 4);
+  EXPECT_EQ(four.microCols, 16);
+  // Six rows or more take the 6x16 micro-tile again.
+  EXPECT_EQ(chooseMatmulTiles(kAvx2, 6, 48, 9).microRows, 6);
+}
+
 TEST(TileSizeModelTest, MatmulKBlockFillsThreeQuartersOfL1) {
   // 6x16 micro-panels take 88 bytes per k; 3/4 of 32 KiB holds 279 k:
   // the power of two below is 256.

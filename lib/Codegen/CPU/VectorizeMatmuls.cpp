@@ -211,6 +211,8 @@ struct MSVectorizeMatmulsPass
     ms::CpuModel cpu = ms::CpuModel::host();
     if (vectorLanes)
       cpu.vectorLanes = vectorLanes;
+    if (vectorRegisters)
+      cpu.vectorRegisters = vectorRegisters;
     if (l1KiB)
       cpu.l1Bytes = l1KiB * 1024;
     if (l2KiB)

@@ -311,6 +311,8 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
            "Threads to split the rows over (1: no scf.forall)">,
     Option<"vectorLanes", "vector-lanes", "unsigned", "0",
            "f32 lanes per vector register (0: the host's)">,
+    Option<"vectorRegisters", "vector-registers", "unsigned", "0",
+           "Vector registers (0: the host's, 32 with AVX-512)">,
     Option<"l1KiB", "l1-kib", "unsigned", "0", "L1 data cache (0: the host's)">,
     Option<"l2KiB", "l2-kib", "unsigned", "0", "L2 cache (0: the host's)">,
   ];
