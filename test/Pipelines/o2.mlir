@@ -17,11 +17,13 @@
 
 // LLVM: omp.parallel
 // LLVM: omp.wsloop
-// LLVM: llvm.intr.fma({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// Rows of two vectors: 2 x 8 lanes, or 2 x 16 where 512-bit FMAs run at full
+// width (TileSizeModel's matmulLanes, from the host).
+// LLVM: llvm.intr.fma({{.*}}) : (vector<[[W:16|32]]xf32>, vector<[[W]]xf32>, vector<[[W]]xf32>) -> vector<[[W]]xf32>
 // LLVM-NOT: fmuladd
 // LLVM: llvm.func @_mlir_ciface_construct
 // SERIAL-NOT: omp.
-// SERIAL: llvm.intr.fma({{.*}}) : (vector<16xf32>
+// SERIAL: llvm.intr.fma({{.*}}) : (vector<{{16|32}}xf32>
 func.func @construct(%x: tensor<37x300xf32>, %w: tensor<70x300xf32> {ms.param = "fc.weight"},
                      %b: tensor<70xf32> {ms.param = "fc.bias"}) -> tensor<37x70xf32> {
   %0 = ms.dense %x, %w, %b : tensor<37x300xf32>, tensor<70x300xf32>, tensor<70xf32>

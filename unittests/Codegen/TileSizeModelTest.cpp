@@ -18,6 +18,7 @@ CpuModel target(unsigned lanes, unsigned registers,
                 unsigned l1Bytes = 32 * 1024, unsigned l2Bytes = 512 * 1024) {
   CpuModel cpu;
   cpu.vectorLanes = lanes;
+  cpu.matmulLanes = lanes;
   cpu.vectorRegisters = registers;
   cpu.l1Bytes = l1Bytes;
   cpu.l2Bytes = l2Bytes;
@@ -48,6 +49,16 @@ TEST(TileSizeModelTest, MatmulKeepsTheAvx2TileWithAvx512Registers) {
   MatmulTiles tiles = chooseMatmulTiles(kAvx512, 512, 64, 784);
   EXPECT_EQ(tiles.microRows, 6);
   EXPECT_EQ(tiles.microCols, 16);
+}
+
+TEST(TileSizeModelTest, MatmulMicroTileTakesFullWidthAvx512Vectors) {
+  // Where 512-bit FMAs run at full width the micro-tile is 6 rows of two
+  // 16-lane vectors: 12 accumulators, as with AVX2's 6x16.
+  CpuModel zen5 = kAvx512;
+  zen5.matmulLanes = 16;
+  MatmulTiles tiles = chooseMatmulTiles(zen5, 512, 64, 784);
+  EXPECT_EQ(tiles.microRows, 6);
+  EXPECT_EQ(tiles.microCols, 32);
 }
 
 TEST(TileSizeModelTest, MatmulMicroTileFollowsTheVectorWidth) {

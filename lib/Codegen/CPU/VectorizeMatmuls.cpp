@@ -210,7 +210,7 @@ struct MSVectorizeMatmulsPass
   void runOnOperation() override {
     ms::CpuModel cpu = ms::CpuModel::host();
     if (vectorLanes)
-      cpu.vectorLanes = vectorLanes;
+      cpu.vectorLanes = cpu.matmulLanes = vectorLanes;
     if (vectorRegisters)
       cpu.vectorRegisters = vectorRegisters;
     if (l1KiB)

@@ -20,6 +20,9 @@ namespace ms {
 struct CpuModel {
   unsigned vectorLanes = 8;     // f32 lanes per vector register
   unsigned vectorRegisters = 16;
+  /// f32 lanes of the matmul micro-tile's vectors: 16 where 512-bit FMAs
+  /// run at full width (AVX-512 on Zen 5, Intel), else vectorLanes.
+  unsigned matmulLanes = 8;
   unsigned l1Bytes = 32 * 1024;
   unsigned l2Bytes = 512 * 1024;
 
