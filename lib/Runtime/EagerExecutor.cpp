@@ -42,18 +42,6 @@ Type elementTypeOf(MLIRContext *ctx, DType dtype) {
   return Float32Type::get(ctx);
 }
 
-std::optional<DType> dtypeOf(Type type) {
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF16())
-    return DType::F16;
-  if (type.isInteger(32))
-    return DType::I32;
-  if (type.isInteger(64))
-    return DType::I64;
-  return std::nullopt;
-}
-
 /// The tensor a dense arith.constant holds (graph capture inlines small
 /// concrete tensors as constants). Its raw data is the host layout.
 llvm::Expected<HostTensor> constantTensor(arith::ConstantOp constant) {

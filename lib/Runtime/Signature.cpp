@@ -13,18 +13,6 @@ namespace ms {
 namespace runtime {
 namespace {
 
-std::optional<DType> dtypeOf(Type type) {
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF16())
-    return DType::F16;
-  if (type.isInteger(32))
-    return DType::I32;
-  if (type.isInteger(64))
-    return DType::I64;
-  return std::nullopt;
-}
-
 llvm::Expected<TensorSpec> specOf(Type type, const llvm::Twine &what) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   std::string typeText;
@@ -43,6 +31,18 @@ llvm::Expected<TensorSpec> specOf(Type type, const llvm::Twine &what) {
 }
 
 } // namespace
+
+std::optional<DType> dtypeOf(Type type) {
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF16())
+    return DType::F16;
+  if (type.isInteger(32))
+    return DType::I32;
+  if (type.isInteger(64))
+    return DType::I64;
+  return std::nullopt;
+}
 
 std::string TensorSpec::typeString() const {
   std::string s = "tensor<";

@@ -13,11 +13,13 @@
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir {
 class Operation;
+class Type;
 } // namespace mlir
 
 namespace ms {
@@ -45,6 +47,10 @@ struct EntrySignature {
   /// Checks a caller's arguments: count, dtype and shape of each.
   llvm::Error checkArguments(llvm::ArrayRef<HostTensor> tensors) const;
 };
+
+/// The runtime dtype of an MLIR element type; none for types the runtime
+/// has no buffers of.
+std::optional<DType> dtypeOf(mlir::Type type);
 
 /// Reads the signature of `funcOp` (a func.func on static-shaped tensors).
 llvm::Expected<EntrySignature> readSignature(mlir::Operation *funcOp);

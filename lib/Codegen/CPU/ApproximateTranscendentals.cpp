@@ -65,6 +65,9 @@ constexpr float kErfLargeCoeffs[] = {
     -1.2857080037065316e-05f};
 
 /// Builds f32 arithmetic on a scalar or vector type (and its i32 twin).
+/// Every helper creates ops, so no call below has more than one argument
+/// that does: C++ leaves the order of argument evaluation to the compiler
+/// (GCC and clang differ), and the IR must not depend on which built ms.
 class Emitter {
 public:
   Emitter(OpBuilder &b, Location loc, Type type) : b(b), loc(loc), ft(type) {
@@ -129,13 +132,17 @@ public:
   }
 
   /// 2^k for integer k in [-126, 127], as a float.
-  Value pow2(Value k) { return fromBits(shl(iadd(k, i(127)), i(23))); }
+  Value pow2(Value k) {
+    Value biased = iadd(k, i(127));
+    return fromBits(shl(biased, i(23)));
+  }
 
   /// exp(x) = 2^k exp(r), x = k ln2 + r, |r| <= ln2/2.
   Value exp(Value x, bool mayBeNaN = true) {
     // exp(89) overflows and exp(-104) rounds to 0; NaN clamps to a number
     // (the result is replaced below), so the conversion to int is defined.
-    Value xc = maxnum(minnum(x, f(89.0f)), f(-104.0f));
+    Value below = minnum(x, f(89.0f));
+    Value xc = maxnum(below, f(-104.0f));
     // Round to nearest even by the 1.5 * 2^23 shift (|k| < 2^22).
     Value magic = f(12582912.0f);
     Value kf = sub(add(mul(xc, f(static_cast<float>(M_LOG2E))), magic), magic);
@@ -152,7 +159,8 @@ public:
     Value k = toInt(kf);
     Value k1 = ashr(k, i(1));
     Value k2 = isub(k, k1);
-    Value res = mul(mul(p, pow2(k1)), pow2(k2));
+    Value scaled = mul(p, pow2(k1));
+    Value res = mul(scaled, pow2(k2));
     return mayBeNaN ? select(isNaN(x), x, res) : res;
   }
 
@@ -163,24 +171,32 @@ public:
     Value denormal = cmp(P::OLT, x, f(0x1p-126f));
     Value xs = select(denormal, mul(x, f(0x1p23f)), x);
     Value bits = toBits(xs);
-    Value e = isub(ashr(bits, i(23)), select(denormal, i(127 + 23), i(127)));
-    Value m = fromBits(ior(iand(bits, i(0x7fffff)), i(0x3f800000)));
+    Value biased = ashr(bits, i(23));
+    Value denormalBias = i(127 + 23);
+    Value bias = select(denormal, denormalBias, i(127));
+    Value e = isub(biased, bias);
+    Value mantissa = iand(bits, i(0x7fffff));
+    Value m = fromBits(ior(mantissa, i(0x3f800000)));
     Value high = cmp(P::OGT, m, f(static_cast<float>(M_SQRT2)));
     m = select(high, mul(m, f(0.5f)), m);
     e = select(high, iadd(e, i(1)), e);
     Value fr = sub(m, f(1.0f)); // exact
     Value ef = toFloat(e);
     // log1p(f) = f + f^2 (-1/2 + f R(f)).
-    Value y = mul(mul(fr, fr), fma(fr, horner(kLogCoeffs, fr), f(-0.5f)));
+    Value fr2 = mul(fr, fr);
+    Value r = horner(kLogCoeffs, fr);
+    Value y = mul(fr2, fma(fr, r, f(-0.5f)));
     // ln2 split so that e * ln2Hi is exact (|e| < 2^8, 9-bit ln2Hi).
     const float ln2Hi = 0.693359375f;
     const float ln2Lo = static_cast<float>(M_LN2 - 0.693359375);
-    Value res = add(mul(ef, f(ln2Hi)), add(fr, fma(ef, f(ln2Lo), y)));
+    Value eHigh = mul(ef, f(ln2Hi));
+    Value res = add(eHigh, add(fr, fma(ef, f(ln2Lo), y)));
     const float inf = std::numeric_limits<float>::infinity();
     res = select(cmp(P::OEQ, x, f(inf)), x, res);
-    res = select(cmp(P::OLT, x, f(0.0f)),
-                 f(std::numeric_limits<float>::quiet_NaN()), res);
-    res = select(cmp(P::OEQ, x, f(0.0f)), f(-inf), res);
+    Value negative = cmp(P::OLT, x, f(0.0f));
+    res = select(negative, f(std::numeric_limits<float>::quiet_NaN()), res);
+    Value zero = cmp(P::OEQ, x, f(0.0f));
+    res = select(zero, f(-inf), res);
     return select(isNaN(x), x, res);
   }
 
@@ -194,7 +210,11 @@ public:
     // tanh(10) rounds to 1; NaN clamps to 10 and is replaced below.
     Value ac = minnum(a, f(10.0f));
     Value e = exp(add(ac, ac), /*mayBeNaN=*/false);
-    Value big = sub(f(1.0f), div(f(2.0f), add(e, f(1.0f))));
+    Value ePlusOne = add(e, f(1.0f));
+    Value two = f(2.0f);
+    Value quotient = div(two, ePlusOne);
+    Value one = f(1.0f);
+    Value big = sub(one, quotient);
     Value res = copysign(select(cmp(P::OLT, a, f(kTanhCut)), small, big), x);
     return select(isNaN(x), x, res);
   }
@@ -207,8 +227,10 @@ public:
     Value small = fma(a, horner(kErfSmallCoeffs, mul(x, x)), a);
     Value ac = minnum(a, f(kErfOne));
     Value logErfc = horner(kErfLargeCoeffs, sub(ac, f(2.0f)));
-    Value big = sub(f(1.0f), exp(logErfc, /*mayBeNaN=*/false));
-    big = select(cmp(P::OGE, a, f(kErfOne)), f(1.0f), big);
+    Value erfc = exp(logErfc, /*mayBeNaN=*/false);
+    Value big = sub(f(1.0f), erfc);
+    Value saturated = cmp(P::OGE, a, f(kErfOne));
+    big = select(saturated, f(1.0f), big);
     Value res = copysign(select(cmp(P::OLT, a, f(kErfCut)), small, big), x);
     return select(isNaN(x), x, res);
   }

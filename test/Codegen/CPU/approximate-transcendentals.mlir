@@ -32,8 +32,8 @@
 // CHECK: arith.fptosi %[[K]] : vector<16xf32> to vector<16xi32>
 // CHECK: arith.shrsi
 // CHECK: arith.bitcast %{{.*}} : vector<16xi32> to vector<16xf32>
-// CHECK: arith.bitcast %{{.*}} : vector<16xi32> to vector<16xf32>
 // CHECK: arith.mulf
+// CHECK: arith.bitcast %{{.*}} : vector<16xi32> to vector<16xf32>
 // CHECK: %[[RES:.*]] = arith.mulf
 // CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : vector<16xf32>
 // CHECK: %[[OUT:.*]] = arith.select %[[NAN]], %[[X]], %[[RES]]
@@ -57,11 +57,11 @@ func.func @exp_vector(%x: vector<16xf32>) -> vector<16xf32> {
 // CHECK-COUNT-8: math.fma
 // CHECK: %[[INF:.*]] = arith.constant 0x7F800000 : f32
 // CHECK: arith.cmpf oeq, %[[X]], %[[INF]]
-// CHECK: %[[QNAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK: %[[NEG:.*]] = arith.cmpf olt, %[[X]]
+// CHECK: %[[QNAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK: arith.select %[[NEG]], %[[QNAN]]
-// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[ZERO:.*]] = arith.cmpf oeq, %[[X]]
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: arith.select %[[ZERO]], %[[NINF]]
 // CHECK: arith.cmpf uno, %[[X]], %[[X]]
 // CHECK: arith.select
