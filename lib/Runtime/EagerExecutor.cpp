@@ -28,20 +28,6 @@ namespace ms {
 namespace runtime {
 namespace {
 
-Type elementTypeOf(MLIRContext *ctx, DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return Float32Type::get(ctx);
-  case DType::F16:
-    return Float16Type::get(ctx);
-  case DType::I32:
-    return IntegerType::get(ctx, 32);
-  case DType::I64:
-    return IntegerType::get(ctx, 64);
-  }
-  return Float32Type::get(ctx);
-}
-
 /// The tensor a dense arith.constant holds (graph capture inlines small
 /// concrete tensors as constants). Its raw data is the host layout.
 llvm::Expected<HostTensor> constantTensor(arith::ConstantOp constant) {
@@ -141,7 +127,7 @@ EagerExecutor::Impl::buildKernel(const OpCall &op,
   SmallVector<Type> inputTypes;
   for (const TensorSpec &input : inputs)
     inputTypes.push_back(RankedTensorType::get(
-        input.shape, elementTypeOf(ctx, input.dtype)));
+        input.shape, mlirElementType(ctx, input.dtype)));
   auto func = func::FuncOp::create(b, loc, "kernel",
                                    b.getFunctionType(inputTypes, {}));
   Block *body = func.addEntryBlock();

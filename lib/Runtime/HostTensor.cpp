@@ -14,33 +14,6 @@
 
 using namespace ms::runtime;
 
-size_t ms::runtime::dtypeSize(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-    return 2;
-  case DType::I64:
-    return 8;
-  }
-  llvm_unreachable("unknown DType");
-}
-
-llvm::StringRef ms::runtime::dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::I32:
-    return "i32";
-  case DType::I64:
-    return "i64";
-  }
-  llvm_unreachable("unknown DType");
-}
-
 std::string ms::runtime::shapeString(llvm::ArrayRef<int64_t> shape) {
   std::string result;
   llvm::raw_string_ostream os(result);

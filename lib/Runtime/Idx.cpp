@@ -291,7 +291,7 @@ llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
   if ((dtype == DType::I32 || dtype == DType::I64) && !integerData)
     return makeError(path, "holds floating-point data, which cannot fill " +
                                wanted);
-  if (dtype == DType::F16)
+  if (dtype != DType::F32 && dtype != DType::I32 && dtype != DType::I64)
     return makeError(path, "cannot fill " + wanted +
                                " (IDX inputs fill f32, i32 or i64 tensors)");
   // first <= numItems < 2^32 here, so first + count only overflows for a
@@ -313,22 +313,11 @@ llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
   int64_t available = std::min(count, idx.numItems() - first);
   int64_t itemSize = idx.itemSize();
   auto store = [&](int64_t at, double v) {
-    switch (dtype) {
-    case DType::F32:
-      // u8 pixels become [0, 1] exactly as float(p) / 255.0f computes.
-      tensor.dataAs<float>()[at] = idx.type == IdxType::U8
-                                       ? static_cast<float>(v) / 255.0f
-                                       : static_cast<float>(v);
-      break;
-    case DType::I32:
-      tensor.dataAs<int32_t>()[at] = static_cast<int32_t>(v);
-      break;
-    case DType::I64:
-      tensor.dataAs<int64_t>()[at] = static_cast<int64_t>(v);
-      break;
-    case DType::F16:
-      break;
-    }
+    // u8 pixels become [0, 1] exactly as float(p) / 255.0f computes.
+    if (dtype == DType::F32 && idx.type == IdxType::U8)
+      tensor.dataAs<float>()[at] = static_cast<float>(v) / 255.0f;
+    else
+      storeElement(tensor.data(), dtype, at, v);
   };
   // Row by row (an image row lands at its padded place), so the hot case,
   // u8 pixels into f32, is a plain loop the compiler vectorizes: it runs

@@ -198,31 +198,25 @@ private:
   size_t pos = 0;
 };
 
-/// Maps a little-endian descr type code ("f4" etc.) to a DType.
-std::optional<DType> dtypeFromCode(StringRef code) {
-  if (code == "f4")
-    return DType::F32;
-  if (code == "f2")
-    return DType::F16;
-  if (code == "i4")
-    return DType::I32;
-  if (code == "i8")
-    return DType::I64;
-  return std::nullopt;
+std::string dtypeCode(DType dtype);
+
+/// "<f4, <f2, ..., |b1": every descr readNpy accepts, for error messages.
+std::string supportedDescrs() {
+  std::string list;
+  for (const DTypeInfo &info : allDTypes()) {
+    if (info.npy.empty())
+      continue;
+    if (!list.empty())
+      list += ", ";
+    list += dtypeCode(info.dtype);
+  }
+  return list;
 }
 
-StringRef dtypeCode(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "<f4";
-  case DType::F16:
-    return "<f2";
-  case DType::I32:
-    return "<i4";
-  case DType::I64:
-    return "<i8";
-  }
-  return "";
+/// The descr of a little-endian `dtype` array ("<f4", "|u1", ...).
+std::string dtypeCode(DType dtype) {
+  const DTypeInfo &info = dtypeInfo(dtype);
+  return (info.bytes == 1 ? "|" : "<") + info.npy.str();
 }
 
 } // namespace
@@ -287,15 +281,16 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
 
   if (descr->kind != PyValue::String)
     return makeError(path, "unsupported dtype (structured arrays are not "
-                           "supported; expected <f4, <f2, <i4 or <i8)");
+                           "supported; expected " + supportedDescrs() + ")");
   StringRef descrStr = descr->str;
   std::optional<DType> dtype;
   if (descrStr.size() >= 2 && (descrStr[0] == '<' || descrStr[0] == '>' ||
                                descrStr[0] == '=' || descrStr[0] == '|'))
-    dtype = dtypeFromCode(descrStr.drop_front());
-  if (!dtype || descrStr[0] == '|')
+    dtype = dtypeFromNpyCode(descrStr.drop_front());
+  // '|' (no byte order) is numpy's spelling for one-byte types only.
+  if (!dtype || (descrStr[0] == '|') != (dtypeSize(*dtype) == 1))
     return makeError(path, "unsupported dtype '" + descrStr +
-                               "' (expected <f4, <f2, <i4 or <i8)");
+                               "' (expected " + supportedDescrs() + ")");
   if (descrStr[0] == '>')
     return makeError(path, "big-endian data is not supported");
   if (!llvm::sys::IsLittleEndianHost && descrStr[0] == '<')

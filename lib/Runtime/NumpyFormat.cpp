@@ -31,51 +31,6 @@ constexpr int64_t kThreshold = 1000;
 constexpr int64_t kEdgeItems = 3;
 
 //===----------------------------------------------------------------------===//
-// float16 helpers
-//===----------------------------------------------------------------------===//
-
-double halfToDouble(uint16_t bits) {
-  bool negative = bits & 0x8000;
-  int exponent = (bits >> 10) & 0x1f;
-  int mantissa = bits & 0x3ff;
-  double value;
-  if (exponent == 0)
-    value = std::ldexp(double(mantissa), -24);
-  else if (exponent == 31)
-    value = mantissa ? std::numeric_limits<double>::quiet_NaN()
-                     : std::numeric_limits<double>::infinity();
-  else
-    value = std::ldexp(double(mantissa + 1024), exponent - 25);
-  return negative ? -value : value;
-}
-
-/// Rounds to the nearest float16, ties to even (IEEE default).
-uint16_t doubleToHalf(double value) {
-  uint16_t sign = std::signbit(value) ? 0x8000 : 0;
-  if (std::isnan(value))
-    return sign | 0x7e00;
-  double a = std::fabs(value);
-  if (a < std::ldexp(1.0, -14)) {
-    // Subnormal range: the result is a multiple of 2^-24. A rounded value of
-    // 1024 lands exactly on the smallest normal's encoding.
-    double m = std::nearbyint(std::ldexp(a, 24));
-    return sign | uint16_t(m);
-  }
-  int e;
-  std::frexp(a, &e);
-  e -= 1; // a in [2^e, 2^(e+1))
-  double m = std::nearbyint(std::ldexp(a, 10 - e));
-  if (m == 2048) {
-    m = 1024;
-    ++e;
-  }
-  int biased = e + 15;
-  if (biased >= 31)
-    return sign | 0x7c00;
-  return sign | uint16_t(biased << 10) | uint16_t(int(m) - 1024);
-}
-
-//===----------------------------------------------------------------------===//
 // Exact digit generation (Steele & White / Dragon4 style)
 //===----------------------------------------------------------------------===//
 
@@ -366,18 +321,14 @@ Digits digitsOf(double value, DType dtype, const Cutoff &cutoff) {
 // Element access
 //===----------------------------------------------------------------------===//
 
-bool isFloat(DType dtype) { return dtype == DType::F32 || dtype == DType::F16; }
+bool isFloat(DType dtype) { return isFloatDType(dtype); }
 
 double floatAt(const HostTensor &t, int64_t i) {
-  if (t.dtype() == DType::F32)
-    return t.dataAs<float>()[i];
-  return halfToDouble(t.dataAs<uint16_t>()[i]);
+  return loadElement(t.data(), t.dtype(), i);
 }
 
 int64_t intAt(const HostTensor &t, int64_t i) {
-  if (t.dtype() == DType::I32)
-    return t.dataAs<int32_t>()[i];
-  return t.dataAs<int64_t>()[i];
+  return loadInteger(t.data(), t.dtype(), i);
 }
 
 /// Rounds a float32 result to the element type; NumPy computes float16

@@ -30,43 +30,34 @@ llvm::Error makeError(StringRef path, const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
 }
 
-struct DTypeInfo {
+/// Every dtype name the safetensors format defines, with its element size.
+/// Those a HostTensor can hold are in DTypes.def; the rest (the float8
+/// formats) are parsed, sized and then rejected by name.
+struct FormatDType {
   StringRef name;
   uint64_t size;
-  std::optional<DType> dtype;
 };
 
-/// Every byte-sized dtype the safetensors format defines.
-const DTypeInfo kDTypes[] = {
-    {"BOOL", 1, std::nullopt},    {"U8", 1, std::nullopt},
-    {"I8", 1, std::nullopt},      {"F8_E5M2", 1, std::nullopt},
-    {"F8_E4M3", 1, std::nullopt}, {"F8_E8M0", 1, std::nullopt},
-    {"I16", 2, std::nullopt},     {"U16", 2, std::nullopt},
-    {"F16", 2, DType::F16},       {"BF16", 2, std::nullopt},
-    {"I32", 4, DType::I32},       {"U32", 4, std::nullopt},
-    {"F32", 4, DType::F32},       {"F64", 8, std::nullopt},
-    {"I64", 8, DType::I64},       {"U64", 8, std::nullopt},
+const FormatDType kFormatDTypes[] = {
+    {"BOOL", 1}, {"U8", 1},      {"I8", 1},      {"F8_E5M2", 1},
+    {"F8_E4M3", 1}, {"F8_E8M0", 1}, {"I16", 2}, {"U16", 2},
+    {"F16", 2},  {"BF16", 2},    {"I32", 4},     {"U32", 4},
+    {"F32", 4},  {"F64", 8},     {"I64", 8},     {"U64", 8},
 };
 
-const DTypeInfo *lookupDType(StringRef name) {
-  for (const DTypeInfo &info : kDTypes)
+/// "F32, F16, ..., BOOL": the dtypes a HostTensor can hold, for errors.
+std::string supportedNames() {
+  std::string list;
+  for (const DTypeInfo &info : allDTypes())
+    list += (list.empty() ? "" : ", ") + info.safeTensors.str();
+  return list;
+}
+
+const FormatDType *lookupDType(StringRef name) {
+  for (const FormatDType &info : kFormatDTypes)
     if (info.name == name)
       return &info;
   return nullptr;
-}
-
-StringRef safeTensorsName(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "F32";
-  case DType::F16:
-    return "F16";
-  case DType::I32:
-    return "I32";
-  case DType::I64:
-    return "I64";
-  }
-  return "";
 }
 
 /// Safetensors headers are two levels deep (an object of objects, holding
@@ -213,12 +204,12 @@ llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
         dtypeValue ? dtypeValue->getAsString() : std::nullopt;
     if (!dtypeString)
       return makeError(path, prefix + ": missing or non-string \"dtype\"");
-    const DTypeInfo *info = lookupDType(*dtypeString);
+    const FormatDType *info = lookupDType(*dtypeString);
     if (!info)
       return makeError(path,
                        prefix + " has unknown dtype '" + *dtypeString + "'");
     entry.dtypeString = dtypeString->str();
-    entry.dtype = info->dtype;
+    entry.dtype = dtypeFromSafeTensorsName(info->name);
 
     const llvm::json::Array *shape = object->getArray("shape");
     if (!shape)
@@ -300,8 +291,8 @@ SafeTensorsFile::lookup(StringRef name) const {
   if (!entry.dtype)
     return makeError(filePath, "tensor '" + name + "' has dtype " +
                                    entry.dtypeString +
-                                   ", which is not supported (expected F32, "
-                                   "F16, I32 or I64)");
+                                   ", which is not supported (expected " +
+                                   supportedNames() + ")");
   return &entry;
 }
 
@@ -369,7 +360,7 @@ llvm::Error ms::runtime::writeSafeTensors(
       for (const auto &[name, tensor] : tensors) {
         uint64_t end = offset + tensor.byteSize();
         json.attributeObject(name, [&] {
-          json.attribute("dtype", safeTensorsName(tensor.dtype()));
+          json.attribute("dtype", dtypeInfo(tensor.dtype()).safeTensors);
           json.attributeArray("shape", [&] {
             for (int64_t d : tensor.shape())
               json.value(d);

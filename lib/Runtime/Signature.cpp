@@ -33,15 +33,30 @@ llvm::Expected<TensorSpec> specOf(Type type, const llvm::Twine &what) {
 } // namespace
 
 std::optional<DType> dtypeOf(Type type) {
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF16())
-    return DType::F16;
-  if (type.isInteger(32))
-    return DType::I32;
-  if (type.isInteger(64))
-    return DType::I64;
+  for (const DTypeInfo &info : allDTypes())
+    if (mlirElementType(type.getContext(), info.dtype) == type)
+      return info.dtype;
   return std::nullopt;
+}
+
+Type mlirElementType(MLIRContext *ctx, DType dtype) {
+  const DTypeInfo &info = dtypeInfo(dtype);
+  unsigned bits = static_cast<unsigned>(info.bytes * 8);
+  switch (info.kind) {
+  case DTypeKind::Float:
+    if (dtype == DType::BF16)
+      return BFloat16Type::get(ctx);
+    if (bits == 16)
+      return Float16Type::get(ctx);
+    return bits == 32 ? Type(Float32Type::get(ctx)) : Float64Type::get(ctx);
+  case DTypeKind::Signed:
+    return IntegerType::get(ctx, bits);
+  case DTypeKind::Unsigned:
+    return IntegerType::get(ctx, bits, IntegerType::Unsigned);
+  case DTypeKind::Bool:
+    return IntegerType::get(ctx, 1);
+  }
+  llvm_unreachable("unknown DTypeKind");
 }
 
 std::string TensorSpec::typeString() const {

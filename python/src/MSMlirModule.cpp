@@ -76,51 +76,39 @@ void unwrap(llvm::Error error) {
 int dtypeCode(DType dtype) { return static_cast<int>(dtype); }
 
 DType dtypeFromCode(int code) {
-  switch (code) {
-  case 0:
-    return DType::F32;
-  case 1:
-    return DType::F16;
-  case 2:
-    return DType::I32;
-  case 3:
-    return DType::I64;
-  }
-  throw py::value_error("unknown dtype code " + std::to_string(code));
+  if (code < 0 || code >= static_cast<int>(allDTypes().size()))
+    throw py::value_error("unknown dtype code " + std::to_string(code));
+  return static_cast<DType>(code);
 }
 
-/// The buffer-protocol format character of `dtype`.
-const char *bufferFormat(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "f";
-  case DType::F16:
-    return "e";
-  case DType::I32:
-    return "i";
-  case DType::I64:
-    return "q";
-  }
-  return "f";
+/// The buffer-protocol format character of `dtype`; bfloat16 has none, so
+/// its buffers are exposed as raw uint16 bits.
+std::string bufferFormat(DType dtype) {
+  char format = dtypeInfo(dtype).format;
+  return std::string(1, format ? format : 'H');
 }
 
 /// The dtype of a buffer's format, or throws TypeError.
 DType dtypeFromFormat(const std::string &format, py::ssize_t itemsize) {
   // Strip byte-order / alignment prefixes that mean "native little-endian".
   std::string f = format;
-  if (!f.empty() && (f[0] == '@' || f[0] == '=' || f[0] == '<'))
+  if (!f.empty() && (f[0] == '@' || f[0] == '=' || f[0] == '<' || f[0] == '|'))
     f = f.substr(1);
-  if (f == "f" && itemsize == 4)
-    return DType::F32;
-  if (f == "e" && itemsize == 2)
-    return DType::F16;
-  if ((f == "i" || f == "l") && itemsize == 4)
-    return DType::I32;
-  if ((f == "q" || f == "l") && itemsize == 8)
-    return DType::I64;
+  // C long is 8 bytes on LP64 Linux and 4 elsewhere: go by the size.
+  if (f == "l")
+    f = itemsize == 8 ? "q" : "i";
+  if (f == "L")
+    f = itemsize == 8 ? "Q" : "I";
+  for (const DTypeInfo &info : allDTypes())
+    if (f.size() == 1 && info.format == f[0] &&
+        static_cast<size_t>(itemsize) == info.bytes)
+      return info.dtype;
+  std::string supported;
+  for (const DTypeInfo &info : allDTypes())
+    if (info.format)
+      supported += (supported.empty() ? "" : ", ") + info.mlir.str();
   throw py::type_error("unsupported buffer format '" + format +
-                       "'; msmlir tensors hold float32, float16, int32 or "
-                       "int64");
+                       "'; msmlir tensors hold " + supported);
 }
 
 std::vector<int64_t> checkedShape(const std::vector<int64_t> &shape) {
@@ -184,19 +172,7 @@ HostTensor fromBuffer(const py::buffer &buffer) {
 HostTensor scalarTensor(double value, int code) {
   DType dtype = dtypeFromCode(code);
   HostTensor t(dtype, {});
-  switch (dtype) {
-  case DType::F32:
-    *t.dataAs<float>() = static_cast<float>(value);
-    break;
-  case DType::I32:
-    *t.dataAs<int32_t>() = static_cast<int32_t>(value);
-    break;
-  case DType::I64:
-    *t.dataAs<int64_t>() = static_cast<int64_t>(value);
-    break;
-  case DType::F16:
-    throw py::type_error("HostTensor.scalar: use from_buffer for float16");
-  }
+  storeElement(t.data(), dtype, 0, value);
   return t;
 }
 

@@ -214,22 +214,8 @@ llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
   if (spec == "zeros")
     return tensor;
   if (spec == "ones") {
-    for (int64_t i = 0; i < tensor.numElements(); ++i) {
-      switch (arg.dtype) {
-      case DType::F32:
-        tensor.dataAs<float>()[i] = 1.0f;
-        break;
-      case DType::F16:
-        tensor.dataAs<uint16_t>()[i] = 0x3c00; // 1.0 in binary16
-        break;
-      case DType::I32:
-        tensor.dataAs<int32_t>()[i] = 1;
-        break;
-      case DType::I64:
-        tensor.dataAs<int64_t>()[i] = 1;
-        break;
-      }
-    }
+    for (int64_t i = 0; i < tensor.numElements(); ++i)
+      storeElement(tensor.data(), arg.dtype, i, 1.0);
     return tensor;
   }
   // rand[:SEED], validated by the caller.

@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -20,6 +21,53 @@ TEST(HostTensorTest, DTypeHelpers) {
   EXPECT_EQ(dtypeName(DType::F16), "f16");
   EXPECT_EQ(dtypeName(DType::I32), "i32");
   EXPECT_EQ(dtypeName(DType::I64), "i64");
+}
+
+TEST(HostTensorTest, DTypeTableIsInEnumOrder) {
+  // Python passes dtypes as enum indices; the table must agree with them.
+  for (size_t i = 0; i < allDTypes().size(); ++i)
+    EXPECT_EQ(static_cast<size_t>(allDTypes()[i].dtype), i);
+  EXPECT_EQ(dtypeName(DType::U8), "ui8");
+  EXPECT_EQ(dtypeName(DType::Bool), "i1");
+  EXPECT_EQ(dtypeSize(DType::Bool), 1u);
+  EXPECT_EQ(dtypeSize(DType::BF16), 2u);
+  EXPECT_EQ(dtypeFromNpyCode("u1"), DType::U8);
+  EXPECT_EQ(dtypeFromNpyCode("c8"), std::nullopt);
+  EXPECT_EQ(dtypeFromSafeTensorsName("BOOL"), DType::Bool);
+  EXPECT_EQ(dtypeFromSafeTensorsName("F8_E5M2"), std::nullopt);
+}
+
+TEST(HostTensorTest, LoadAndStoreElementsOfEveryDType) {
+  for (const DTypeInfo &info : allDTypes()) {
+    SCOPED_TRACE(info.mlir.str());
+    HostTensor t(info.dtype, {3});
+    storeElement(t.data(), info.dtype, 0, 1.0);
+    storeElement(t.data(), info.dtype, 1, 100.0);
+    storeElement(t.data(), info.dtype, 2, 0.0);
+    double big = info.kind == DTypeKind::Bool ? 1.0 : 100.0;
+    EXPECT_EQ(loadElement(t.data(), info.dtype, 0), 1.0);
+    EXPECT_EQ(loadElement(t.data(), info.dtype, 1), big);
+    EXPECT_EQ(loadElement(t.data(), info.dtype, 2), 0.0);
+  }
+  // Signed values widen with their sign, unsigned ones without.
+  HostTensor i8(DType::I8, {1}), u8(DType::U8, {1}), i32(DType::I32, {1});
+  storeElement(i8.data(), DType::I8, 0, -5);
+  storeElement(u8.data(), DType::U8, 0, 250);
+  storeElement(i32.data(), DType::I32, 0, -553);
+  EXPECT_EQ(loadInteger(i8.data(), DType::I8, 0), -5);
+  EXPECT_EQ(loadInteger(u8.data(), DType::U8, 0), 250);
+  EXPECT_EQ(loadInteger(i32.data(), DType::I32, 0), -553);
+}
+
+TEST(HostTensorTest, HalfAndBfloat16Rounding) {
+  EXPECT_EQ(doubleToHalf(1.0), 0x3c00);
+  EXPECT_EQ(doubleToHalf(65520.0), 0x7c00); // rounds up to infinity
+  EXPECT_EQ(halfToDouble(0x0001), std::ldexp(1.0, -24));
+  EXPECT_EQ(doubleToBfloat16(1.0), 0x3f80);
+  // 1 + 2^-8 is halfway between bfloat16 1 and 1 + 2^-7: ties to even.
+  EXPECT_EQ(doubleToBfloat16(1.0 + std::ldexp(1.0, -8)), 0x3f80);
+  EXPECT_EQ(doubleToBfloat16(1.0 + 3 * std::ldexp(1.0, -8)), 0x3f82);
+  EXPECT_EQ(bfloat16ToDouble(0xbf80), -1.0);
 }
 
 TEST(HostTensorTest, ShapeString) {

@@ -335,24 +335,26 @@ TEST_F(SafeTensorsTest, LoadErrors) {
 
 TEST_F(SafeTensorsTest, UnsupportedDTypeReportedOnLoad) {
   std::string p = writeFile(
-      "f64.safetensors",
-      R"({"a": {"dtype": "F64", "shape": [2], "data_offsets": [0, 16]},)"
-      R"( "b": {"dtype": "BF16", "shape": [2], "data_offsets": [16, 20]},)"
-      R"( "c": {"dtype": "F32", "shape": [1], "data_offsets": [20, 24]}})",
-      24);
+      "f8.safetensors",
+      R"({"a": {"dtype": "F8_E5M2", "shape": [2], "data_offsets": [0, 2]},)"
+      R"( "b": {"dtype": "F8_E4M3", "shape": [2], "data_offsets": [2, 4]},)"
+      R"( "c": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})",
+      8);
   llvm::Expected<SafeTensorsFile> file = SafeTensorsFile::open(p);
   ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
   EXPECT_EQ(file->names(), (std::vector<std::string>{"a", "b", "c"}));
   llvm::Expected<HostTensor> a = file->load("a", DType::F32, {2});
   ASSERT_FALSE(bool(a));
   EXPECT_EQ(llvm::toString(a.takeError()),
-            p + ": tensor 'a' has dtype F64, which is not supported "
-                "(expected F32, F16, I32 or I64)");
+            p + ": tensor 'a' has dtype F8_E5M2, which is not supported "
+                "(expected F32, F16, I32, I64, F64, BF16, I8, I16, U8, U16, "
+                "U32, U64, BOOL)");
   llvm::Expected<HostTensor> b = file->load("b");
   ASSERT_FALSE(bool(b));
   EXPECT_EQ(llvm::toString(b.takeError()),
-            p + ": tensor 'b' has dtype BF16, which is not supported "
-                "(expected F32, F16, I32 or I64)");
+            p + ": tensor 'b' has dtype F8_E4M3, which is not supported "
+                "(expected F32, F16, I32, I64, F64, BF16, I8, I16, U8, U16, "
+                "U32, U64, BOOL)");
   llvm::Expected<HostTensor> c = file->load("c", DType::F32, {1});
   EXPECT_TRUE(bool(c)) << llvm::toString(c.takeError());
 }

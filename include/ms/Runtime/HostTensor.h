@@ -9,6 +9,7 @@
 #ifndef MS_RUNTIME_HOSTTENSOR_H
 #define MS_RUNTIME_HOSTTENSOR_H
 
+#include "ms/Runtime/DType.h"
 #include "ms/Support/ByteSize.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -24,15 +25,6 @@
 
 namespace ms {
 namespace runtime {
-
-/// Element types a HostTensor can hold.
-enum class DType { F32, F16, I32, I64 };
-
-/// Size in bytes of one element of `dtype`.
-size_t dtypeSize(DType dtype);
-
-/// MLIR spelling of `dtype`: "f32", "f16", "i32" or "i64".
-llvm::StringRef dtypeName(DType dtype);
 
 /// Formats a shape as "[64, 10]" ("[]" for rank 0).
 std::string shapeString(llvm::ArrayRef<int64_t> shape);

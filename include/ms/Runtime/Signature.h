@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace mlir {
+class MLIRContext;
 class Operation;
 class Type;
 } // namespace mlir
@@ -51,6 +52,10 @@ struct EntrySignature {
 /// The runtime dtype of an MLIR element type; none for types the runtime
 /// has no buffers of.
 std::optional<DType> dtypeOf(mlir::Type type);
+
+/// The MLIR element type of `dtype` (bool is i1; unsigned types are
+/// unsigned integers, as DTypes.def spells them).
+mlir::Type mlirElementType(mlir::MLIRContext *ctx, DType dtype);
 
 /// Reads the signature of `funcOp` (a func.func on static-shaped tensors).
 llvm::Expected<EntrySignature> readSignature(mlir::Operation *funcOp);
