@@ -1,0 +1,297 @@
+"""The OpInfo table: one entry per op, as PyTorch's OpInfo does.
+
+Each entry names an msmlir callable, a numpy reference computed in float64
+(written here from the op's definition, not from msmlir), and a function
+that yields sample inputs over shapes and edge values. test_opinfo.py
+drives every entry through:
+
+- the reference check (floats to 1e-5 relative, integers and bools exactly);
+- PyNative-versus-GRAPH bit parity at jit_level O0, O1 and O2.
+
+Adding an op means adding one OpInfo here (docs/adding-an-op.md).
+"""
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from msmlir import nn, ops
+
+
+@dataclass
+class Sample:
+    """Positional tensor inputs (numpy arrays) and keyword attributes."""
+    inputs: tuple
+    attrs: dict = field(default_factory=dict)
+    name: str = ""
+
+
+@dataclass
+class OpInfo:
+    name: str
+    op: object            # op(*tensors, **attrs) -> Tensor
+    ref: object           # ref(*float64 arrays, **attrs) -> numpy array
+    samples: object       # samples() -> list of Sample
+    rtol: float = 1e-5
+    exact: bool = False   # integer / bool results compare exactly
+
+    def sample_list(self):
+        out = []
+        for i, s in enumerate(self.samples()):
+            out.append((s.name or f"s{i}", s))
+        return out
+
+
+def _rng(seed):
+    return np.random.default_rng(seed)
+
+
+def _uniform(shape, low=-1.0, high=1.0, seed=0):
+    return _rng(seed).uniform(low, high, size=shape).astype(np.float32)
+
+
+def _with_edges(a, edges):
+    """`a` with its first elements replaced by edge values."""
+    flat = a.reshape(-1).copy()
+    edges = np.asarray(edges, dtype=np.float32)[:flat.size]
+    flat[:edges.size] = edges
+    return flat.reshape(a.shape)
+
+
+def _unary_samples(low, high, edges):
+    def samples():
+        return [
+            Sample((_with_edges(_uniform((7,), low, high, 1), edges),),
+                   name="edges"),
+            Sample((_uniform((3, 5), low, high, 2),), name="2d"),
+            Sample((_uniform((2, 3, 17), low, high, 3),), name="3d"),
+        ]
+    return samples
+
+
+_BROADCASTS = [((3, 4), (3, 4)), ((3, 4), (4,)), ((2, 1, 4), (3, 1)),
+               ((5,), ())]
+
+
+def _binary_samples(rhs_low=-1.0, rhs_high=1.0):
+    def samples():
+        return [Sample((_uniform(a, seed=i), _uniform(b, rhs_low, rhs_high,
+                                                      seed=10 + i)),
+                       name="x".join(map(str, a)) + "_" +
+                       ("x".join(map(str, b)) or "scalar"))
+                for i, (a, b) in enumerate(_BROADCASTS)]
+    return samples
+
+
+_erf = np.vectorize(math.erf)
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _conv2d_ref(x, w, b=None, stride=1, pad_mode="valid", padding=0,
+                dilation=1, groups=1):
+    """Direct convolution: for each output pixel, the sum over channels and
+    the kernel window, after zero padding ('pad' mode, symmetric)."""
+    if pad_mode == "pad":
+        x = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    ekh, ekw = (kh - 1) * dilation + 1, (kw - 1) * dilation + 1
+    oh, ow = (h - ekh) // stride + 1, (wd - ekw) // stride + 1
+    out = np.zeros((n, o, oh, ow))
+    og = o // groups
+    for g in range(groups):
+        xs = x[:, g * cg:(g + 1) * cg]
+        for i in range(oh):
+            for j in range(ow):
+                patch = xs[:, :, i * stride:i * stride + ekh:dilation,
+                           j * stride:j * stride + ekw:dilation]
+                out[:, g * og:(g + 1) * og, i, j] = np.einsum(
+                    "nchw,ochw->no", patch, w[g * og:(g + 1) * og])
+    if b is not None:
+        out += b.reshape(1, -1, 1, 1)
+    return out
+
+
+def _pool_ref(x, kernel_size, stride, reduce):
+    windows = sliding_window_view(x, (kernel_size, kernel_size), axis=(2, 3))
+    windows = windows[:, :, ::stride, ::stride]
+    return reduce(windows, axis=(-2, -1))
+
+
+def _batch_norm_ref(x, mean, var, gamma, beta, eps=1e-5):
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    return ((x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
+            * gamma.reshape(shape) + beta.reshape(shape))
+
+
+def _layer_norm_ref(x, gamma, beta, eps=1e-5):
+    axes = tuple(range(x.ndim - gamma.ndim, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+def _reduce_samples():
+    x = _uniform((3, 4, 5), seed=4)
+    return [Sample((x,), {"axis": axis, "keep_dims": keep},
+                   name=f"axis{axis}_keep{int(keep)}".replace(" ", ""))
+            for axis in [(), 1, (0, 2), -1] for keep in (False, True)]
+
+
+def _np_axis(axis):
+    return None if axis == () else axis
+
+
+def _pool_samples():
+    x = _uniform((2, 3, 8, 8), seed=5)
+    return [Sample((x,), {"kernel_size": 2, "stride": 2}, name="k2s2"),
+            Sample((x,), {"kernel_size": 3, "stride": 1}, name="k3s1")]
+
+
+def _max_pool(x, kernel_size, stride):
+    return nn.MaxPool2d(kernel_size, stride)(x)
+
+
+def _avg_pool(x, kernel_size, stride):
+    return nn.AvgPool2d(kernel_size, stride)(x)
+
+
+def _conv_samples():
+    x = _uniform((2, 4, 9, 9), seed=6)
+    return [
+        Sample((x, _uniform((6, 4, 3, 3), seed=7)), name="valid"),
+        Sample((x, _uniform((6, 4, 3, 3), seed=8), _uniform((6,), seed=9)),
+               {"stride": 2, "pad_mode": "pad", "padding": 1}, name="pad_s2"),
+        Sample((x, _uniform((4, 2, 3, 3), seed=10)),
+               {"groups": 2, "dilation": 2}, name="grouped_dilated"),
+    ]
+
+
+def _norm_params(c, seed):
+    return (_uniform((c,), -0.5, 0.5, seed), _uniform((c,), 0.5, 1.5, seed + 1),
+            _uniform((c,), 0.5, 1.5, seed + 2), _uniform((c,), -0.5, 0.5,
+                                                         seed + 3))
+
+
+OP_DB = [
+    # Elementwise, unary. Edge values: zeros of both signs, the ends of the
+    # range where the function saturates or overflows in float32.
+    OpInfo("relu", ops.relu, lambda x: np.maximum(x, 0),
+           _unary_samples(-2, 2, [0.0, -0.0, 1e-30, -1e-30])),
+    OpInfo("sigmoid", ops.sigmoid, lambda x: 1 / (1 + np.exp(-x)),
+           _unary_samples(-6, 6, [0.0, -30.0, 30.0, -87.0, 88.0])),
+    OpInfo("tanh", ops.tanh, np.tanh,
+           _unary_samples(-3, 3, [0.0, -0.0, 1e-4, -10.0, 10.0])),
+    OpInfo("exp", ops.exp, np.exp,
+           _unary_samples(-3, 3, [0.0, -87.0, 88.0, 1e-7])),
+    OpInfo("log", ops.log, np.log,
+           _unary_samples(0.1, 5, [1.0, 1e-30, 3e38, 0.5])),
+    OpInfo("sqrt", ops.sqrt, np.sqrt,
+           _unary_samples(0.0, 4, [0.0, 1e-30, 3e38, 1.0])),
+    OpInfo("neg", ops.neg, np.negative,
+           _unary_samples(-2, 2, [0.0, -0.0, 3e38])),
+    OpInfo("abs", ops.abs, np.abs, _unary_samples(-2, 2, [0.0, -0.0, -3e38])),
+    OpInfo("square", ops.square, np.square,
+           _unary_samples(-2, 2, [0.0, 1e-20, 1e19])),
+    OpInfo("gelu", ops.gelu,
+           lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))),
+           _unary_samples(-4, 4, [0.0, -10.0, 10.0])),
+    OpInfo("gelu_tanh", lambda x: ops.gelu(x, approximate="tanh"),
+           lambda x: 0.5 * x * (1 + np.tanh(
+               math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3))),
+           _unary_samples(-4, 4, [0.0, -10.0, 10.0])),
+    # Elementwise, binary, with numpy broadcasting.
+    OpInfo("add", ops.add, np.add, _binary_samples()),
+    OpInfo("sub", ops.sub, np.subtract, _binary_samples()),
+    OpInfo("mul", ops.mul, np.multiply, _binary_samples()),
+    OpInfo("div", ops.div, np.divide, _binary_samples(0.5, 1.5)),
+    OpInfo("maximum", ops.maximum, np.maximum, _binary_samples()),
+    OpInfo("minimum", ops.minimum, np.minimum, _binary_samples()),
+    # Linear.
+    OpInfo("matmul", ops.matmul, np.matmul, lambda: [
+        Sample((_uniform((4, 3), seed=1), _uniform((3, 5), seed=2)), name="2d"),
+        Sample((_uniform((2, 4, 3), seed=3), _uniform((2, 3, 5), seed=4)),
+               name="batched"),
+        Sample((_uniform((2, 4, 3), seed=5), _uniform((3, 5), seed=6)),
+               name="broadcast"),
+        Sample((_uniform((3,), seed=7), _uniform((3, 2), seed=8)),
+               name="vector")]),
+    OpInfo("dense", ops.dense,
+           lambda x, w, b=None: x @ w.T + (0 if b is None else b), lambda: [
+               Sample((_uniform((8, 6), seed=1), _uniform((4, 6), seed=2),
+                       _uniform((4,), seed=3)), name="bias"),
+               Sample((_uniform((2, 3, 6), seed=4), _uniform((4, 6), seed=5)),
+                      name="3d_nobias")]),
+    OpInfo("conv2d", ops.conv2d, _conv2d_ref, _conv_samples),
+    # Pooling.
+    OpInfo("max_pool2d", _max_pool,
+           lambda x, **a: _pool_ref(x, reduce=np.max, **a), _pool_samples),
+    OpInfo("avg_pool2d", _avg_pool,
+           lambda x, **a: _pool_ref(x, reduce=np.mean, **a), _pool_samples),
+    # Normalization.
+    OpInfo("batch_norm",
+           lambda x, m, v, g, b: ops.batch_norm(x, m, v, g, b),
+           _batch_norm_ref, lambda: [
+               Sample((_uniform((4, 3, 5, 5), seed=11),) + _norm_params(3, 12),
+                      name="nchw"),
+               Sample((_uniform((6, 3), seed=13),) + _norm_params(3, 14),
+                      name="nc")]),
+    OpInfo("layer_norm",
+           lambda x, g, b: ops.layer_norm(x, g.shape, g, b),
+           _layer_norm_ref, lambda: [
+               Sample((_uniform((4, 10), seed=15), _uniform((10,), seed=16),
+                       _uniform((10,), seed=17)), name="last"),
+               Sample((_uniform((2, 3, 4), seed=18),
+                       _uniform((3, 4), seed=19), _uniform((3, 4), seed=20)),
+                      name="last2")]),
+    # Reductions and softmax.
+    OpInfo("reduce_sum", lambda x, axis, keep_dims:
+           ops.reduce_sum(x, axis, keep_dims),
+           lambda x, axis, keep_dims: x.sum(axis=_np_axis(axis),
+                                            keepdims=keep_dims),
+           _reduce_samples),
+    OpInfo("reduce_mean", lambda x, axis, keep_dims:
+           ops.reduce_mean(x, axis, keep_dims),
+           lambda x, axis, keep_dims: x.mean(axis=_np_axis(axis),
+                                             keepdims=keep_dims),
+           _reduce_samples),
+    OpInfo("reduce_max", lambda x, axis, keep_dims:
+           ops.reduce_max(x, axis, keep_dims),
+           lambda x, axis, keep_dims: x.max(axis=_np_axis(axis),
+                                            keepdims=keep_dims),
+           _reduce_samples),
+    OpInfo("softmax", ops.softmax, _softmax, lambda: [
+        Sample((_uniform((4, 6), -5, 5, seed=21),), {"axis": a},
+               name=f"axis{a}") for a in (0, 1, -1)]),
+    OpInfo("log_softmax", ops.log_softmax,
+           lambda x, axis: np.log(_softmax(x, axis)), lambda: [
+               Sample((_uniform((4, 6), -5, 5, seed=22),), {"axis": a},
+                      name=f"axis{a}") for a in (0, 1, -1)]),
+    # Data movement (exact: no arithmetic).
+    OpInfo("reshape", lambda x, shape: ops.reshape(x, shape),
+           lambda x, shape: x.reshape(shape), lambda: [
+               Sample((_uniform((2, 3, 4), seed=23),), {"shape": (4, -1)}),
+               Sample((_uniform((2, 3, 4), seed=24),), {"shape": (24,)})],
+           exact=True),
+    OpInfo("transpose", lambda x, perm: ops.transpose(x, perm),
+           lambda x, perm: x.transpose(perm), lambda: [
+               Sample((_uniform((2, 3, 4), seed=25),), {"perm": (2, 0, 1)}),
+               Sample((_uniform((5, 7), seed=26),), {"perm": (1, 0)})],
+           exact=True),
+    OpInfo("flatten", ops.flatten, lambda x: x.reshape(x.shape[0], -1),
+           lambda: [Sample((_uniform((2, 3, 4), seed=27),))], exact=True),
+    OpInfo("concat", lambda *xs, axis: ops.concat(xs, axis),
+           lambda *xs, axis: np.concatenate(xs, axis), lambda: [
+               Sample((_uniform((2, 1), seed=28), _uniform((2, 3), seed=29)),
+                      {"axis": 1}, name="axis1"),
+               Sample((_uniform((1, 3), seed=30), _uniform((2, 3), seed=31),
+                       _uniform((3, 3), seed=32)), {"axis": 0},
+                      name="axis0")],
+           exact=True),
+]
