@@ -628,3 +628,56 @@ class ReduceMean(_Reduce):
 
 class ReduceMax(_Reduce):
     _fn = staticmethod(reduce_max)
+
+
+#===---------------------------------------------------------------------===#
+# Activations composed from ms ops (differentiable through their parts)
+#===---------------------------------------------------------------------===#
+
+__all__ += ["leaky_relu", "silu", "elu", "softplus"]
+
+
+def _real_arg(value, name, what):
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        raise TypeError(f"{what}: {name} must be a number, got "
+                        f"{type(value).__name__}")
+    return float(value)
+
+
+def leaky_relu(input, alpha=0.2):
+    """x for x >= 0, alpha * x below (MindSpore's default alpha 0.2):
+    max(x, alpha * x) for alpha <= 1, min(x, alpha * x) above."""
+    alpha = _real_arg(alpha, "alpha", "ops.leaky_relu")
+    scaled = mul(input, alpha)
+    return maximum(input, scaled) if alpha <= 1 else minimum(input, scaled)
+
+
+def silu(input):
+    """x * sigmoid(x)."""
+    return mul(input, sigmoid(input))
+
+
+def elu(input_x, alpha=1.0):
+    """x for x > 0, alpha * (exp(x) - 1) below: relu(x) + min(alpha *
+    (exp(x) - 1), 0), which is the same for alpha > 0. exp(x) - 1 is not
+    expm1, so tiny negative x lose relative (not absolute) accuracy."""
+    alpha = _real_arg(alpha, "alpha", "ops.elu")
+    if alpha <= 0:
+        raise ValueError(f"ops.elu: alpha must be > 0, got {alpha}")
+    negative = minimum(mul(sub(exp(input_x), 1.0), alpha), 0.0)
+    return add(relu(input_x), negative)
+
+
+def softplus(input, beta=1, threshold=20):
+    """log(1 + exp(beta * x)) / beta, computed as (relu(bx) +
+    log(1 + exp(-|bx|))) / beta so it never overflows. Above `threshold`
+    MindSpore returns x itself; this form already equals x there to within
+    float32 rounding, so threshold only has to be a number."""
+    what = "ops.softplus"
+    beta = _real_arg(beta, "beta", what)
+    _real_arg(threshold, "threshold", what)
+    if beta <= 0:
+        raise ValueError(f"{what}: beta must be > 0, got {beta}")
+    bx = input if beta == 1 else mul(input, beta)
+    soft = add(relu(bx), log(add(exp(neg(abs(bx))), 1.0)))
+    return soft if beta == 1 else div(soft, beta)

@@ -1,13 +1,15 @@
 """Neural-network cells (MindSpore's ``mindspore.nn``)."""
 
-from .cell import Cell, SequentialCell, CellList
+from .cell import Cell, SequentialCell, CellList, CellDict
 from .layers import (Dense, ReLU, Flatten, Softmax, LogSoftmax, Sigmoid, Tanh,
                      GELU, Dropout, get_activation)
-from .conv import Conv2d
-from .pooling import MaxPool2d, AvgPool2d
-from .normalization import BatchNorm2d, LayerNorm
+from .activation import LeakyReLU, SiLU, ELU, Softplus, Identity
+from .conv import Conv2d, Conv1d
+from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
+from .normalization import BatchNorm2d, LayerNorm, GroupNorm
 
 __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "GELU", "Dropout",
            "get_activation", "Conv2d", "MaxPool2d", "AvgPool2d",
-           "BatchNorm2d", "LayerNorm"]
+           "BatchNorm2d", "LayerNorm", "CellDict", "LeakyReLU", "SiLU", "ELU",
+           "Softplus", "Identity", "Conv1d", "AdaptiveAvgPool2d", "GroupNorm"]

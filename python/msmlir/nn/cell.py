@@ -328,3 +328,80 @@ class CellList(Cell):
 
     def __iter__(self):
         return iter(self._cells.values())
+
+
+class CellDict(Cell):
+    """An ordered dict of Cells keyed by str (MindSpore's nn.CellDict), not
+    callable itself. Built from a dict, or an iterable of (key, cell)
+    pairs; its cells are sub-Cells named by their keys, so their parameters
+    are found and named as attributes would be."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        if len(args) > 1:
+            raise TypeError(f"nn.CellDict takes at most one positional "
+                            f"argument, got {len(args)}")
+        if args:
+            self.update(args[0])
+        if kwargs:
+            self.update(kwargs)
+
+    @staticmethod
+    def _check(key, cell):
+        if not isinstance(key, str):
+            raise TypeError(f"nn.CellDict: keys must be str, got "
+                            f"{type(key).__name__}")
+        if not isinstance(cell, Cell):
+            raise TypeError(f"nn.CellDict: value for {key!r} must be a "
+                            f"Cell, got {type(cell).__name__}")
+
+    def __getitem__(self, key):
+        return self._cells[key]
+
+    def __setitem__(self, key, cell):
+        self._check(key, cell)
+        setattr(self, key, cell)
+
+    def __delitem__(self, key):
+        if key not in self._cells:
+            raise KeyError(key)
+        delattr(self, key)
+
+    def __len__(self):
+        return len(self._cells)
+
+    def __iter__(self):
+        return iter(list(self._cells))
+
+    def __contains__(self, key):
+        return key in self._cells
+
+    def keys(self):
+        return list(self._cells.keys())
+
+    def values(self):
+        return list(self._cells.values())
+
+    def items(self):
+        return list(self._cells.items())
+
+    def clear(self):
+        for key in list(self._cells):
+            del self[key]
+
+    def pop(self, key):
+        cell = self[key]
+        del self[key]
+        return cell
+
+    def update(self, cells):
+        pairs = cells.items() if isinstance(cells, dict) else cells
+        for pair in pairs:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise TypeError("nn.CellDict.update: expected a dict or "
+                                "(key, cell) pairs")
+            self[pair[0]] = pair[1]
+
+    def construct(self, *inputs):
+        raise TypeError("nn.CellDict is not callable; call its cells, e.g. "
+                        "cells['name'](x)")

@@ -9,7 +9,7 @@ from .._tensor import Parameter, Tensor, binary, nary
 from .cell import Cell
 from .layers import _uniform, initializer
 
-__all__ = ["Conv2d"]
+__all__ = ["Conv2d", "Conv1d"]
 
 
 def _positive_int(value, name, what):
@@ -96,3 +96,77 @@ class Conv2d(Cell):
                 f"{self.group}, has_bias={self.has_bias}, weight_init="
                 f"{self.weight_init}, bias_init={self.bias_init}, format="
                 f"{self.data_format}")
+
+
+class Conv1d(Cell):
+    """1-D convolution on [N, C, L] input (MindSpore 2.x nn.Conv1d).
+
+    weight: [out_channels, in_channels / group, kernel_size], initialized
+    as Conv2d's; bias (has_bias=True): [out_channels]. pad_mode 'same' (the
+    default), 'valid', or 'pad' with `padding` zeros on both ends. Runs as
+    the 2-D convolution of [N, C, 1, L] by [O, C / group, 1, K], so it
+    shares conv2d's kernels, rounding and gradient.
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1,
+                 pad_mode="same", padding=0, dilation=1, group=1,
+                 has_bias=False, weight_init=None, bias_init=None,
+                 dtype=mstype.float32):
+        super().__init__()
+        what = "nn.Conv1d"
+        for value, name in ((kernel_size, "kernel_size"), (stride, "stride"),
+                            (dilation, "dilation")):
+            _positive_int(value, name, what)
+        if not isinstance(padding, numbers.Integral) or padding < 0:
+            raise ValueError(f"{what}: padding must be an int >= 0, got "
+                             f"{padding!r}")
+        # Validate here so that errors name nn.Conv1d, not the Conv2d below.
+        mode = ops._pad_mode(pad_mode, ops._PAD_MODES, what)
+        ops._conv_padding(int(padding), mode, what)
+        group = _positive_int(group, "group", what)
+        for value, name in ((in_channels, "in_channels"),
+                            (out_channels, "out_channels")):
+            if _positive_int(value, name, what) % group:
+                raise ValueError(f"{what}: {name}={value} is not divisible "
+                                 f"by group={group}")
+        conv = Conv2d(in_channels, out_channels, (1, int(kernel_size)),
+                      (1, int(stride)), pad_mode, (0, 0, int(padding),
+                                                   int(padding)),
+                      (1, int(dilation)), group, has_bias, weight_init,
+                      bias_init, dtype=dtype)
+        self.in_channels, self.out_channels = conv.in_channels, \
+            conv.out_channels
+        self.kernel_size, self.stride = int(kernel_size), int(stride)
+        self.dilation, self.group = int(dilation), conv.group
+        self.pad_mode, self.padding = conv.pad_mode, int(padding)
+        self.has_bias = conv.has_bias
+        w = conv.weight.asnumpy()
+        self.weight = Parameter(Tensor(w.reshape(w.shape[0], w.shape[1],
+                                                 w.shape[3]), dtype),
+                                name="weight")
+        self.bias = conv.bias
+        self._op = conv._op
+
+    def construct(self, x):
+        shape = x.shape
+        if len(shape) != 3 or shape[1] != self.in_channels:
+            raise ValueError(
+                f"input of shape {list(shape)} does not match in_channels="
+                f"{self.in_channels}: Conv1d expects [N, {self.in_channels}, "
+                f"L] (weight is {list(self.weight.shape)})")
+        x4 = ops.reshape(x, (shape[0], shape[1], 1, shape[2]))
+        w = self.weight.shape
+        w4 = ops.reshape(self.weight, (w[0], w[1], 1, w[2]))
+        if self.has_bias:
+            y = nary(self._op, (x4, w4, self.bias))
+        else:
+            y = binary(self._op, x4, w4)
+        s = y.shape
+        return ops.reshape(y, (s[0], s[1], s[3]))
+
+    def extend_repr(self):
+        return (f"input_channels={self.in_channels}, output_channels="
+                f"{self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, pad_mode={self.pad_mode}, padding="
+                f"{self.padding}, dilation={self.dilation}, group="
+                f"{self.group}, has_bias={self.has_bias}")

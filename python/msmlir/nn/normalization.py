@@ -3,14 +3,16 @@ and parameter names)."""
 
 import numbers
 
+import numpy as np
+
 from .. import dtype as mstype
 from .. import ops
 from .._runtime import MSError
-from .._tensor import Parameter, nary, op
+from .._tensor import Parameter, Tensor, nary, op
 from .cell import Cell
 from .layers import initializer
 
-__all__ = ["BatchNorm2d", "LayerNorm"]
+__all__ = ["BatchNorm2d", "LayerNorm", "GroupNorm"]
 
 
 def _real(value, name, what, low, low_inclusive, high=None):
@@ -166,3 +168,64 @@ class LayerNorm(Cell):
                 f"{self.begin_norm_axis}, begin_params_axis="
                 f"{self.begin_params_axis}, gamma={self.gamma!r}, beta="
                 f"{self.beta!r}")
+
+
+class GroupNorm(Cell):
+    """Group normalization of [N, C, ...] input (MindSpore's nn.GroupNorm:
+    num_groups, num_channels, eps=1e-5, affine=True, parameters gamma and
+    beta of shape [C]). Each group of C / num_groups channels is normalized
+    with its own mean and population variance: the input is viewed as
+    [N, G, C / G * rest] and normalized by the layer_norm op over the last
+    dim (unit scale, zero shift), then scaled by gamma and shifted by beta
+    per channel."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True,
+                 gamma_init="ones", beta_init="zeros", dtype=mstype.float32):
+        super().__init__()
+        what = "nn.GroupNorm"
+        for value, name in ((num_groups, "num_groups"),
+                            (num_channels, "num_channels")):
+            if not isinstance(value, numbers.Integral) or \
+                    isinstance(value, bool) or value <= 0:
+                raise ValueError(f"{what}: {name} must be a positive int, "
+                                 f"got {value!r}")
+        if num_channels % num_groups:
+            raise ValueError(f"{what}: num_channels={num_channels} is not "
+                             f"divisible by num_groups={num_groups}")
+        self.num_groups = int(num_groups)
+        self.num_channels = int(num_channels)
+        self.eps = _real(eps, "eps", what, 0.0, False)
+        self.affine = bool(affine)
+        self.gamma = Parameter(initializer(gamma_init, (self.num_channels,),
+                                           dtype), name="gamma",
+                               requires_grad=self.affine)
+        self.beta = Parameter(initializer(beta_init, (self.num_channels,),
+                                          dtype), name="beta",
+                              requires_grad=self.affine)
+
+    def construct(self, x):
+        shape = tuple(x.shape)
+        if len(shape) < 2 or shape[1] != self.num_channels:
+            raise ValueError(
+                f"input of shape {list(shape)} does not match num_channels="
+                f"{self.num_channels}: GroupNorm expects [N, "
+                f"{self.num_channels}, ...]")
+        n, g = shape[0], self.num_groups
+        group_size = 1
+        for d in shape[1:]:
+            group_size *= d
+        group_size //= g
+        grouped = ops.reshape(x, (n, g, group_size))
+        unit = Tensor(np.ones((group_size,), np.float32))
+        zero = Tensor(np.zeros((group_size,), np.float32))
+        o = ops._layer_norm_op(2, 2, self.eps, "nn.GroupNorm")
+        normalized = ops.reshape(nary(o, (grouped, unit, zero)), shape)
+        if not self.affine:
+            return normalized
+        column = (self.num_channels,) + (1,) * (len(shape) - 2)
+        return ops.add(ops.mul(normalized, ops.reshape(self.gamma, column)),
+                       ops.reshape(self.beta, column))
+
+    def extend_repr(self):
+        return (f"num_groups={self.num_groups}, num_channels="
+                f"{self.num_channels}, eps={self.eps}, affine={self.affine}")

@@ -1,10 +1,12 @@
 """nn.MaxPool2d and nn.AvgPool2d (MindSpore's names and defaults)."""
 
+import numpy as np
+
 from .. import ops
-from .._tensor import unary
+from .._tensor import Tensor, unary
 from .cell import Cell
 
-__all__ = ["MaxPool2d", "AvgPool2d"]
+__all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
 
 
 class _Pool2d(Cell):
@@ -93,3 +95,62 @@ class AvgPool2d(_Pool2d):
         self._setup(kernel_size, stride, pad_mode, data_format,
                     (("padding", padding, 0), ("ceil_mode", ceil_mode, False),
                      ("divisor_override", divisor_override, None)))
+
+
+class AdaptiveAvgPool2d(Cell):
+    """Averages [N, C, H, W] (or [C, H, W]) into output_size (an int, or
+    (h, w) where None keeps that dim). Output cell (i, j) averages rows
+    floor(i * H / h) to ceil((i + 1) * H / h) - 1, and likewise columns,
+    as MindSpore and PyTorch do. Sizes that divide the input are one
+    avg_pool2d; others multiply by [h, H] and [W, w] averaging matrices."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        what = "nn.AdaptiveAvgPool2d"
+        if isinstance(output_size, (tuple, list)):
+            sizes = tuple(output_size)
+        else:
+            sizes = (output_size, output_size)
+        if len(sizes) != 2 or not all(
+                s is None or (isinstance(s, int) and not isinstance(s, bool)
+                              and s > 0) for s in sizes):
+            raise ValueError(f"{what}: output_size must be a positive int or "
+                             f"a pair of positive ints / None, got "
+                             f"{output_size!r}")
+        self.output_size = sizes
+
+    def construct(self, x):
+        shape = tuple(x.shape)
+        if len(shape) == 3:
+            y = self.construct(ops.reshape(x, (1,) + shape))
+            return ops.reshape(y, y.shape[1:])
+        if len(shape) != 4:
+            raise ValueError(f"input of shape {list(shape)} is not "
+                             "[N, C, H, W] or [C, H, W]: AdaptiveAvgPool2d "
+                             "pools 2-D NCHW input")
+        h, w = shape[2], shape[3]
+        oh = self.output_size[0] or h
+        ow = self.output_size[1] or w
+        if h % oh == 0 and w % ow == 0:
+            kernel = (h // oh, w // ow)
+            if kernel == (1, 1):
+                return x
+            return unary(ops._pool2d_op("avg", kernel, kernel, "valid",
+                                        "nn.AdaptiveAvgPool2d"), x)
+        rows = Tensor(_averaging_matrix(h, oh))
+        cols = Tensor(_averaging_matrix(w, ow).T.copy())
+        return ops.matmul(ops.matmul(rows, x), cols)
+
+    def extend_repr(self):
+        return f"output_size={self.output_size}"
+
+
+def _averaging_matrix(size, out):
+    """[out, size]: row i averages input rows floor(i * size / out) to
+    ceil((i + 1) * size / out) - 1."""
+    m = np.zeros((out, size), np.float32)
+    for i in range(out):
+        start = (i * size) // out
+        end = -((-(i + 1) * size) // out)
+        m[i, start:end] = 1.0 / (end - start)
+    return m
