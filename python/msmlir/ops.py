@@ -12,8 +12,9 @@ import numbers
 import numpy as np
 
 from . import dtype as mstype
-from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
-                      check_int_fits, _ADD, _SUB, _MUL, _DIV, _NEG, _ABS)
+from ._tensor import (Tensor, BoolTensor, binary, unary, nary, op,
+                      scalar_like, check_int_fits, _ADD, _SUB, _MUL, _DIV,
+                      _NEG, _ABS)
 
 __all__ = [
     "matmul", "dense", "add", "sub", "mul", "div", "maximum", "minimum",
@@ -681,3 +682,371 @@ def softplus(input, beta=1, threshold=20):
     bx = input if beta == 1 else mul(input, beta)
     soft = add(relu(bx), log(add(exp(neg(abs(bx))), 1.0)))
     return soft if beta == 1 else div(soft, beta)
+
+
+#===---------------------------------------------------------------------===#
+# Slicing, padding, broadcasting, gathering (MSDataMovementOps.td) and the
+# shape and creation functions built on them
+#===---------------------------------------------------------------------===#
+
+__all__ += ["strided_slice", "broadcast_to", "pad", "gather", "index_select",
+            "stack", "split", "chunk", "tile", "clamp", "clip", "rsqrt",
+            "var", "std", "zeros", "ones", "zeros_like", "ones_like", "full",
+            "arange"]
+
+
+def _slice_op(begin, end, strides):
+    return op("ms.slice", f"{{begin = {_i64_array(begin)}, end = "
+              f"{_i64_array(end)}, strides = {_i64_array(strides)}}}",
+              "ops.strided_slice")
+
+
+def _slice(x, begin, end, strides):
+    if list(begin) == [0] * len(begin) and list(end) == list(x.shape) and \
+            list(strides) == [1] * len(strides):
+        return x
+    return unary(_slice_op(begin, end, strides), x)
+
+
+def strided_slice(input_x, begin, end, strides):
+    """input_x[begin[d]:end[d]:strides[d]] in every dimension d (positive
+    strides; begin and end are clamped and may be negative, as in
+    Python slicing)."""
+    what = "ops.strided_slice"
+    shape = input_x.shape
+    if not len(begin) == len(end) == len(strides) == len(shape):
+        raise ValueError(f"{what}: begin, end and strides need one entry per "
+                         f"dimension of the rank-{len(shape)} input")
+    b, e, s = [], [], []
+    for d, size in enumerate(shape):
+        if strides[d] <= 0:
+            raise ValueError(f"{what}: strides must be positive, got "
+                             f"{list(strides)}")
+        start, stop, step = slice(begin[d], end[d], strides[d]).indices(size)
+        b.append(start)
+        e.append(max(start, stop))
+        s.append(step)
+    return _slice(input_x, b, e, s)
+
+
+def broadcast_to(input, shape):
+    """numpy broadcasting of input to shape; -1 keeps input's size."""
+    what = "ops.broadcast_to"
+    input = _tensor(input, what)
+    shape = [int(d) for d in shape]
+    offset = len(shape) - input.ndim
+    if offset < 0:
+        raise ValueError(f"{what}: cannot broadcast {list(input.shape)} to "
+                         f"{shape}")
+    for i, d in enumerate(shape):
+        if d == -1:
+            if i < offset:
+                raise ValueError(f"{what}: -1 in a new leading dimension of "
+                                 f"{shape}")
+            shape[i] = input.shape[i - offset]
+    if tuple(shape) == tuple(input.shape):
+        return input
+    return unary(op("ms.broadcast_to", f"{{shape = {_i64_array(shape)}}}",
+                    what), input)
+
+
+def pad(input_x, padding, mode="constant", value=None):
+    """Constant padding; padding pairs go from the last dimension backwards,
+    (left, right, top, bottom, ...), as MindSpore 2.x and PyTorch take
+    them. Only mode 'constant' is supported."""
+    what = "ops.pad"
+    if mode != "constant":
+        raise ValueError(f"{what}: mode {mode!r} is not supported (only "
+                         "'constant')")
+    padding = [int(p) for p in padding]
+    rank = input_x.ndim
+    if len(padding) % 2 or len(padding) > 2 * rank:
+        raise ValueError(f"{what}: padding needs an even number of entries, "
+                         f"at most {2 * rank}, got {len(padding)}")
+    if any(p < 0 for p in padding):
+        raise ValueError(f"{what}: negative padding {padding} is not "
+                         "supported")
+    low, high = [0] * rank, [0] * rank
+    for i in range(len(padding) // 2):
+        low[rank - 1 - i], high[rank - 1 - i] = padding[2 * i:2 * i + 2]
+    if not any(low) and not any(high):
+        return input_x
+    fill = 0.0 if value is None else float(value)
+    return unary(op("ms.pad", f"{{low = {_i64_array(low)}, high = "
+                    f"{_i64_array(high)}, value = {_f32(fill)}}}", what),
+                 input_x)
+
+
+def _index_tensor(indices, what):
+    if not isinstance(indices, Tensor):
+        indices = Tensor(np.asarray(indices, dtype=np.int32))
+    if indices.dtype not in (mstype.int32, mstype.int64):
+        raise TypeError(f"{what}: indices must be int32 or int64, got "
+                        f"{indices.dtype}")
+    return indices
+
+
+def gather(input_params, input_indices, axis, batch_dims=0):
+    """input_params[..., indices, ...] along axis: the result shape is
+    params.shape[:axis] + indices.shape + params.shape[axis + 1:]. Indices
+    outside [0, size) give zeros, as MindSpore's CPU Gather does."""
+    what = "ops.gather"
+    if batch_dims != 0:
+        raise ValueError(f"{what}: batch_dims must be 0")
+    indices = _index_tensor(input_indices, what)
+    axis = _axis(axis, input_params.ndim, what)
+    return binary(op("ms.gather", f"{{axis = {axis} : i64}}", what),
+                  input_params, indices)
+
+
+def index_select(input, axis, index):
+    """The entries of input at the 1-D `index` along axis."""
+    index = _index_tensor(index, "ops.index_select")
+    if index.ndim != 1:
+        raise ValueError("ops.index_select: index must be 1-D, got shape "
+                         f"{list(index.shape)}")
+    return gather(input, index, axis)
+
+
+def stack(tensors, axis=0):
+    """Joins same-shaped tensors along a new axis."""
+    tensors = [_tensor(t, "ops.stack") for t in tensors]
+    if not tensors:
+        raise ValueError("ops.stack: needs at least one tensor")
+    axis = _axis(axis, tensors[0].ndim + 1, "ops.stack")
+    return concat([expand_dims(t, axis) for t in tensors], axis)
+
+
+def _split_at(x, sizes, axis):
+    parts, start = [], 0
+    for size in sizes:
+        begin = [0] * x.ndim
+        end = list(x.shape)
+        begin[axis], end[axis] = start, start + size
+        parts.append(_slice(x, begin, end, [1] * x.ndim))
+        start += size
+    return tuple(parts)
+
+
+def split(tensor, split_size_or_sections, axis=0):
+    """Pieces of split_size (the last may be smaller), or of the listed
+    sizes, along axis."""
+    what = "ops.split"
+    axis = _axis(axis, tensor.ndim, what)
+    n = tensor.shape[axis]
+    if isinstance(split_size_or_sections, numbers.Integral):
+        size = int(split_size_or_sections)
+        if size <= 0:
+            raise ValueError(f"{what}: split_size must be positive")
+        sizes = [min(size, n - i) for i in range(0, n, size)]
+    else:
+        sizes = [int(s) for s in split_size_or_sections]
+        # `sum` here is ops.sum: add the Python ints by hand.
+        total = 0
+        for s in sizes:
+            total += s
+        if total != n or any(s < 0 for s in sizes):
+            raise ValueError(f"{what}: sections {sizes} do not add up to "
+                             f"{n}, the size of axis {axis}")
+    return _split_at(tensor, sizes, axis)
+
+
+def chunk(input, chunks, axis=0):
+    """At most `chunks` pieces of ceil(size / chunks) along axis."""
+    what = "ops.chunk"
+    if not isinstance(chunks, numbers.Integral) or chunks <= 0:
+        raise ValueError(f"{what}: chunks must be a positive int")
+    axis = _axis(axis, input.ndim, what)
+    n = input.shape[axis]
+    return split(input, max(1, -(-n // int(chunks))), axis)
+
+
+def tile(input, dims):
+    """Repeats input dims[d] times along each dimension (leading dims of
+    input or dims count as 1): a broadcast to [dims[0], size0, ...] then a
+    reshape, so no element is computed."""
+    dims = [int(d) for d in dims]
+    if any(d < 0 for d in dims):
+        raise ValueError("ops.tile: dims must not be negative")
+    shape = list(input.shape)
+    rank = max(len(shape), len(dims))
+    shape = [1] * (rank - len(shape)) + shape
+    dims = [1] * (rank - len(dims)) + dims
+    interleaved = []
+    for d, s in zip(dims, shape):
+        interleaved += [1, s]
+    x = reshape(input, interleaved)
+    target = []
+    for d, s in zip(dims, shape):
+        target += [d, s]
+    return reshape(broadcast_to(x, target),
+                   [d * s for d, s in zip(dims, shape)])
+
+
+def clamp(input, min=None, max=None):
+    """min(max(input, min), max); either bound may be None."""
+    if min is None and max is None:
+        raise ValueError("ops.clamp: at least one of min and max is needed")
+    result = input
+    if min is not None:
+        result = maximum(result, min)
+    if max is not None:
+        result = minimum(result, max)
+    return result
+
+
+clip = clamp
+
+
+def rsqrt(input):
+    """1 / sqrt(input)."""
+    return div(1.0, sqrt(input))
+
+
+def var(input, axis=None, ddof=0, keepdims=False):
+    """Variance: mean((x - mean(x))^2) * n / (n - ddof) over axis."""
+    axes = _axes(axis, input.ndim, "ops.var")
+    n = 1
+    for a in axes:
+        n *= input.shape[a]
+    centered = sub(input, reduce_mean(input, axes, True))
+    result = reduce_sum(mul(centered, centered), axes, keepdims)
+    return div(result, float(max(n - int(ddof), 0)))
+
+
+def std(input, axis=None, ddof=0, keepdims=False):
+    """sqrt(var(input, axis, ddof, keepdims))."""
+    return sqrt(var(input, axis, ddof, keepdims))
+
+
+def _creation_dtype(dtype, default):
+    return default if dtype is None else dtype
+
+
+def _size_tuple(size):
+    if isinstance(size, numbers.Integral):
+        return (int(size),)
+    return tuple(int(d) for d in size)
+
+
+def zeros(size, dtype=None):
+    dt = _creation_dtype(dtype, mstype.float32)
+    return Tensor(np.zeros(_size_tuple(size), dt.np), dt)
+
+
+def ones(size, dtype=None):
+    dt = _creation_dtype(dtype, mstype.float32)
+    return Tensor(np.ones(_size_tuple(size), dt.np), dt)
+
+
+def full(size, fill_value, *, dtype=None):
+    dt = _creation_dtype(dtype, mstype.float32 if isinstance(
+        fill_value, float) else mstype.int64)
+    return Tensor(np.full(_size_tuple(size), fill_value, dt.np), dt)
+
+
+def zeros_like(input, *, dtype=None):
+    return zeros(input.shape, _creation_dtype(dtype, input.dtype))
+
+
+def ones_like(input, *, dtype=None):
+    return ones(input.shape, _creation_dtype(dtype, input.dtype))
+
+
+def arange(start=0, end=None, step=1, *, dtype=None):
+    """start, start + step, ... below end; int64 for ints, float32
+    otherwise, as MindSpore."""
+    if end is None:
+        start, end = 0, start
+    floats = any(isinstance(v, float) for v in (start, end, step))
+    dt = _creation_dtype(dtype, mstype.float32 if floats else mstype.int64)
+    return Tensor(np.arange(start, end, step).astype(dt.np), dt)
+
+
+def _basic_index(x, index):
+    """x[index] with ints, slices (positive steps), None and Ellipsis as
+    one ms.slice and a reshape; None when the index needs anything else
+    (tensor, list or boolean indices, negative steps)."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    if any(i is Ellipsis for i in index):
+        at = index.index(Ellipsis)
+        used = len([i for i in index if i is not None and i is not Ellipsis])
+        index = index[:at] + (slice(None),) * (x.ndim - used) + \
+            index[at + 1:]
+    begin, end, strides, shape = [], [], [], []
+    d = 0
+    for i in index:
+        if i is None:
+            shape.append(1)
+            continue
+        if d >= x.ndim:
+            raise IndexError(f"too many indices for a tensor of rank "
+                             f"{x.ndim}")
+        size = x.shape[d]
+        if isinstance(i, slice):
+            start, stop, step = i.indices(size)
+            if step <= 0:
+                return None
+            stop = max(start, stop)
+            begin.append(start)
+            end.append(stop)
+            strides.append(step)
+            shape.append(-(-(stop - start) // step))
+        elif isinstance(i, numbers.Integral) and not isinstance(i, bool):
+            k = int(i)
+            if not -size <= k < size:
+                raise IndexError(f"index {k} is out of bounds for dimension "
+                                 f"{d} with size {size}")
+            k = k + size if k < 0 else k
+            begin.append(k)
+            end.append(k + 1)
+            strides.append(1)
+        else:
+            return None
+        d += 1
+    for rest in x.shape[d:]:
+        begin.append(0)
+        end.append(rest)
+        strides.append(1)
+        shape.append(rest)
+    return reshape(_slice(x, begin, end, strides), shape)
+
+
+def _getitem(x, index):
+    """Tensor.__getitem__ in ms ops: basic indexing is one slice; a 1-D
+    integer Tensor or list indexes dim 0 through gather."""
+    if x.dtype == mstype.float32:
+        result = _basic_index(x, index)
+        if result is not None:
+            return result
+        if isinstance(index, (Tensor, list)) and not isinstance(
+                index, BoolTensor) and _is_int_index(index):
+            indices = _index_tensor(index, "Tensor.__getitem__")
+            indices = _concrete_in_bounds(indices, x.shape[0] if x.ndim
+                                          else 0)
+            return gather(x, indices, 0)
+    return None
+
+
+def _is_int_index(index):
+    if isinstance(index, Tensor):
+        return index.dtype in (mstype.int32, mstype.int64)
+    return all(isinstance(i, numbers.Integral) and not isinstance(i, bool)
+               for i in index)
+
+
+def _concrete_in_bounds(indices, size):
+    """Known indices with negatives counted from the end, or IndexError
+    for one out of range, as numpy does. Symbolic indices pass unchanged:
+    in a graph, gather gives zeros for them."""
+    if indices.is_symbolic:
+        return indices
+    a = indices.asnumpy()
+    bad = a[(a < -size) | (a >= size)]
+    if bad.size:
+        raise IndexError(f"index {int(bad[0])} is out of bounds for "
+                         f"dimension 0 with size {size}")
+    if (a < 0).any():
+        return Tensor(np.where(a < 0, a + size, a).astype(a.dtype))
+    return indices

@@ -295,3 +295,101 @@ OP_DB = [
                       name="axis0")],
            exact=True),
 ]
+
+# Slicing, padding, broadcasting and gathering (MSDataMovementOps.td), and
+# the functions composed from them and from the elementwise ops.
+def _int_sample(*arrays, attrs=None, name=""):
+    return Sample(arrays, attrs or {}, name)
+
+
+def _getitem(x, index):
+    return x[index]
+
+
+OP_DB += [
+    OpInfo("slice", lambda x, begin, end, strides:
+           ops.strided_slice(x, begin, end, strides),
+           lambda x, begin, end, strides: x[tuple(
+               slice(b, e, s) for b, e, s in zip(begin, end, strides))],
+           lambda: [
+               Sample((_uniform((4, 8), seed=40),),
+                      {"begin": (0, 1), "end": (4, 8), "strides": (1, 2)}),
+               Sample((_uniform((3, 5, 6), seed=41),),
+                      {"begin": (1, -4, 0), "end": (3, 5, 100),
+                       "strides": (1, 3, 4)}, name="negative_clamped")],
+           exact=True),
+    OpInfo("getitem", _getitem, lambda x, index: x[index], lambda: [
+        Sample((_uniform((2, 3, 4), seed=42),), {"index": 1}, name="int"),
+        Sample((_uniform((2, 3, 4), seed=43),),
+               {"index": (slice(None), slice(1, 3), slice(None, None, 2))},
+               name="slices"),
+        Sample((_uniform((2, 3, 4), seed=44),),
+               {"index": (Ellipsis, -1)}, name="ellipsis"),
+        Sample((_uniform((2, 3, 4), seed=45),), {"index": (None, 1)},
+               name="newaxis"),
+        Sample((_uniform((5, 3), seed=46),), {"index": [4, 0, -1]},
+               name="int_list")],
+           exact=True),
+    OpInfo("broadcast_to", lambda x, shape: ops.broadcast_to(x, shape),
+           lambda x, shape: np.broadcast_to(x, shape), lambda: [
+               Sample((_uniform((4,), seed=47),), {"shape": (3, 4)}),
+               Sample((_uniform((2, 1, 3), seed=48),), {"shape": (5, 2, 4, 3)},
+                      name="inner")],
+           exact=True),
+    OpInfo("pad", lambda x, padding, value: ops.pad(x, padding, value=value),
+           lambda x, padding, value: np.pad(
+               x, [(0, 0)] * (x.ndim - len(padding) // 2) +
+               [tuple(padding[i:i + 2]) for i in
+                range(len(padding) - 2, -1, -2)], constant_values=value),
+           lambda: [
+               Sample((_uniform((2, 3, 4), seed=49),),
+                      {"padding": (1, 2), "value": 0.0}, name="last"),
+               Sample((_uniform((2, 3, 4), seed=50),),
+                      {"padding": (0, 1, 2, 0), "value": -1.5},
+                      name="last2")],
+           exact=True),
+    OpInfo("gather", lambda x, i, axis: ops.gather(x, i, axis),
+           lambda x, i, axis: np.take(x, i.astype(np.int64), axis), lambda: [
+               Sample((_uniform((10, 4), seed=51),
+                       np.array([[3, 0], [9, 9], [1, 2]], np.int32)),
+                      {"axis": 0}, name="rows"),
+               Sample((_uniform((2, 5, 3), seed=52),
+                       np.array([4, 1], np.int64)), {"axis": -2},
+                      name="middle_i64")],
+           exact=True),
+    OpInfo("stack", lambda *xs, axis: ops.stack(xs, axis),
+           lambda *xs, axis: np.stack(xs, axis), lambda: [
+               Sample((_uniform((2, 3), seed=53), _uniform((2, 3), seed=54)),
+                      {"axis": a}, name=f"axis{a}") for a in (0, 2, -1)],
+           exact=True),
+    OpInfo("tile", lambda x, dims: ops.tile(x, dims),
+           lambda x, dims: np.tile(x, dims), lambda: [
+               Sample((_uniform((2, 3), seed=55),), {"dims": (2, 1)}),
+               Sample((_uniform((3,), seed=56),), {"dims": (2, 1, 2)},
+                      name="more_dims")],
+           exact=True),
+    OpInfo("clamp", lambda x, lo, hi: ops.clamp(x, lo, hi),
+           lambda x, lo, hi: np.clip(x, lo, hi), lambda: [
+               Sample((_uniform((4, 5), -2, 2, seed=57),),
+                      {"lo": -0.5, "hi": 0.75})],
+           exact=True),
+    OpInfo("rsqrt", ops.rsqrt, lambda x: 1 / np.sqrt(x),
+           _unary_samples(0.01, 4, [1.0, 1e-30, 3e38])),
+    OpInfo("var", lambda x, axis, ddof: ops.var(x, axis, ddof),
+           lambda x, axis, ddof: x.var(axis=axis, ddof=ddof), lambda: [
+               Sample((_uniform((4, 6), seed=58),), {"axis": 1, "ddof": 0}),
+               Sample((_uniform((3, 4, 5), seed=59),),
+                      {"axis": (0, 2), "ddof": 1}, name="unbiased")]),
+    OpInfo("std", lambda x, axis: ops.std(x, axis),
+           lambda x, axis: x.std(axis=axis), lambda: [
+               Sample((_uniform((4, 6), seed=60),), {"axis": None})]),
+    OpInfo("leaky_relu", ops.leaky_relu,
+           lambda x: np.where(x >= 0, x, 0.2 * x),
+           _unary_samples(-3, 3, [0.0, -0.0, -3e37])),
+    OpInfo("silu", ops.silu, lambda x: x / (1 + np.exp(-x)),
+           _unary_samples(-6, 6, [0.0, -20.0, 20.0])),
+    OpInfo("elu", ops.elu, lambda x: np.where(x > 0, x, np.expm1(x)),
+           _unary_samples(-4, 4, [0.0, -30.0, 30.0])),
+    OpInfo("softplus", ops.softplus, lambda x: np.logaddexp(0, x),
+           _unary_samples(-6, 6, [0.0, -15.0, 40.0])),
+]

@@ -1,7 +1,8 @@
 //===- DataMovement.cpp - ms shape ops to tensor and linalg -----------------===//
 //
 // flatten and reshape become collapse/expand_shape, transpose
-// linalg.transpose and concat tensor.insert_slice.
+// linalg.transpose, concat tensor.insert_slice, slice tensor.extract_slice,
+// pad tensor.pad and broadcast_to a copying linalg.generic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,9 +125,61 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
   }
 };
 
+/// A static-index-attribute list as OpFoldResults.
+SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
+  return llvm::map_to_vector(values, [&](int64_t v) -> OpFoldResult {
+    return b.getIndexAttr(v);
+  });
+}
+
+struct SlicePattern : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, type, adaptor.getInput(), indexAttrs(rewriter, op.getBegin()),
+        indexAttrs(rewriter, type.getShape()),
+        indexAttrs(rewriter, op.getStrides()));
+    return success();
+  }
+};
+
+/// broadcast_to: a copy through numpy's broadcasting map.
+struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastToOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value result = elementwise(
+        rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
+        ValueRange{adaptor.getInput()},
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct PadPattern : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Value value = floatConst(rewriter, op.getLoc(), type.getElementType(),
+                             op.getValue().convertToDouble());
+    rewriter.replaceOpWithNewOp<tensor::PadOp>(
+        op, type, adaptor.getInput(), indexAttrs(rewriter, op.getLow()),
+        indexAttrs(rewriter, op.getHigh()), value);
+    return success();
+  }
+};
+
 } // namespace
 
 void ms::populateDataMovementToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<FlattenPattern, ReshapePattern, TransposePattern,
-               ConcatPattern>(patterns.getContext());
+               ConcatPattern, SlicePattern, BroadcastToPattern, PadPattern>(
+      patterns.getContext());
 }

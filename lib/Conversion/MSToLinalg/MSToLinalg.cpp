@@ -2,7 +2,8 @@
 //
 // The pass: each ms op lowers on its own, on tensors, through the pattern set
 // of its family (Elementwise.cpp, Linear.cpp, Convolution.cpp, Pooling.cpp,
-// Normalization.cpp, Reduction.cpp, DataMovement.cpp).
+// Normalization.cpp, Reduction.cpp, DataMovement.cpp,
+// IndirectDataMovement.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +54,7 @@ struct ConvertMSToLinalgPass
     populateNormalizationToLinalgPatterns(patterns);
     populateReductionToLinalgPatterns(patterns);
     populateDataMovementToLinalgPatterns(patterns);
+    populateIndirectDataMovementToLinalgPatterns(patterns);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<MSDialect>();

@@ -25,8 +25,11 @@ void populatePoolingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// reduce_sum/mean/max, softmax, log_softmax.
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
-/// flatten, reshape, transpose, concat.
+/// flatten, reshape, transpose, concat, slice, pad, broadcast_to.
 void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// gather.
+void populateIndirectDataMovementToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
 
 } // namespace ms
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ShapeRules.h"
 #include "ms/Dialect/MS/IR/MSOps.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -16,87 +17,8 @@
 using namespace mlir;
 
 namespace ms {
-namespace {
 
-/// Prints a shape as [64, 784].
-std::string shapeStr(ArrayRef<int64_t> shape) {
-  return "[" +
-         llvm::join(llvm::map_range(shape,
-                                    [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
-         "]";
-}
-
-/// Emits "'<op>' op <message>" at `loc` when a location is available.
-template <typename... Args>
-LogicalResult opError(StringRef opName, std::optional<Location> loc,
-                      Args &&...args) {
-  return emitOptionalError(loc, "'", opName, "' op ",
-                           std::forward<Args>(args)...);
-}
-
-/// The product of `sizes`, or nullopt when it overflows int64.
-std::optional<int64_t> checkedProduct(ArrayRef<int64_t> sizes) {
-  int64_t product = 1;
-  for (int64_t size : sizes) {
-    std::optional<int64_t> next = llvm::checkedMul(product, size);
-    if (!next)
-      return std::nullopt;
-    product = *next;
-  }
-  return product;
-}
-
-/// Casts `type` to a static-shaped ranked tensor, or reports why not. Every
-/// partial product of its dims fits in int64, so shape rules may multiply
-/// them (a 0 dim would otherwise hide an overflow among the others).
-FailureOr<RankedTensorType> staticTensor(StringRef opName,
-                                         std::optional<Location> loc,
-                                         Type type, StringRef operandName) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return opError(opName, loc, operandName, " must be a ranked tensor, got ",
-                   type);
-  if (!tensor.hasStaticShape())
-    return opError(opName, loc, operandName,
-                   " must have a static shape, got ", type);
-  SmallVector<int64_t> nonZero;
-  llvm::copy_if(tensor.getShape(), std::back_inserter(nonZero),
-                [](int64_t d) { return d != 0; });
-  if (!checkedProduct(nonZero))
-    return opError(opName, loc, operandName, " shape ",
-                   shapeStr(tensor.getShape()),
-                   " has more elements than int64 can count");
-  return tensor;
-}
-
-/// Checks that an axis lies in [-rank, rank).
-LogicalResult checkAxis(StringRef opName, std::optional<Location> loc,
-                        int64_t axis, int64_t rank, StringRef what) {
-  if (axis < -rank || axis >= rank)
-    return opError(opName, loc, what, " ", axis, " is out of range for rank ",
-                   rank, " (expected [", -rank, ", ", rank, "))");
-  return success();
-}
-
-/// Checks that every (value, name) parameter is a static tensor of `shape`;
-/// `what` says where that shape comes from.
-LogicalResult checkParamShapes(StringRef opName, std::optional<Location> loc,
-                               ArrayRef<std::pair<Value, StringRef>> params,
-                               ArrayRef<int64_t> shape, const std::string &what) {
-  for (auto [value, paramName] : params) {
-    auto param = staticTensor(opName, loc, value.getType(), paramName);
-    if (failed(param))
-      return failure();
-    if (param->getShape() != shape)
-      return opError(opName, loc, paramName, " has shape ",
-                     shapeStr(param->getShape()), ", expected ",
-                     shapeStr(shape), " (", what, ")");
-  }
-  return success();
-}
-
-} // namespace
+using namespace shape_rules;
 
 std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
                                                     ArrayRef<int64_t> rhs) {

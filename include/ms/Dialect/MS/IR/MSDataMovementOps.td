@@ -1,0 +1,101 @@
+//===- MSDataMovementOps.td - Slicing, padding, broadcasting, gather -*- tablegen -*-===//
+//
+// The ops behind Tensor indexing, ops.pad, ops.broadcast_to and
+// ops.gather / nn.Embedding. Included from MSOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_DIALECT_MS_IR_MSDATAMOVEMENTOPS_TD
+#define MS_DIALECT_MS_IR_MSDATAMOVEMENTOPS_TD
+
+// Indices of gather: MindSpore's int32 or int64.
+def MS_IndexTensor : RankedTensorOf<[I32, I64]>;
+
+def MS_SliceOp : MS_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "a strided slice (Tensor.__getitem__, ops.strided_slice)";
+  let description = [{
+    Result dimension `d` takes input indices `begin[d]`, `begin[d] +
+    strides[d]`, ... below `end[d]`: `ceil((end - begin) / stride)`
+    elements. One entry per input dimension, with `0 <= begin <= end <=
+    size` and `stride >= 1`; the frontend normalizes negative and
+    out-of-range Python indices before building the op.
+
+    Example:
+
+    ```mlir
+    %y = ms.slice %x begin [0, 1] end [4, 7] strides [1, 2] : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$begin,
+                   DenseI64ArrayAttr:$end, DenseI64ArrayAttr:$strides);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = [{
+    $input `begin` $begin `end` $end `strides` $strides attr-dict `:`
+    type($input)
+  }];
+}
+
+def MS_BroadcastToOp : MS_Op<"broadcast_to", [Pure, InferTypeOpAdaptor]> {
+  let summary = "broadcasts a tensor to a shape (ops.broadcast_to)";
+  let description = [{
+    numpy broadcasting of `input` to `shape`: dimensions align on the
+    right, and an input dimension of size 1 stretches.
+
+    Example:
+
+    ```mlir
+    %y = ms.broadcast_to %b to [64, 10] : tensor<10xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = "$input `to` $shape attr-dict `:` type($input)";
+}
+
+def MS_PadOp : MS_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "pads a tensor with a constant (ops.pad, mode 'constant')";
+  let description = [{
+    Adds `low[d]` elements before and `high[d]` after dimension `d`, all
+    equal to `value`. One entry per dimension, none negative.
+
+    Example:
+
+    ```mlir
+    %y = ms.pad %x low [0, 1] high [0, 2] value 0.000000e+00 : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$low,
+                   DenseI64ArrayAttr:$high,
+                   DefaultValuedAttr<F32Attr, "0.0">:$value);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = [{
+    $input `low` $low `high` $high (`value` $value^)? attr-dict `:`
+    type($input)
+  }];
+}
+
+def MS_GatherOp : MS_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+  let summary = "gathers slices along an axis (ops.gather, nn.Embedding)";
+  let description = [{
+    `result[p..., i..., q...] = input[p..., indices[i...], q...]` along
+    `axis`: the result shape is `input.shape[:axis] + indices.shape +
+    input.shape[axis + 1:]`. An index outside `[0, input.shape[axis])`
+    gives zeros (as MindSpore's CPU Gather does); it never reads outside
+    the input.
+
+    Example:
+
+    ```mlir
+    %e = ms.gather %table, %ids axis 0 : tensor<100x16xf32>, tensor<8x5xi32>
+    ```
+  }];
+  let arguments = (ins MS_Tensor:$input, MS_IndexTensor:$indices,
+                   DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs MS_Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $indices `axis` $axis attr-dict `:` type($input) `,`
+    type($indices)
+  }];
+}
+
+#endif // MS_DIALECT_MS_IR_MSDATAMOVEMENTOPS_TD

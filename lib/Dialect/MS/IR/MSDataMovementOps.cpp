@@ -1,0 +1,146 @@
+//===- MSDataMovementOps.cpp - Result types of slice, pad, broadcast, gather ===//
+//
+// The shape rules of the ops in MSDataMovementOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ShapeRules.h"
+#include "ms/Dialect/MS/IR/MSOps.h"
+
+using namespace mlir;
+
+namespace ms {
+
+using namespace shape_rules;
+
+namespace {
+
+/// Checks that a per-dimension attribute has one entry per dimension.
+LogicalResult checkRankEntries(StringRef opName, std::optional<Location> loc,
+                               StringRef what, ArrayRef<int64_t> values,
+                               int64_t rank) {
+  if (static_cast<int64_t>(values.size()) != rank)
+    return opError(opName, loc, what, " ", shapeStr(values), " has ",
+                   values.size(), " entries but the input has rank ", rank);
+  return success();
+}
+
+} // namespace
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  if (failed(input))
+    return failure();
+  int64_t rank = input->getRank();
+  ArrayRef<int64_t> begin = adaptor.getBegin(), end = adaptor.getEnd(),
+                    strides = adaptor.getStrides();
+  if (failed(checkRankEntries(name, loc, "begin", begin, rank)) ||
+      failed(checkRankEntries(name, loc, "end", end, rank)) ||
+      failed(checkRankEntries(name, loc, "strides", strides, rank)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = input->getDimSize(d);
+    if (begin[d] < 0 || begin[d] > end[d] || end[d] > size)
+      return opError(name, loc, "dim ", d, ": begin ", begin[d], " and end ",
+                     end[d], " must satisfy 0 <= begin <= end <= ", size);
+    if (strides[d] < 1)
+      return opError(name, loc, "dim ", d, ": stride ", strides[d],
+                     " must be at least 1");
+    shape.push_back((end[d] - begin[d] + strides[d] - 1) / strides[d]);
+  }
+  types.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult BroadcastToOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  if (failed(input))
+    return failure();
+  ArrayRef<int64_t> shape = adaptor.getShape();
+  if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
+    return opError(name, loc, "shape ", shapeStr(shape),
+                   " has a negative dimension");
+  auto target = RankedTensorType::get(shape, input->getElementType());
+  if (failed(staticTensor(name, loc, target, "shape")))
+    return failure();
+  std::optional<SmallVector<int64_t>> joined =
+      broadcastShapes(input->getShape(), shape);
+  if (input->getRank() > target.getRank() || !joined ||
+      ArrayRef<int64_t>(*joined) != shape)
+    return opError(name, loc, "cannot broadcast ",
+                   shapeStr(input->getShape()), " to ", shapeStr(shape));
+  types.push_back(target);
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  if (failed(input))
+    return failure();
+  int64_t rank = input->getRank();
+  ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh();
+  if (failed(checkRankEntries(name, loc, "low", low, rank)) ||
+      failed(checkRankEntries(name, loc, "high", high, rank)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (low[d] < 0 || high[d] < 0)
+      return opError(name, loc, "dim ", d, ": padding ", low[d], " and ",
+                     high[d], " must not be negative");
+    std::optional<int64_t> padded =
+        llvm::checkedAdd(input->getDimSize(d), low[d]);
+    if (padded)
+      padded = llvm::checkedAdd(*padded, high[d]);
+    if (!padded)
+      return opError(name, loc, "dim ", d, ": padded size overflows int64");
+    shape.push_back(*padded);
+  }
+  auto result = RankedTensorType::get(shape, input->getElementType());
+  if (failed(staticTensor(name, loc, result, "result")))
+    return failure();
+  types.push_back(result);
+  return success();
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto indices =
+      staticTensor(name, loc, adaptor.getIndices().getType(), "indices");
+  if (failed(input) || failed(indices))
+    return failure();
+  int64_t rank = input->getRank();
+  if (rank == 0)
+    return opError(name, loc, "input must have rank 1 or more");
+  int64_t axis = adaptor.getAxis();
+  if (failed(checkAxis(name, loc, axis, rank, "axis")))
+    return failure();
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> shape(input->getShape().take_front(axis));
+  llvm::append_range(shape, indices->getShape());
+  llvm::append_range(shape, input->getShape().drop_front(axis + 1));
+  auto result = RankedTensorType::get(shape, input->getElementType());
+  if (failed(staticTensor(name, loc, result, "result")))
+    return failure();
+  types.push_back(result);
+  return success();
+}
+
+} // namespace ms
