@@ -51,7 +51,9 @@ def test_every_ms_op_has_an_entry():
                       "Dialect", "MS", "IR")
     mnemonics = set()
     for name in os.listdir(td):
-        if name.endswith(".td"):
+        # The backward kernels of MSGradOps.td are checked through the
+        # gradients they compute (test_autodiff.py).
+        if name.endswith(".td") and name != "MSGradOps.td":
             text = open(os.path.join(td, name)).read()
             mnemonics |= set(re.findall(
                 r'def MS_\w+Op\s*:\s*MS_\w*Op<"(\w+)"', text))

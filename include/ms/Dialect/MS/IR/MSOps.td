@@ -518,5 +518,7 @@ def MS_ReduceMeanOp : MS_ReduceOp<"reduce_mean", "mean">;
 def MS_ReduceMaxOp : MS_ReduceOp<"reduce_max", "maximum">;
 
 include "ms/Dialect/MS/IR/MSDataMovementOps.td"
+// Ops that gradients are built from (ms-autodiff).
+include "ms/Dialect/MS/IR/MSGradOps.td"
 
 #endif // MS_DIALECT_MS_IR_MSOPS_TD
