@@ -5,9 +5,9 @@ from .layers import (Dense, ReLU, Flatten, Softmax, LogSoftmax, Sigmoid, Tanh,
                      GELU, Dropout, get_activation)
 from .conv import Conv2d
 from .pooling import MaxPool2d, AvgPool2d
-from .normalization import BatchNorm2d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 
 __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "GELU", "Dropout",
            "get_activation", "Conv2d", "MaxPool2d", "AvgPool2d",
-           "BatchNorm2d", "LayerNorm"]
+           "BatchNorm1d", "BatchNorm2d", "LayerNorm"]
