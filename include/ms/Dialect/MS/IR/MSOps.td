@@ -468,8 +468,10 @@ def MS_ReshapeOp : MS_Op<"reshape", [Pure, InferTypeOpAdaptor]> {
     %y = ms.reshape %x to [64, -1] : tensor<64x1x28x28xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$shape);
-  let results = (outs MS_Tensor:$output);
+  // Numbers of any width: argmax over a flattened integer tensor reshapes
+  // it. (Bools would need the i8 storage conversion of Logical.cpp.)
+  let arguments = (ins MS_NumberTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs MS_NumberTensor:$output);
   let assemblyFormat = "$input `to` $shape attr-dict `:` type($input)";
   let hasFolder = 1;
   let hasCanonicalizer = 1;
