@@ -404,7 +404,8 @@ def MS_DropoutOp : MS_Op<"dropout", [Pure, InferTypeOpAdaptor]> {
     identity and folds away.
 
     With `training`, each element is kept with probability `1 - p` and
-    scaled by `1 / (1 - p)`, as MindSpore does; the others become 0. The
+    scaled by `1 / (1 - p)` (from the f32 `p`, rounded to f32), as
+    MindSpore does; the others become 0. The
     mask comes from a counter-based RNG, Philox4x32-10, whose key is the
     seed and whose counter is (element index, offset): `rng_state` is a
     `tensor<2xi64>` holding `[seed, offset]`. Every element's mask is
