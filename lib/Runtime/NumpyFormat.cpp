@@ -636,6 +636,8 @@ std::string ms::runtime::formatLikeNumpy(const HostTensor &tensor) {
   if (tensor.rank() == 0) {
     if (isFloat(dtype))
       return formatFloatScalar(floatAt(tensor, 0), dtype);
+    if (dtype == DType::Bool)
+      return intAt(tensor, 0) ? "True" : "False";
     return std::to_string(intAt(tensor, 0));
   }
   if (tensor.numElements() == 0)
@@ -655,6 +657,14 @@ std::string ms::runtime::formatLikeNumpy(const HostTensor &tensor) {
     FloatFormatter formatter(values, dtype);
     formatElement = [formatter, &tensor](int64_t i) {
       return formatter(floatAt(tensor, i));
+    };
+  } else if (dtype == DType::Bool) {
+    // numpy pads every element to the widest shown: " True" beside "False".
+    bool anyFalse = llvm::any_of(
+        displayed, [&tensor](int64_t i) { return intAt(tensor, i) == 0; });
+    size_t width = anyFalse ? 5 : 4;
+    formatElement = [width, &tensor](int64_t i) {
+      return padLeft(intAt(tensor, i) ? "True" : "False", width);
     };
   } else {
     int64_t maxVal = intAt(tensor, displayed.front());

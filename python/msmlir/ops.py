@@ -12,9 +12,13 @@ import numbers
 import numpy as np
 
 from . import dtype as mstype
-from ._tensor import (Tensor, BoolTensor, binary, unary, nary, op,
-                      scalar_like, check_int_fits, _ADD, _SUB, _MUL, _DIV,
-                      _NEG, _ABS)
+from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
+                      check_int_fits, _ADD, _SUB, _MUL, _DIV, _NEG, _ABS)
+from ._ops_indexing import (
+    equal, not_equal, greater, greater_equal, less, less_equal, eq, ne, gt,
+    ge, lt, le, logical_and, logical_or, logical_not, where, select, cast,
+    one_hot, argmax, argmin, dropout)
+from . import _ops_indexing
 
 __all__ = [
     "matmul", "dense", "add", "sub", "mul", "div", "maximum", "minimum",
@@ -23,6 +27,11 @@ __all__ = [
     "softmax", "log_softmax", "reduce_sum", "reduce_mean", "reduce_max",
     "sum", "mean", "amax", "expand_dims", "unsqueeze", "squeeze", "dropout",
     "square", "conv2d", "batch_norm", "layer_norm",
+    # comparisons, logic, indexing, cast (_ops_indexing.py)
+    "equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
+    "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or",
+    "logical_not", "where", "select", "cast", "one_hot", "argmax", "argmin",
+
     # primitives
     "Primitive", "MatMul", "Add", "Sub", "Mul", "Div", "RealDiv", "Maximum",
     "Minimum", "ReLU", "Sigmoid", "Tanh", "GeLU", "Exp", "Log", "Sqrt",
@@ -171,16 +180,6 @@ def gelu(input_x, approximate="none"):
     return unary(_GELU[approximate == "tanh"], input_x)
 
 
-def dropout(input, p=0.5, training=True, seed=None):
-    """Inference-only: identity when not training (ms has no training)."""
-    if training:
-        from ._runtime import MSError
-        raise MSError("ops.dropout: ms runs inference only; pass "
-                      "training=False (dropout is the identity then)")
-    return unary(op("ms.dropout", "{p = " + format(float(p), ".9e") +
-                    " : f32}", "ops.dropout"), input)
-
-
 #===---------------------------------------------------------------------===#
 # Contractions
 #===---------------------------------------------------------------------===#
@@ -317,14 +316,20 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0,
 
 def batch_norm(input_x, running_mean, running_var, weight, bias,
                training=False, momentum=0.1, eps=1e-5):
-    """Inference batch normalization over dim 1 (MindSpore 2.x
-    ops.batch_norm): (x - running_mean) / sqrt(running_var + eps) * weight
-    + bias. ms runs inference only, so training=True raises."""
+    """Batch normalization over dim 1 (MindSpore 2.x ops.batch_norm). At
+    inference: (x - running_mean) / sqrt(running_var + eps) * weight + bias.
+    With training=True the batch's mean and biased variance normalize, and
+    the running statistics (Parameters) become
+    (1 - momentum) * running + momentum * batch (the variance unbiased)."""
     if training:
-        from ._runtime import MSError
-        raise MSError("ops.batch_norm: ms runs inference only; pass "
-                      "training=False (the running statistics are used "
-                      "then)")
+        from .nn.normalization import _assign
+        y, mean, var, count = _ops_indexing.batch_norm_train(
+            input_x, weight, bias, eps)
+        m = float(momentum)
+        unbiased = var * (count / (count - 1)) if count > 1 else var
+        _assign(running_mean, running_mean * (1.0 - m) + mean * m)
+        _assign(running_var, running_var * (1.0 - m) + unbiased * m)
+        return y
     o = op("ms.batch_norm", "{epsilon = " + _f32(eps) + "}",
            "ops.batch_norm")
     return nary(o, (input_x, weight, bias, running_mean, running_var))
@@ -516,8 +521,14 @@ def reduce_max(x, axis=(), keep_dims=False):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
-    """ops.sum: sum over `dim` (None: all)."""
-    return reduce_sum(input, () if dim is None else dim, keepdim)
+    """ops.sum: sum over `dim` (None: all); bools and integers sum to an
+    int64 (exact up to 2^24 per sum: ms reductions run in float32)."""
+    input = _tensor(input, "ops.sum")
+    if not input.dtype.is_float:
+        total = _ops_indexing.count_sum(input, dim, keepdim)
+    else:
+        total = reduce_sum(input, () if dim is None else dim, keepdim)
+    return total if dtype is None else cast(total, dtype)
 
 
 def mean(input, axis=None, keep_dims=False):
@@ -1020,8 +1031,7 @@ def _getitem(x, index):
         result = _basic_index(x, index)
         if result is not None:
             return result
-        if isinstance(index, (Tensor, list)) and not isinstance(
-                index, BoolTensor) and _is_int_index(index):
+        if isinstance(index, (Tensor, list)) and _is_int_index(index):
             indices = _index_tensor(index, "Tensor.__getitem__")
             indices = _concrete_in_bounds(indices, x.shape[0] if x.ndim
                                           else 0)

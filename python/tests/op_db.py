@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from msmlir import nn, ops
+from msmlir import dtype as mstype, nn, ops
 
 
 @dataclass
@@ -392,4 +392,63 @@ OP_DB += [
            _unary_samples(-4, 4, [0.0, -30.0, 30.0])),
     OpInfo("softplus", ops.softplus, lambda x: np.logaddexp(0, x),
            _unary_samples(-6, 6, [0.0, -15.0, 40.0])),
+]
+
+
+# Comparisons, logic, selection, casts and indexing (MSLogicalOps.td,
+# MSIndexingOps.td): integer and bool results compare exactly.
+def _compare_samples():
+    a = _uniform((3, 4), seed=70)
+    b = _uniform((3, 4), seed=71)
+    b[0] = a[0]  # ties
+    return [Sample((a, b), name="same_shape"),
+            Sample((a, _uniform((4,), seed=72)), name="broadcast")]
+
+
+def _bool_samples():
+    rng = _rng(73)
+    return [Sample((rng.random((3, 4)) > 0.5, rng.random((3, 4)) > 0.5))]
+
+
+def _compare(name, fn, ref):
+    return OpInfo(name, fn, ref, _compare_samples, exact=True)
+
+
+OP_DB += [
+    _compare("equal", ops.equal, np.equal),
+    _compare("not_equal", ops.not_equal, np.not_equal),
+    _compare("greater", ops.greater, np.greater),
+    _compare("greater_equal", ops.greater_equal, np.greater_equal),
+    _compare("less", ops.less, np.less),
+    _compare("less_equal", ops.less_equal, np.less_equal),
+    OpInfo("logical_and", ops.logical_and, np.logical_and, _bool_samples,
+           exact=True),
+    OpInfo("logical_or", ops.logical_or, np.logical_or, _bool_samples,
+           exact=True),
+    OpInfo("logical_not", ops.logical_not, np.logical_not,
+           lambda: [Sample((_bool_samples()[0].inputs[0],))], exact=True),
+    OpInfo("select", ops.select, lambda c, x, y: np.where(c != 0, x, y),
+           lambda: [Sample((_rng(74).random((3, 4)) > 0.5,
+                            _uniform((3, 4), seed=75),
+                            _uniform((3, 4), seed=76)))], exact=True),
+    OpInfo("cast", lambda x, dtype: ops.cast(x, dtype),
+           lambda x, dtype: x.astype(dtype.np), lambda: [
+               Sample((_uniform((3, 4), -50, 50, seed=77),),
+                      {"dtype": ms_dtype}, name=str(ms_dtype))
+               for ms_dtype in (mstype.int32, mstype.int64, mstype.bool_)],
+           exact=True),
+    OpInfo("one_hot", lambda i, depth: ops.one_hot(i, depth),
+           lambda i, depth: np.eye(depth)[i.astype(np.int64)], lambda: [
+               Sample((np.array([[0, 3], [2, 1]], np.int32),),
+                      {"depth": 4})],
+           exact=True),
+    OpInfo("argmax", lambda x, axis: ops.argmax(x, axis),
+           lambda x, axis: np.argmax(x, axis), lambda: [
+               Sample((_with_edges(_uniform((4, 6), seed=78), [1, 1]),),
+                      {"axis": 1}, name="ties")],
+           exact=True),
+    OpInfo("argmin", lambda x, axis: ops.argmin(x, axis),
+           lambda x, axis: np.argmin(x, axis), lambda: [
+               Sample((_uniform((4, 6), seed=79),), {"axis": 0})],
+           exact=True),
 ]

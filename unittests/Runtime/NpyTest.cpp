@@ -186,7 +186,7 @@ TEST_F(NpyTest, TruncatedData) {
 
 TEST_F(NpyTest, UnsupportedDTypes) {
   const std::string expected =
-      " (expected <f4, <f2, <i4, <i8, <f8, |i1, <i2, |u1, <u2, <u4, <u8, |b1)";
+      " (expected <f4, <f2, <i4, <i8, |b1, <f8, |i1, <i2, |u1, <u2, <u4, <u8)";
   std::string p = writeBytes(
       "c8.npy",
       npyFile("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }",

@@ -347,14 +347,14 @@ TEST_F(SafeTensorsTest, UnsupportedDTypeReportedOnLoad) {
   ASSERT_FALSE(bool(a));
   EXPECT_EQ(llvm::toString(a.takeError()),
             p + ": tensor 'a' has dtype F8_E5M2, which is not supported "
-                "(expected F32, F16, I32, I64, F64, BF16, I8, I16, U8, U16, "
-                "U32, U64, BOOL)");
+                "(expected F32, F16, I32, I64, BOOL, F64, BF16, I8, I16, U8, "
+                "U16, U32, U64)");
   llvm::Expected<HostTensor> b = file->load("b");
   ASSERT_FALSE(bool(b));
   EXPECT_EQ(llvm::toString(b.takeError()),
             p + ": tensor 'b' has dtype F8_E4M3, which is not supported "
-                "(expected F32, F16, I32, I64, F64, BF16, I8, I16, U8, U16, "
-                "U32, U64, BOOL)");
+                "(expected F32, F16, I32, I64, BOOL, F64, BF16, I8, I16, U8, "
+                "U16, U32, U64)");
   llvm::Expected<HostTensor> c = file->load("c", DType::F32, {1});
   EXPECT_TRUE(bool(c)) << llvm::toString(c.takeError());
 }

@@ -7,11 +7,11 @@ from .activation import LeakyReLU, SiLU, ELU, Softplus, Identity
 from .conv import Conv2d, Conv1d
 from .embedding import Embedding
 from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
-from .normalization import BatchNorm2d, LayerNorm, GroupNorm
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm
 
 __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "GELU", "Dropout",
            "get_activation", "Conv2d", "MaxPool2d", "AvgPool2d",
-           "BatchNorm2d", "LayerNorm", "CellDict", "LeakyReLU", "SiLU", "ELU",
+           "BatchNorm1d", "BatchNorm2d", "LayerNorm", "CellDict", "LeakyReLU", "SiLU", "ELU",
            "Softplus", "Identity", "Conv1d", "AdaptiveAvgPool2d", "GroupNorm",
            "Embedding"]

@@ -8,9 +8,6 @@
 #ifndef MS_DIALECT_MS_IR_MSDATAMOVEMENTOPS_TD
 #define MS_DIALECT_MS_IR_MSDATAMOVEMENTOPS_TD
 
-// Indices of gather: MindSpore's int32 or int64.
-def MS_IndexTensor : RankedTensorOf<[I32, I64]>;
-
 def MS_SliceOp : MS_Op<"slice", [Pure, InferTypeOpAdaptor]> {
   let summary = "a strided slice (Tensor.__getitem__, ops.strided_slice)";
   let description = [{
