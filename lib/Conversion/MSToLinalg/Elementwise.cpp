@@ -117,6 +117,68 @@ Value gelu(OpBuilder &b, Location loc, ValueRange args, GeluOp op) {
                                arith::MulFOp::create(b, loc, half, x), sum);
 }
 
+/// dy where y > 0, else 0: a select, so dy's infinities and NaNs never leak
+/// through the zeros.
+Value reluGrad(OpBuilder &b, Location loc, ValueRange args, ReluGradOp) {
+  Value zero = floatConst(b, loc, args[0].getType(), 0.0);
+  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                         args[1], zero);
+  return arith::SelectOp::create(b, loc, positive, args[0], zero);
+}
+
+/// dy * gelu'(x) for the forward op's formula (see gelu above). One op per
+/// statement: the IR must not depend on argument evaluation order.
+Value geluGrad(OpBuilder &b, Location loc, ValueRange args, GeluGradOp op) {
+  Type t = args[0].getType();
+  Value dy = args[0], x = args[1];
+  auto c = [&](double v) { return floatConst(b, loc, t, v); };
+  auto mul = [&](Value l, Value r) {
+    return arith::MulFOp::create(b, loc, l, r).getResult();
+  };
+  auto add = [&](Value l, Value r) {
+    return arith::AddFOp::create(b, loc, l, r).getResult();
+  };
+  Value one = c(1.0), half = c(0.5);
+  Value x2 = mul(x, x);
+  Value halfX = mul(half, x);
+  Value slope;
+  if (op.getApproximate()) {
+    // 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3a x^2), t = tanh(k (x + a x^3))
+    double k = std::sqrt(2.0 / M_PI), a = 0.044715;
+    Value kC = c(k), aC = c(a), a3 = c(3.0 * a);
+    Value x3 = mul(x2, x);
+    Value cubic = add(x, mul(aC, x3));
+    Value tanh = math::TanhOp::create(b, loc, mul(kC, cubic));
+    Value cdf = mul(half, add(one, tanh));
+    Value tanh2 = mul(tanh, tanh);
+    Value sech2 = arith::SubFOp::create(b, loc, one, tanh2);
+    Value inner = mul(kC, add(one, mul(a3, x2)));
+    Value pdfTerm = mul(sech2, inner);
+    slope = add(cdf, mul(halfX, pdfTerm));
+  } else {
+    // 0.5 (1 + erf(x / sqrt(2))) + x exp(-x^2 / 2) / sqrt(2 pi)
+    Value invSqrt2 = c(M_SQRT1_2), minusHalf = c(-0.5);
+    Value invSqrt2Pi = c(1.0 / std::sqrt(2.0 * M_PI));
+    Value erf = math::ErfOp::create(b, loc, mul(x, invSqrt2));
+    Value cdf = mul(half, add(one, erf));
+    Value gauss = math::ExpOp::create(b, loc, mul(minusHalf, x2));
+    Value pdf = mul(gauss, invSqrt2Pi);
+    slope = add(cdf, mul(x, pdf));
+  }
+  return mul(dy, slope);
+}
+
+/// ms.stop_gradient is the identity once gradients have been built.
+struct StopGradientPattern : OpConversionPattern<StopGradientOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StopGradientOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
 struct DropoutPattern : OpConversionPattern<DropoutOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -151,4 +213,7 @@ void ms::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ElementwisePattern<NegOp>>(ctx, unary<arith::NegFOp, NegOp>);
   patterns.add<ElementwisePattern<AbsOp>>(ctx, unary<math::AbsFOp, AbsOp>);
   patterns.add<DropoutPattern>(ctx);
+  patterns.add<ElementwisePattern<ReluGradOp>>(ctx, reluGrad);
+  patterns.add<ElementwisePattern<GeluGradOp>>(ctx, geluGrad);
+  patterns.add<StopGradientPattern>(ctx);
 }

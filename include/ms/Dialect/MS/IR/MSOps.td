@@ -537,5 +537,7 @@ def MS_ReduceMaxOp : MS_ReduceOp<"reduce_max", "maximum">;
 
 include "ms/Dialect/MS/IR/MSIndexingOps.td"
 include "ms/Dialect/MS/IR/MSLogicalOps.td"
+// Ops that gradients are built from (ms-autodiff).
+include "ms/Dialect/MS/IR/MSGradOps.td"
 
 #endif // MS_DIALECT_MS_IR_MSOPS_TD
