@@ -210,3 +210,50 @@ def test_batch_norm_training_needs_two_values_per_channel():
     cell.set_train()
     with pytest.raises(ValueError, match="more than one value per channel"):
         cell(Tensor(np.ones((1, 3), np.float32)))
+
+
+#===---------------------------------------------------------------------===#
+# Gradient rules (ms-autodiff) of select, training dropout and cast
+#===---------------------------------------------------------------------===#
+
+_GRAD_SOURCE = """
+func.func @construct(%x: tensor<4x3xf32>, %y: tensor<3xf32>, %s: tensor<2xi64>) -> tensor<4x3xf32> {
+  %m = ms.greater %x, %y : tensor<4x3xf32>, tensor<3xf32>
+  %0 = ms.select %m, %x, %y : tensor<4x3xi1>, tensor<4x3xf32>, tensor<3xf32>
+  %1 = ms.dropout %0, %s {p = 2.500000e-01 : f32, training} : tensor<4x3xf32>, tensor<2xi64>
+  %2 = ms.cast %1 to f16 : tensor<4x3xf32>
+  %3 = ms.cast %2 to f32 : tensor<4x3xf16>
+  return %3 : tensor<4x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_select_dropout_cast_gradients(level):
+    """The cotangent of a training dropout is the same dropout of dy (same
+    rng_state, same mask); select routes dy to the chosen operand; a
+    float-to-float cast casts dy back. Checked against torch with the mask
+    from the numpy Philox reference."""
+    torch = pytest.importorskip("torch")
+    from msmlir import _msmlir as native
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((4, 3)).astype(np.float32)
+    y = rng.standard_normal(3).astype(np.float32)
+    state = np.array([77, 5], np.int64)
+    sens = rng.standard_normal((4, 3)).astype(np.float32)
+    text = native.autodiff(_GRAD_SOURCE, "construct", [0, 1])
+    executor = native.Executor(level, 0)
+    graph = native.GraphCompiler().compile(
+        text, "construct_grad", level, "<grad test>", "", 0, "sink",
+        executor)
+    outs = [np.array(o) for o in graph.run(
+        [native.HostTensor.from_buffer(a) for a in (x, y, state, sens)])]
+    _, keep = reference_dropout(np.zeros((4, 3), np.float32), 0.25, 77, 5)
+    scale = float(np.float32(1.0 / (1.0 - float(np.float32(0.25)))))
+    tx = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+    ty = torch.tensor(y, dtype=torch.float64, requires_grad=True)
+    out = torch.where(tx > ty, tx, ty) * torch.tensor(keep) * scale
+    out.backward(torch.tensor(sens, dtype=torch.float64))
+    np.testing.assert_allclose(outs[1], tx.grad.numpy(), rtol=1e-3)
+    np.testing.assert_allclose(outs[2], ty.grad.numpy(), rtol=1e-3)
+    assert not np.all(keep)  # the mask matters here

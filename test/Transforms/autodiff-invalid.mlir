@@ -16,14 +16,6 @@ func.func @construct(%x: tensor<3xf32>, %i: tensor<3xi32>) -> tensor<3xf32> {
 
 // -----
 
-func.func @construct(%x: tensor<3xf32>) -> tensor<3xf32> {
-  // expected-error@+1 {{ms-autodiff: 'ms.dropout' in training mode has no gradient rule}}
-  %0 = ms.dropout %x {training} : tensor<3xf32>
-  return %0 : tensor<3xf32>
-}
-
-// -----
-
 func.func @construct(%x: tensor<3xf32>, %c: i1) -> tensor<3xf32> {
   // expected-error@+1 {{ms-autodiff: 'scf.if' has no gradient rule}}
   %0 = scf.if %c -> tensor<3xf32> {

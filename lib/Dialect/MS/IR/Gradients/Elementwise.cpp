@@ -157,13 +157,17 @@ LogicalResult geluRule(GeluOp op, OpBuilder &b, Grads dys, OperandGrads dxs) {
   return success();
 }
 
-/// The identity at inference. The training form's mask is not a value of
-/// the op, so it has no rule here.
-LogicalResult dropoutRule(DropoutOp op, OpBuilder &, Grads dys,
+/// The identity at inference. In training, y = x * keep(i) * scale with a
+/// mask that depends only on (rng_state, element index), so the cotangent
+/// is the same dropout of dy: the same rng_state draws the same mask.
+LogicalResult dropoutRule(DropoutOp op, OpBuilder &b, Grads dys,
                           OperandGrads dxs) {
-  if (op.getTraining())
-    return error(op) << "in training mode has no gradient rule";
-  dxs[0] = dys[0];
+  if (!op.getTraining()) {
+    dxs[0] = dys[0];
+    return success();
+  }
+  dxs[0] = DropoutOp::create(b, op.getLoc(), dys[0], op.getRngState(),
+                             op.getPAttr(), op.getTrainingAttr());
   return success();
 }
 

@@ -76,6 +76,7 @@ void attachGradientRules(MLIRContext &context) {
   attachNormalizationGradients(context);
   attachReductionGradients(context);
   attachDataMovementGradients(context);
+  attachLogicalGradients(context);
 }
 
 } // namespace grad

@@ -53,6 +53,7 @@ void attachPoolingGradients(mlir::MLIRContext &context);
 void attachNormalizationGradients(mlir::MLIRContext &context);
 void attachReductionGradients(mlir::MLIRContext &context);
 void attachDataMovementGradients(mlir::MLIRContext &context);
+void attachLogicalGradients(mlir::MLIRContext &context);
 
 /// All of the above (called from MSDialect::initialize).
 void attachGradientRules(mlir::MLIRContext &context);
