@@ -509,3 +509,25 @@ def test_gradient_matches_central_differences(name):
     numeric = (value(1) - value(-1)) / (2 * h)
     scale = max(abs(analytic), 1.0)
     assert abs(numeric - analytic) <= 5e-3 * scale, (numeric, analytic)
+
+
+def test_tie_rules():
+    """reduce_max splits the cotangent evenly between tied maxima (as
+    MindSpore and torch's amax do); maximum gives a tie to lhs and minimum
+    too (MindSpore's MaximumGrad/MinimumGrad)."""
+    x = np.array([[1.0, 3.0, 3.0, 0.0]], np.float32)
+    source = module([x.shape], "ms.reduce_max %a0 axes [1] : tensor<1x4xf32>",
+                    (1,))
+    _, dx = run_grad(source, [x], [np.array([6.0], np.float32)], [0])
+    assert dx.tolist() == [[0.0, 3.0, 3.0, 0.0]]
+    a = np.array([1.0, 2.0, 3.0], np.float32)
+    b = np.array([1.0, 5.0, 0.0], np.float32)
+    sens = np.array([10.0, 20.0, 30.0], np.float32)
+    for op, to_lhs in (("maximum", [10.0, 0.0, 30.0]),
+                       ("minimum", [10.0, 20.0, 0.0])):
+        source = module([(3,), (3,)],
+                        f"ms.{op} %a0, %a1 : tensor<3xf32>, tensor<3xf32>",
+                        (3,))
+        _, da, db = run_grad(source, [a, b], [sens], [0, 1])
+        assert da.tolist() == to_lhs
+        np.testing.assert_array_equal(da + db, sens)
