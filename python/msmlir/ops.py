@@ -628,3 +628,16 @@ class ReduceMean(_Reduce):
 
 class ReduceMax(_Reduce):
     _fn = staticmethod(reduce_max)
+
+
+#===---------------------------------------------------------------------===#
+# Training: gradients, parameter updates and losses (_autograd.py,
+# _losses.py)
+#===---------------------------------------------------------------------===#
+
+from ._autograd import stop_gradient, assign  # noqa: E402
+from ._losses import (cross_entropy, nll_loss,  # noqa: E402
+                      binary_cross_entropy_with_logits, mse_loss, l1_loss)
+
+__all__ += ["stop_gradient", "assign", "cross_entropy", "nll_loss",
+            "binary_cross_entropy_with_logits", "mse_loss", "l1_loss"]

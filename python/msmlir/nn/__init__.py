@@ -6,8 +6,17 @@ from .layers import (Dense, ReLU, Flatten, Softmax, LogSoftmax, Sigmoid, Tanh,
 from .conv import Conv2d
 from .pooling import MaxPool2d, AvgPool2d
 from .normalization import BatchNorm2d, LayerNorm
+from .loss import (LossBase, CrossEntropyLoss, SoftmaxCrossEntropyWithLogits,
+                   NLLLoss, MSELoss, L1Loss, BCEWithLogitsLoss)
+from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay
+from .wrap import WithLossCell, TrainOneStepCell
 
 __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "GELU", "Dropout",
            "get_activation", "Conv2d", "MaxPool2d", "AvgPool2d",
-           "BatchNorm2d", "LayerNorm"]
+           "BatchNorm2d", "LayerNorm",
+           # training
+           "LossBase", "CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits",
+           "NLLLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss", "Optimizer",
+           "SGD", "Momentum", "Adam", "AdamWeightDecay", "WithLossCell",
+           "TrainOneStepCell"]
