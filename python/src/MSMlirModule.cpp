@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Pipelines/Pipelines.h"
+#include "ms/Runtime/Autodiff.h"
 #include "ms/Runtime/EagerExecutor.h"
 #include "ms/Runtime/GraphCompiler.h"
 #include "ms/Runtime/HostTensor.h"
@@ -699,4 +700,15 @@ PYBIND11_MODULE(_msmlir, m) {
           raise(std::move(err));
       },
       py::arg("path"), py::arg("tensor"));
+  m.def(
+      "autodiff",
+      [](const std::string &source, const std::string &func,
+         const std::vector<unsigned> &wrt, const std::string &gradName) {
+        return unwrap(differentiateSource(source, func, wrt, gradName));
+      },
+      py::arg("source"), py::arg("func"), py::arg("wrt"),
+      py::arg("grad_name") = "",
+      "The module text with the gradient function of `func` added: (args, "
+      "sens per float result) -> (results, grads of args `wrt` (every float "
+      "tensor argument if empty)), named grad_name (default <func>_grad)");
 }

@@ -3,6 +3,8 @@
 #include "ms/Dialect/MS/IR/MSDialect.h"
 #include "ms/Dialect/MS/IR/MSOps.h"
 
+#include "Gradients/Gradients.h"
+
 using namespace mlir;
 using namespace ms;
 
@@ -13,6 +15,7 @@ void MSDialect::initialize() {
 #define GET_OP_LIST
 #include "ms/Dialect/MS/IR/MSOps.cpp.inc"
       >();
+  grad::attachGradientRules(*getContext());
 }
 
 #define GET_OP_CLASSES

@@ -517,4 +517,7 @@ def MS_ReduceSumOp : MS_ReduceOp<"reduce_sum", "sum">;
 def MS_ReduceMeanOp : MS_ReduceOp<"reduce_mean", "mean">;
 def MS_ReduceMaxOp : MS_ReduceOp<"reduce_max", "maximum">;
 
+// Ops that gradients are built from (ms-autodiff).
+include "ms/Dialect/MS/IR/MSGradOps.td"
+
 #endif // MS_DIALECT_MS_IR_MSOPS_TD

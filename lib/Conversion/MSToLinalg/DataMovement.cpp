@@ -1,0 +1,132 @@
+//===- DataMovement.cpp - ms shape ops to tensor and linalg -----------------===//
+//
+// flatten and reshape become collapse/expand_shape, transpose
+// linalg.transpose and concat tensor.insert_slice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+
+using namespace mlir;
+using namespace ms;
+using namespace ms::lowering;
+
+namespace {
+
+using utils::IteratorType;
+
+struct FlattenPattern : OpConversionPattern<FlattenOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FlattenOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t rank = cast<RankedTensorType>(adaptor.getInput().getType()).getRank();
+    ReassociationIndices rest;
+    for (int64_t i = 1; i < rank; ++i)
+      rest.push_back(i);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, op.getType(), adaptor.getInput(),
+        ArrayRef<ReassociationIndices>{{0}, rest});
+    return success();
+  }
+};
+
+/// Any reshape is a collapse to rank 1 followed by an expand to the target.
+struct ReshapePattern : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto allDims = [](int64_t rank) {
+      ReassociationIndices all;
+      for (int64_t i = 0; i < rank; ++i)
+        all.push_back(i);
+      return all;
+    };
+    Value value = adaptor.getInput();
+    if (inputType.getRank() == 0 || resultType.getRank() == 0) {
+      // Rank 0 holds one element; every dimension on the other side is 1.
+      if (inputType.getRank() == 0)
+        value = tensor::ExpandShapeOp::create(
+            rewriter, loc, resultType, value,
+            ArrayRef<ReassociationIndices>{});
+      else
+        value = tensor::CollapseShapeOp::create(
+            rewriter, loc, resultType, value,
+            ArrayRef<ReassociationIndices>{});
+      rewriter.replaceOp(op, value);
+      return success();
+    }
+    auto flatType = RankedTensorType::get({inputType.getNumElements()},
+                                          inputType.getElementType());
+    if (inputType.getRank() != 1)
+      value = tensor::CollapseShapeOp::create(
+          rewriter, loc, flatType, value,
+          ArrayRef<ReassociationIndices>{allDims(inputType.getRank())});
+    if (resultType.getRank() != 1)
+      value = tensor::ExpandShapeOp::create(
+          rewriter, loc, resultType, value,
+          ArrayRef<ReassociationIndices>{allDims(resultType.getRank())});
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+struct TransposePattern : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Value init = emptyLike(rewriter, op.getLoc(), type);
+    auto transpose = linalg::TransposeOp::create(
+        rewriter, op.getLoc(), adaptor.getInput(), init, op.getPerm());
+    rewriter.replaceOp(op, transpose->getResult(0));
+    return success();
+  }
+};
+
+struct ConcatPattern : OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t axis = op.getNormalizedAxis();
+    Value result = emptyLike(rewriter, loc, type);
+    int64_t offset = 0;
+    for (Value input : adaptor.getInputs()) {
+      auto inputType = cast<RankedTensorType>(input.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, strides(type.getRank(),
+                                               rewriter.getIndexAttr(1));
+      for (int64_t d : inputType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(d));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
+                                             offsets, sizes, strides);
+      offset += inputType.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void ms::populateDataMovementToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<FlattenPattern, ReshapePattern, TransposePattern,
+               ConcatPattern>(patterns.getContext());
+}

@@ -1,0 +1,154 @@
+//===- Elementwise.cpp - ms elementwise ops to linalg.generic ---------------===//
+//
+// Unary and broadcasting binary ops become one linalg.generic each, whose
+// scalar body is built here; dropout at inference is the identity.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace ms;
+using namespace ms::lowering;
+
+namespace {
+
+using utils::IteratorType;
+
+template <typename SourceOp>
+struct ElementwisePattern : OpConversionPattern<SourceOp> {
+  using ScalarFn = Value (*)(OpBuilder &, Location, ValueRange, SourceOp);
+  ElementwisePattern(MLIRContext *ctx, ScalarFn fn)
+      : OpConversionPattern<SourceOp>(ctx), fn(fn) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Value result = elementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return fn(b, loc, args, op);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  ScalarFn fn;
+};
+
+template <typename ArithOp, typename SourceOp>
+Value binary(OpBuilder &b, Location loc, ValueRange args, SourceOp) {
+  return ArithOp::create(b, loc, args[0], args[1]);
+}
+
+template <typename MathOp, typename SourceOp>
+Value unary(OpBuilder &b, Location loc, ValueRange args, SourceOp) {
+  return MathOp::create(b, loc, args[0]);
+}
+
+Value relu(OpBuilder &b, Location loc, ValueRange args, ReluOp) {
+  Value zero = floatConst(b, loc, args[0].getType(), 0.0);
+  return arith::MaximumFOp::create(b, loc, args[0], zero);
+}
+
+/// 1 / (1 + e^-x) for x >= 0 and e^x / (1 + e^x) below, from one
+/// e = exp(-|x|) <= 1: never overflows, so very negative x gives e^x's
+/// subnormals rather than 0. The quotient q = n / d, d = 1 + e, is
+/// corrected for both roundings: c = e - (d - 1) is d's rounding error and
+/// r = n - q d the division's (both exact), so n / (d + c) = q + (r - q c)
+/// / d, with 1 / d = q (x >= 0) or 1 - q (x < 0) good enough for the tiny
+/// correction. Only the exp's error and one rounding remain.
+Value sigmoid(OpBuilder &b, Location loc, ValueRange args, SigmoidOp) {
+  Type t = args[0].getType();
+  Value x = args[0];
+  Value one = floatConst(b, loc, t, 1.0);
+  Value negAbs =
+      arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x));
+  Value e = math::ExpOp::create(b, loc, negAbs);
+  Value d = arith::AddFOp::create(b, loc, one, e);
+  Value c = arith::SubFOp::create(b, loc, e,
+                                  arith::SubFOp::create(b, loc, d, one));
+  Value nonNegative = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OGE, x, floatConst(b, loc, t, 0.0));
+  Value n = arith::SelectOp::create(b, loc, nonNegative, one, e);
+  Value q = arith::DivFOp::create(b, loc, n, d);
+  Value r = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, q), d,
+                                n);
+  Value inv = arith::SelectOp::create(b, loc, nonNegative, q,
+                                      arith::SubFOp::create(b, loc, one, q));
+  Value corr = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, q),
+                                   c, r);
+  return math::FmaOp::create(b, loc, corr, inv, q);
+}
+
+Value gelu(OpBuilder &b, Location loc, ValueRange args, GeluOp op) {
+  Type t = args[0].getType();
+  Value x = args[0];
+  Value half = floatConst(b, loc, t, 0.5);
+  Value one = floatConst(b, loc, t, 1.0);
+  Value inner;
+  if (op.getApproximate()) {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    Value x3 = arith::MulFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, x, x), x);
+    Value cubic = arith::AddFOp::create(
+        b, loc, x,
+        arith::MulFOp::create(b, loc, floatConst(b, loc, t, 0.044715), x3));
+    Value scaled = arith::MulFOp::create(
+        b, loc, floatConst(b, loc, t, std::sqrt(2.0 / M_PI)), cubic);
+    inner = math::TanhOp::create(b, loc, scaled);
+  } else {
+    // 0.5 x (1 + erf(x / sqrt(2)))
+    Value scaled =
+        arith::MulFOp::create(b, loc, x, floatConst(b, loc, t, M_SQRT1_2));
+    inner = math::ErfOp::create(b, loc, scaled);
+  }
+  Value sum = arith::AddFOp::create(b, loc, one, inner);
+  return arith::MulFOp::create(b, loc,
+                               arith::MulFOp::create(b, loc, half, x), sum);
+}
+
+struct DropoutPattern : OpConversionPattern<DropoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DropoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getTraining())
+      return failure();
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+} // namespace
+
+void ms::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ElementwisePattern<AddOp>>(ctx, binary<arith::AddFOp, AddOp>);
+  patterns.add<ElementwisePattern<SubOp>>(ctx, binary<arith::SubFOp, SubOp>);
+  patterns.add<ElementwisePattern<MulOp>>(ctx, binary<arith::MulFOp, MulOp>);
+  patterns.add<ElementwisePattern<DivOp>>(ctx, binary<arith::DivFOp, DivOp>);
+  patterns.add<ElementwisePattern<MaximumOp>>(
+      ctx, binary<arith::MaximumFOp, MaximumOp>);
+  patterns.add<ElementwisePattern<MinimumOp>>(
+      ctx, binary<arith::MinimumFOp, MinimumOp>);
+  patterns.add<ElementwisePattern<ReluOp>>(ctx, relu);
+  patterns.add<ElementwisePattern<SigmoidOp>>(ctx, sigmoid);
+  patterns.add<ElementwisePattern<GeluOp>>(ctx, gelu);
+  patterns.add<ElementwisePattern<TanhOp>>(ctx, unary<math::TanhOp, TanhOp>);
+  patterns.add<ElementwisePattern<ExpOp>>(ctx, unary<math::ExpOp, ExpOp>);
+  patterns.add<ElementwisePattern<LogOp>>(ctx, unary<math::LogOp, LogOp>);
+  patterns.add<ElementwisePattern<SqrtOp>>(ctx, unary<math::SqrtOp, SqrtOp>);
+  patterns.add<ElementwisePattern<NegOp>>(ctx, unary<arith::NegFOp, NegOp>);
+  patterns.add<ElementwisePattern<AbsOp>>(ctx, unary<math::AbsFOp, AbsOp>);
+  patterns.add<DropoutPattern>(ctx);
+}

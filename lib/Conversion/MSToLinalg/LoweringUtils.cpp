@@ -1,0 +1,169 @@
+//===- LoweringUtils.cpp - Helpers shared by the ms -> linalg families ----===//
+//
+// Arithmetic order is fixed here once for every mode and jit_level:
+// reductions start from the identity and accumulate in index order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace ms::lowering {
+
+using utils::IteratorType;
+
+Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+/// A tensor of `type` filled with `value`.
+Value filled(OpBuilder &b, Location loc, RankedTensorType type, double value) {
+  Value init = emptyLike(b, loc, type);
+  Value scalar = floatConst(b, loc, type.getElementType(), value);
+  return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{init})
+      .getResult(0);
+}
+
+/// The map from the iteration space of `resultShape` into an operand of shape
+/// `operandShape` under numpy broadcasting: dimensions align on the right and
+/// a size-1 dimension that stretches reads index 0.
+AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
+                       ArrayRef<int64_t> resultShape) {
+  size_t offset = resultShape.size() - operandShape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, size] : llvm::enumerate(operandShape)) {
+    if (size == 1 && resultShape[i + offset] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(i + offset, ctx));
+  }
+  return AffineMap::get(resultShape.size(), 0, exprs, ctx);
+}
+
+/// An elementwise linalg.generic over `resultType` whose inputs broadcast into
+/// it; `body` computes one element from the input elements.
+Value elementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                  ValueRange inputs, BodyFn body) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs)
+    maps.push_back(broadcastMap(
+        ctx, cast<RankedTensorType>(input.getType()).getShape(),
+        resultType.getShape()));
+  maps.push_back(AffineMap::getMultiDimIdentityMap(resultType.getRank(), ctx));
+  SmallVector<IteratorType> iterators(resultType.getRank(),
+                                      IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs,
+      ValueRange{emptyLike(b, loc, resultType)}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value result = body(nb, nloc, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, result);
+      });
+  return generic.getResult(0);
+}
+
+/// A per-channel parameter [C] reshaped to [C, 1, ...] (rank `rank` - 1), so
+/// numpy broadcasting lines it up with dimension 1 of a rank-`rank` tensor.
+Value channelColumn(OpBuilder &b, Location loc, Value param, int64_t rank) {
+  auto type = cast<RankedTensorType>(param.getType());
+  if (rank <= 2)
+    return param;
+  SmallVector<int64_t> shape(rank - 1, 1);
+  shape[0] = type.getDimSize(0);
+  ReassociationIndices all;
+  for (int64_t i = 0; i < rank - 1; ++i)
+    all.push_back(i);
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), param,
+      ArrayRef<ReassociationIndices>{all});
+}
+
+/// `value` + `bias`, the bias broadcast like numpy.
+Value addBias(OpBuilder &b, Location loc, Value value, Value bias) {
+  return elementwise(b, loc, cast<RankedTensorType>(value.getType()),
+                     ValueRange{value, bias},
+                     [](OpBuilder &nb, Location l, ValueRange args) {
+                       return arith::AddFOp::create(nb, l, args[0], args[1])
+                           .getResult();
+                     });
+}
+
+
+/// Reduces `input` over the sorted `axes` (dropping them) with linalg.reduce.
+Value reduce(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
+             ReduceKind kind) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < inputType.getRank(); ++i)
+    if (!llvm::is_contained(axes, i))
+      shape.push_back(inputType.getDimSize(i));
+  auto resultType = RankedTensorType::get(shape, inputType.getElementType());
+  double initValue = kind == ReduceKind::Sum
+                         ? 0.0
+                         : -std::numeric_limits<double>::infinity();
+  Value init = filled(b, loc, resultType, initValue);
+  auto op = linalg::ReduceOp::create(
+      b, loc, ValueRange{input}, ValueRange{init}, axes,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value r = kind == ReduceKind::Sum
+                      ? arith::AddFOp::create(nb, nloc, args[1], args[0])
+                            .getResult()
+                      : arith::MaximumFOp::create(nb, nloc, args[1], args[0])
+                            .getResult();
+        linalg::YieldOp::create(nb, nloc, r);
+      });
+  return op.getResult(0);
+}
+
+/// Re-inserts size-1 dims at the (sorted) reduced `axes` of a rank-`rank`
+/// tensor, as keep_dims asks.
+Value keepDims(OpBuilder &b, Location loc, Value reduced,
+               RankedTensorType keptType, ArrayRef<int64_t> axes) {
+  int64_t rank = keptType.getRank();
+  SmallVector<ReassociationIndices> groups;
+  // Every kept dim owns itself, the reduced dims right after it, and (for the
+  // first kept dim) the reduced dims before it.
+  ReassociationIndices pending;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (llvm::is_contained(axes, i)) {
+      if (groups.empty())
+        pending.push_back(i);
+      else
+        groups.back().push_back(i);
+      continue;
+    }
+    ReassociationIndices group = pending;
+    pending.clear();
+    group.push_back(i);
+    groups.push_back(group);
+  }
+  // A full reduction yields rank 0: the reassociation is empty.
+  return tensor::ExpandShapeOp::create(b, loc, keptType, reduced, groups);
+}
+
+/// `value` / `count`, elementwise.
+Value divideByCount(OpBuilder &b, Location loc, Value value, int64_t count) {
+  return elementwise(b, loc, cast<RankedTensorType>(value.getType()),
+                     ValueRange{value},
+                     [&](OpBuilder &nb, Location l, ValueRange args) {
+                       Value n = floatConst(nb, l, args[0].getType(),
+                                            static_cast<double>(count));
+                       return arith::DivFOp::create(nb, l, args[0], n)
+                           .getResult();
+                     });
+}
+} // namespace ms::lowering

@@ -1,0 +1,62 @@
+//===- LoweringUtils.h - Helpers shared by the ms -> linalg families -*- C++ -*-===//
+//
+// The building blocks every op family's lowering uses: filled tensors,
+// numpy-broadcasting linalg.generics, in-order reductions. Keeping them in
+// one place keeps the arithmetic order identical across families.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_LIB_CONVERSION_MSTOLINALG_LOWERINGUTILS_H
+#define MS_LIB_CONVERSION_MSTOLINALG_LOWERINGUTILS_H
+
+#include "ms/Conversion/MSToLinalg/MSToLinalg.h"
+#include "ms/Dialect/MS/IR/MSOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace ms::lowering {
+
+enum class ReduceKind { Sum, Max };
+using BodyFn =
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::ValueRange)>;
+
+/// A tensor.empty of `type`.
+mlir::Value emptyLike(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::RankedTensorType type);
+/// A scalar float constant of `type`.
+mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                       double value);
+/// A tensor of `type` filled with `value`.
+mlir::Value filled(mlir::OpBuilder &b, mlir::Location loc,
+                   mlir::RankedTensorType type, double value);
+/// The indexing map of an operand of `operandShape` broadcast like numpy into
+/// `resultShape`.
+mlir::AffineMap broadcastMap(mlir::MLIRContext *ctx,
+                             llvm::ArrayRef<int64_t> operandShape,
+                             llvm::ArrayRef<int64_t> resultShape);
+/// An elementwise linalg.generic over `resultType`; inputs broadcast into it.
+mlir::Value elementwise(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType resultType,
+                        mlir::ValueRange inputs, BodyFn body);
+/// A per-channel parameter [C] reshaped to line up with dimension 1.
+mlir::Value channelColumn(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value param, int64_t rank);
+/// `value` + `bias`, the bias broadcast like numpy.
+mlir::Value addBias(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                    mlir::Value bias);
+/// `input` reduced over the sorted `axes` (dropped) with linalg.reduce.
+mlir::Value reduce(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
+                   llvm::ArrayRef<int64_t> axes, ReduceKind kind);
+/// `reduced` with size-1 dims re-inserted at `axes`, as keep_dims asks.
+mlir::Value keepDims(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::Value reduced, mlir::RankedTensorType keptType,
+                     llvm::ArrayRef<int64_t> axes);
+/// `value` / `count`, elementwise.
+mlir::Value divideByCount(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value value, int64_t count);
+
+} // namespace ms::lowering
+
+#endif // MS_LIB_CONVERSION_MSTOLINALG_LOWERINGUTILS_H

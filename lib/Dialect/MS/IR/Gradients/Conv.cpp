@@ -1,0 +1,45 @@
+//===- Conv.cpp - Gradient rule of conv2d ---------------------------------===//
+//
+// The input and weight cotangents are ms.conv2d_backprop_input/_filter with
+// the forward op's geometry (every pad_mode, padding, stride, dilation and
+// group); the bias cotangent sums dy over N, H and W.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Gradients.h"
+
+using namespace mlir;
+
+namespace ms {
+namespace grad {
+namespace {
+
+LogicalResult conv2dRule(Conv2DOp op, OpBuilder &b, ArrayRef<Value> dys,
+                         MutableArrayRef<Value> dxs) {
+  Location loc = op.getLoc();
+  Value dy = dys[0];
+  auto shapeOf = [&](Value v) {
+    return b.getDenseI64ArrayAttr(tensorType(v).getShape());
+  };
+  dxs[0] = Conv2DBackpropInputOp::create(
+      b, loc, dy, op.getWeight(), shapeOf(op.getInput()), op.getPadModeAttr(),
+      op.getPaddingAttr(), op.getStrideAttr(), op.getDilationAttr(),
+      op.getGroupAttr());
+  dxs[1] = Conv2DBackpropFilterOp::create(
+      b, loc, dy, op.getInput(), shapeOf(op.getWeight()), op.getPadModeAttr(),
+      op.getPaddingAttr(), op.getStrideAttr(), op.getDilationAttr(),
+      op.getGroupAttr());
+  if (op.getBias())
+    dxs[2] = ReduceSumOp::create(b, loc, dy,
+                                 b.getDenseI64ArrayAttr({0, 2, 3}), UnitAttr());
+  return success();
+}
+
+} // namespace
+
+void attachConvGradients(MLIRContext &context) {
+  attachRule<Conv2DOp, conv2dRule>(context);
+}
+
+} // namespace grad
+} // namespace ms

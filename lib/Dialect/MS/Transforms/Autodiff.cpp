@@ -1,0 +1,256 @@
+//===- Autodiff.cpp - Reverse-mode differentiation of ms functions --------===//
+//
+// buildGradientFunc clones the function, marks the values that depend on the
+// differentiated arguments (forward), then walks the ops backwards, asking
+// each op's GradientOpInterface for its operands' cotangents. A value used
+// several times sums its cotangents with ms.add in that reverse program
+// order, so the gradient function is deterministic. The forward ops stay,
+// and the backward ops read their results: nothing is recomputed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Dialect/MS/Transforms/Autodiff.h"
+#include "ms/Dialect/MS/IR/MSGradientInterface.h"
+#include "ms/Dialect/MS/IR/MSOps.h"
+#include "ms/Dialect/MS/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace ms {
+#define GEN_PASS_DEF_MSAUTODIFF
+#include "ms/Dialect/MS/Transforms/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace ms {
+namespace {
+
+bool isFloatTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+InFlightDiagnostic adError(Location loc) {
+  return emitError(loc) << "ms-autodiff: ";
+}
+
+/// Checks what can be checked before anything is built.
+LogicalResult checkRequest(func::FuncOp fn, ArrayRef<unsigned> wrt,
+                           StringRef gradName) {
+  if (fn.isExternal())
+    return adError(fn.getLoc()) << "'@" << fn.getSymName()
+                                << "' has no body to differentiate";
+  if (!fn.getBody().hasOneBlock())
+    return adError(fn.getLoc())
+           << "'@" << fn.getSymName()
+           << "' has several blocks; only straight-line code (with "
+              "control flow as ops) is differentiated";
+  if (!fn.getContext()->getLoadedDialect<arith::ArithDialect>())
+    return adError(fn.getLoc()) << "the arith dialect must be loaded";
+  auto module = fn->getParentOfType<ModuleOp>();
+  if (!module)
+    return adError(fn.getLoc()) << "'@" << fn.getSymName()
+                                << "' is not in a module";
+  if (gradName.empty() || SymbolTable::lookupSymbolIn(module, gradName))
+    return adError(fn.getLoc()) << "cannot name the gradient function '@"
+                                << gradName << "': "
+                                << (gradName.empty() ? "the name is empty"
+                                                     : "the name is taken");
+  unsigned numArgs = fn.getNumArguments();
+  for (unsigned index : wrt) {
+    if (index >= numArgs)
+      return adError(fn.getLoc())
+             << "wrt index " << index << " is out of range: '@"
+             << fn.getSymName() << "' has " << numArgs << " arguments";
+    Type type = fn.getArgumentTypes()[index];
+    if (!isFloatTensor(type))
+      return adError(fn.getLoc())
+             << "wrt argument " << index << " of '@" << fn.getSymName()
+             << "' has type " << type << ", not a float tensor";
+  }
+  return success();
+}
+
+/// The values that depend on `seeds` through ops other than stop_gradient;
+/// only float tensors carry cotangents.
+llvm::DenseSet<Value> activeValues(Block &body, ArrayRef<Value> seeds) {
+  llvm::DenseSet<Value> active(seeds.begin(), seeds.end());
+  for (Operation &op : body.without_terminator()) {
+    if (isa<StopGradientOp>(op))
+      continue;
+    bool dependent = false;
+    // Ops with regions may read active values from inside them.
+    op.walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (active.contains(operand))
+          dependent = true;
+      return dependent ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (!dependent)
+      continue;
+    for (Value result : op.getResults())
+      if (isFloatTensor(result.getType()))
+        active.insert(result);
+  }
+  return active;
+}
+
+/// Builds the backward half of `gradFn` (a clone of the forward function
+/// with the sens arguments appended) and returns the cotangents of `seeds`.
+FailureOr<SmallVector<Value>> buildBackward(Block &body,
+                                            ArrayRef<Value> seeds,
+                                            ArrayRef<Value> sens) {
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  llvm::DenseSet<Value> active = activeValues(body, seeds);
+  llvm::DenseMap<Value, Value> grads;
+  OpBuilder b(ret);
+  auto accumulate = [&](Value value, Value grad, Location loc) {
+    Value &slot = grads[value];
+    slot = slot ? AddOp::create(b, loc, slot, grad).getResult() : grad;
+  };
+  for (auto [result, cotangent] : llvm::zip(ret.getOperands(), sens))
+    if (cotangent && active.contains(result))
+      accumulate(result, cotangent, ret.getLoc());
+
+  SmallVector<Operation *> forward;
+  for (Operation &op : body.without_terminator())
+    forward.push_back(&op);
+  for (Operation *op : llvm::reverse(forward)) {
+    SmallVector<Value> resultGrads;
+    for (Value result : op->getResults())
+      resultGrads.push_back(grads.lookup(result));
+    if (llvm::all_of(resultGrads, [](Value g) { return !g; }))
+      continue;
+    if (llvm::none_of(op->getOperands(),
+                      [&](Value v) { return active.contains(v); }) &&
+        op->getNumRegions() == 0)
+      continue;
+    auto rule = dyn_cast<GradientOpInterface>(op);
+    if (!rule)
+      return adError(op->getLoc())
+             << "'" << op->getName() << "' has no gradient rule";
+    SmallVector<Value> operandGrads(op->getNumOperands());
+    b.setInsertionPoint(ret);
+    if (failed(rule.buildGradient(b, resultGrads, operandGrads)))
+      return failure();
+    for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads)) {
+      if (!grad || !active.contains(operand))
+        continue;
+      if (grad.getType() != operand.getType())
+        return adError(op->getLoc())
+               << "the rule of '" << op->getName() << "' gave a cotangent of "
+               << grad.getType() << " for an operand of " << operand.getType();
+      accumulate(operand, grad, op->getLoc());
+    }
+  }
+
+  SmallVector<Value> seedGrads;
+  b.setInsertionPoint(ret);
+  for (Value seed : seeds) {
+    Value grad = grads.lookup(seed);
+    if (!grad)
+      grad = grad::splat(b, ret.getLoc(), cast<RankedTensorType>(seed.getType()),
+                         0.0);
+    seedGrads.push_back(grad);
+  }
+  return seedGrads;
+}
+
+/// Erases the ops nothing uses any more (cotangents of operands that were
+/// not asked for, forward ops whose values were never returned).
+void eraseDeadOps(Block &body) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
+}
+
+} // namespace
+
+FailureOr<func::FuncOp> buildGradientFunc(func::FuncOp fn,
+                                          ArrayRef<unsigned> wrt,
+                                          StringRef gradName) {
+  if (failed(checkRequest(fn, wrt, gradName)))
+    return failure();
+  OpBuilder b(fn.getContext());
+  b.setInsertionPointAfter(fn);
+  auto gradFn = cast<func::FuncOp>(b.clone(*fn.getOperation()));
+  gradFn.setSymName(gradName);
+
+  Block &body = gradFn.front();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  unsigned numResults = gradFn.getNumResults();
+  SmallVector<Value> sens;
+  for (unsigned i = 0; i < numResults; ++i) {
+    Type type = gradFn.getResultTypes()[i];
+    if (!isFloatTensor(type)) {
+      sens.push_back(Value());
+      continue;
+    }
+    unsigned index = gradFn.getNumArguments();
+    if (failed(gradFn.insertArgument(index, type, DictionaryAttr(),
+                                     ret.getOperand(i).getLoc()))) {
+      gradFn.erase();
+      return failure();
+    }
+    sens.push_back(gradFn.getArgument(index));
+  }
+
+  SmallVector<Value> seeds;
+  for (unsigned index : wrt)
+    seeds.push_back(body.getArgument(index));
+  FailureOr<SmallVector<Value>> grads = buildBackward(body, seeds, sens);
+  if (failed(grads)) {
+    gradFn.erase();
+    return failure();
+  }
+
+  SmallVector<Value> results(ret.getOperands());
+  results.append(grads->begin(), grads->end());
+  b.setInsertionPoint(ret);
+  func::ReturnOp::create(b, ret.getLoc(), results);
+  ret.erase();
+  for (auto [i, grad] : llvm::enumerate(*grads))
+    if (failed(gradFn.insertResult(numResults + i, grad.getType(),
+                                   DictionaryAttr()))) {
+      gradFn.erase();
+      return failure();
+    }
+  eraseDeadOps(body);
+  return gradFn;
+}
+
+namespace {
+
+struct MSAutodiffPass : impl::MSAutodiffBase<MSAutodiffPass> {
+  using MSAutodiffBase::MSAutodiffBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto fn = module.lookupSymbol<func::FuncOp>(funcName);
+    if (!fn) {
+      adError(module.getLoc()) << "no function named '@" << funcName << "'";
+      return signalPassFailure();
+    }
+    SmallVector<unsigned> indices(wrt.begin(), wrt.end());
+    if (indices.empty())
+      for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes()))
+        if (isFloatTensor(type))
+          indices.push_back(i);
+    std::string name =
+        gradName.empty() ? funcName + "_grad" : std::string(gradName);
+    if (failed(buildGradientFunc(fn, indices, name)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace ms
