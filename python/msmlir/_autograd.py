@@ -208,8 +208,9 @@ class Tape:
 _SSA = re.compile(r"%[A-Za-z0-9_$.\-]+")
 _ARG = re.compile(r"(%[A-Za-z0-9_$.\-]+)\s*:\s*(tensor<[^>]*>)")
 _TYPE = re.compile(r"tensor<([^>]*)>")
-_LOC_REF = re.compile(r"\s*loc\(#loc[0-9]*\)")
+_LOC_ALIAS = re.compile(r"#loc([0-9]*)\b")
 _CODES = {"f32": 0, "f16": 1, "i32": 2, "i64": 3}
+_FLOAT_CODES = (0, 1)
 _inline_counter = iter(range(1 << 62))
 
 
@@ -238,7 +239,8 @@ def _function(text, name):
     i = end + 1
     while True:
         line = lines[i]
-        if line.strip() == "}" and len(line) - len(line.lstrip()) == indent:
+        if (re.match(r"^\}(\s+loc\(.*\))?$", line.strip()) and
+                len(line) - len(line.lstrip()) == indent):
             break
         body.append(line)
         i += 1
@@ -246,10 +248,9 @@ def _function(text, name):
 
 
 def _aliases(text):
-    """Top-level attribute/type alias definitions other than locations."""
+    """Top-level attribute/type alias definitions (locations included)."""
     return [l for l in text.splitlines()
-            if re.match(r"^[#!][A-Za-z_][\w$.]*\s*=", l) and
-            not l.startswith("#loc")]
+            if re.match(r"^[#!][A-Za-z_][\w$.]*\s*=", l)]
 
 
 def inline(graph, text, args):
@@ -261,14 +262,22 @@ def inline(graph, text, args):
     if len(params) != len(args):
         raise MSError(f"@{_GRAD_ENTRY} takes {len(params)} arguments; "
                       f"{len(args)} were given")
-    prefix = f"%d{next(_inline_counter)}_"
+    k = next(_inline_counter)
+    prefix = f"%d{k}_"
+    loc_prefix = f"#d{k}_loc"
     names = {name: sym.name for (name, _), sym in zip(params, args)}
 
     def rename(match):
         token = match.group(0)
         return names.get(token) or prefix + token[1:]
 
+    def rename_loc(match):
+        return loc_prefix + match.group(1)
+
+    # Location aliases are renamed per inlined function (the ops keep their
+    # Cell paths and file:line); other aliases are shared.
     for line in _aliases(text):
+        line = _LOC_ALIAS.sub(rename_loc, line)
         if line not in graph.preamble:
             graph.preamble.append(line)
     returned = None
@@ -276,11 +285,10 @@ def inline(graph, text, args):
         stripped = line.strip()
         if not stripped or stripped.startswith("//"):
             continue
-        line = _LOC_REF.sub("", line)
         if re.match(r"^(func\.)?return\b", stripped):
             returned = _SSA.findall(stripped)
             continue
-        graph.body.append(_SSA.sub(rename, line))
+        graph.body.append(_LOC_ALIAS.sub(rename_loc, _SSA.sub(rename, line)))
         graph.op_count += 1
     if returned is None:
         raise MSError(f"@{_GRAD_ENTRY} has no return")
@@ -359,7 +367,12 @@ def _float_output(t, index, name):
 
 
 class _GradFunction:
-    """What grad / value_and_grad return."""
+    """What grad / value_and_grad return. (Slots: ms.jit(grad_fn) copies a
+    function's __dict__ onto the jitted wrapper, which must not get these
+    attributes.)"""
+
+    __slots__ = ("fn", "positions", "weights", "has_aux", "with_value",
+                 "public", "name", "_compiled", "_kernels", "__weakref__")
 
     def __init__(self, fn, grad_position, weights, has_aux, with_value):
         if not callable(fn):
@@ -509,7 +522,10 @@ class _GradFunction:
         if wrt:
             text = differentiate(graph.source(tensor_results, _ENTRY), wrt)
             for i, s in enumerate(tensor_results):
-                # sens: ones for the differentiated outputs, zeros for aux.
+                # sens: ones for the differentiated outputs, zeros for aux
+                # (float results only; the others take none).
+                if s.dtype not in _FLOAT_CODES:
+                    continue
                 outer_args.append(outer.value_of(Tensor(
                     np.full(s.shape, 1 if i < n_diff else 0,
                             dtype=mstype.BY_CODE[s.dtype].np)), Parameter))
@@ -582,6 +598,8 @@ class _GradFunction:
         compiled = self._kernel_graph(source, wrt)
         hosts = [self._host_of(graph, s, args) for s in graph.arguments()]
         for i, s in enumerate(tensor_results):
+            if s.dtype not in _FLOAT_CODES:
+                continue
             h = _ones_host(s.dtype, s.shape)
             if i >= n_diff:
                 h = HostTensor.from_buffer(np.zeros(s.shape, dtype=np.asarray(

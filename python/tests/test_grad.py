@@ -38,9 +38,9 @@ FUNCTIONS = {
                     [(3, 4), (3, 4)]),
     "relu": (lambda x: ops.reduce_sum(ops.relu(x) * x),
              lambda x: (torch.relu(x) * x).sum(), [(5, 7)]),
-    "reductions": (lambda x: ops.reduce_sum(ops.reduce_mean(x, 1) *
-                                            ops.reduce_sum(x, 0, True)[0, :4]),
-                   lambda x: (x.mean(1) * x.sum(0, keepdim=True)[0, :4]).sum(),
+    "reductions": (lambda x: ops.reduce_sum(ops.reduce_mean(x, 1, True) *
+                                            ops.reduce_sum(x, 0, True)),
+                   lambda x: (x.mean(1, keepdim=True) * x.sum(0, keepdim=True)).sum(),
                    [(4, 6)]),
     "reshape_flatten": (
         lambda x: ops.reduce_sum(ops.flatten(x) * ops.reshape(x, (2, 12))),
