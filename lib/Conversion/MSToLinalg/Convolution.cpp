@@ -254,9 +254,181 @@ private:
   bool asMatmul;
 };
 
+//===----------------------------------------------------------------------===//
+// Gradients
+//===----------------------------------------------------------------------===//
+
+/// What both conv gradients need: the forward geometry, and the channel
+/// counts per group.
+struct ConvGradGeometry {
+  ConvDim h, w;
+  int64_t n, c, o, g, kh, kw, height, width;
+  template <typename GradOp>
+  static FailureOr<ConvGradGeometry> get(GradOp op, ArrayRef<int64_t> input,
+                                         ArrayRef<int64_t> weight,
+                                         RewriterBase &rewriter) {
+    std::string why;
+    auto geometry = convGeometry(input, weight, op.getPadMode(),
+                                 op.getPadding(), op.getStride(),
+                                 op.getDilation(), why);
+    if (!geometry)
+      return rewriter.notifyMatchFailure(op, why);
+    ConvGradGeometry r;
+    std::tie(r.h, r.w) = *geometry;
+    r.n = input[0];
+    r.c = input[1];
+    r.height = input[2];
+    r.width = input[3];
+    r.o = weight[0];
+    r.kh = weight[2];
+    r.kw = weight[3];
+    r.g = static_cast<int64_t>(op.getGroup());
+    return r;
+  }
+};
+
+/// mulf + addf, as the forward conv accumulates.
+void yieldProductSum(OpBuilder &b, Location l, ValueRange args) {
+  Value prod = arith::MulFOp::create(b, l, args[0], args[1]);
+  linalg::YieldOp::create(b, l,
+                          arith::AddFOp::create(b, l, args[2], prod).getResult());
+}
+
+/// dx[n, c, i, j] = sum over (o in c's group, kh, kw), in that order, of
+/// dy[n, o, oh, ow] * w[o, c, kh, kw] for the (oh, ow) whose window puts
+/// (kh, kw) on (i, j): dy spread out by the strides (zeros between) makes
+/// that an affine read, i + padTop + (KH - 1 - kh) * dilation.
+struct Conv2DBackpropInputPattern
+    : OpConversionPattern<Conv2DBackpropInputOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Conv2DBackpropInputOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto weightType = cast<RankedTensorType>(adaptor.getOther().getType());
+    auto geom = ConvGradGeometry::get(op, resultType.getShape(),
+                                      weightType.getShape(), rewriter);
+    if (failed(geom))
+      return failure();
+    const ConvGradGeometry &G = *geom;
+    Type elementType = resultType.getElementType();
+    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+    int64_t extentH = (G.kh - 1) * dilation[0], extentW = (G.kw - 1) * dilation[1];
+    SmallVector<int64_t> size = {
+        G.height + G.h.padBefore + G.h.padAfter + extentH,
+        G.width + G.w.padBefore + G.w.padAfter + extentW};
+    Value spread = spreadSpatialDims(rewriter, loc, adaptor.getDy(), stride,
+                                     {extentH, extentW}, size, 0.0);
+    int64_t og = G.o / G.g, cg = G.c / G.g;
+    Value groupedDy = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({G.n, G.g, og, size[0], size[1]}, elementType),
+        spread, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    Value groupedWeight = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({G.g, og, cg, G.kh, G.kw}, elementType),
+        adaptor.getOther(),
+        ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+    auto groupedType = RankedTensorType::get(
+        {G.n, G.g, cg, G.height, G.width}, elementType);
+    // (n, g, c, i, j, o, kh, kw)
+    AffineExpr d[8];
+    for (unsigned i = 0; i < 8; ++i)
+      d[i] = getAffineDimExpr(i, ctx);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(8, 0,
+                       {d[0], d[1], d[5],
+                        d[3] - d[6] * dilation[0] + (G.h.padBefore + extentH),
+                        d[4] - d[7] * dilation[1] + (G.w.padBefore + extentW)},
+                       ctx),
+        AffineMap::get(8, 0, {d[1], d[5], d[2], d[6], d[7]}, ctx),
+        AffineMap::get(8, 0, {d[0], d[1], d[2], d[3], d[4]}, ctx)};
+    SmallVector<IteratorType> iterators(5, IteratorType::parallel);
+    iterators.append(3, IteratorType::reduction);
+    Value grouped =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{groupedType},
+            ValueRange{groupedDy, groupedWeight},
+            ValueRange{filled(rewriter, loc, groupedType, 0.0)}, maps,
+            iterators, yieldProductSum)
+            .getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, resultType, grouped,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    return success();
+  }
+};
+
+/// dw[o, c, kh, kw] = sum over (n, oh, ow), in that order, of
+/// dy[n, o, oh, ow] * x_padded[n, c, oh * stride + kh * dilation, ...].
+struct Conv2DBackpropFilterPattern
+    : OpConversionPattern<Conv2DBackpropFilterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Conv2DBackpropFilterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto inputType = cast<RankedTensorType>(adaptor.getOther().getType());
+    auto geom = ConvGradGeometry::get(op, inputType.getShape(),
+                                      resultType.getShape(), rewriter);
+    if (failed(geom))
+      return failure();
+    const ConvGradGeometry &G = *geom;
+    Type elementType = resultType.getElementType();
+    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+    Value padded =
+        padSpatialDims(rewriter, loc, adaptor.getOther(), G.h, G.w, 0.0);
+    auto paddedType = cast<RankedTensorType>(padded.getType());
+    int64_t og = G.o / G.g, cg = G.c / G.g;
+    Value groupedInput = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({G.n, G.g, cg, paddedType.getDimSize(2),
+                               paddedType.getDimSize(3)},
+                              elementType),
+        padded, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    Value groupedDy = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({G.n, G.g, og, G.h.output, G.w.output},
+                              elementType),
+        adaptor.getDy(), ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    auto groupedType =
+        RankedTensorType::get({G.g, og, cg, G.kh, G.kw}, elementType);
+    // (g, o, c, kh, kw, n, oh, ow)
+    AffineExpr d[8];
+    for (unsigned i = 0; i < 8; ++i)
+      d[i] = getAffineDimExpr(i, ctx);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(8, 0, {d[5], d[0], d[1], d[6], d[7]}, ctx),
+        AffineMap::get(8, 0,
+                       {d[5], d[0], d[2], d[6] * stride[0] + d[3] * dilation[0],
+                        d[7] * stride[1] + d[4] * dilation[1]},
+                       ctx),
+        AffineMap::get(8, 0, {d[0], d[1], d[2], d[3], d[4]}, ctx)};
+    SmallVector<IteratorType> iterators(5, IteratorType::parallel);
+    iterators.append(3, IteratorType::reduction);
+    Value grouped =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{groupedType},
+            ValueRange{groupedDy, groupedInput},
+            ValueRange{filled(rewriter, loc, groupedType, 0.0)}, maps,
+            iterators, yieldProductSum)
+            .getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, resultType, grouped,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+    return success();
+  }
+};
+
 } // namespace
 
 void ms::populateConvolutionToLinalgPatterns(RewritePatternSet &patterns,
                                              bool convAsMatmul) {
   patterns.add<Conv2DPattern>(patterns.getContext(), convAsMatmul);
+  patterns.add<Conv2DBackpropInputPattern, Conv2DBackpropFilterPattern>(
+      patterns.getContext());
 }

@@ -124,9 +124,27 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
   }
 };
 
+struct SlicePattern : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<OpFoldResult> offsets, sizes,
+        strides(type.getRank(), rewriter.getIndexAttr(1));
+    for (int64_t begin : op.getBegin())
+      offsets.push_back(rewriter.getIndexAttr(begin));
+    for (int64_t size : type.getShape())
+      sizes.push_back(rewriter.getIndexAttr(size));
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, type, adaptor.getInput(), offsets, sizes, strides);
+    return success();
+  }
+};
+
 } // namespace
 
 void ms::populateDataMovementToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<FlattenPattern, ReshapePattern, TransposePattern,
-               ConcatPattern>(patterns.getContext());
+               ConcatPattern, SlicePattern>(patterns.getContext());
 }

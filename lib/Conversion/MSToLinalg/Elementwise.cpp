@@ -117,6 +117,59 @@ Value gelu(OpBuilder &b, Location loc, ValueRange args, GeluOp op) {
                                arith::MulFOp::create(b, loc, half, x), sum);
 }
 
+/// dy where y > 0, else 0: a select, so dy's infinities and NaNs never leak
+/// through the zeros.
+Value reluGrad(OpBuilder &b, Location loc, ValueRange args, ReluGradOp) {
+  Value zero = floatConst(b, loc, args[0].getType(), 0.0);
+  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                         args[1], zero);
+  return arith::SelectOp::create(b, loc, positive, args[0], zero);
+}
+
+/// dy * gelu'(x) for the forward op's formula (see gelu above).
+Value geluGrad(OpBuilder &b, Location loc, ValueRange args, GeluGradOp op) {
+  Type t = args[0].getType();
+  Value dy = args[0], x = args[1];
+  auto c = [&](double v) { return floatConst(b, loc, t, v); };
+  auto mul = [&](Value l, Value r) {
+    return arith::MulFOp::create(b, loc, l, r).getResult();
+  };
+  auto add = [&](Value l, Value r) {
+    return arith::AddFOp::create(b, loc, l, r).getResult();
+  };
+  Value x2 = mul(x, x);
+  Value slope;
+  if (op.getApproximate()) {
+    // 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3a x^2), t = tanh(k (x + a x^3))
+    double k = std::sqrt(2.0 / M_PI), a = 0.044715;
+    Value tanh = math::TanhOp::create(
+        b, loc, mul(c(k), add(x, mul(c(a), mul(x2, x)))));
+    Value cdf = mul(c(0.5), add(c(1.0), tanh));
+    Value sech2 = arith::SubFOp::create(b, loc, c(1.0), mul(tanh, tanh));
+    Value inner = mul(c(k), add(c(1.0), mul(c(3.0 * a), x2)));
+    slope = add(cdf, mul(mul(c(0.5), x), mul(sech2, inner)));
+  } else {
+    // 0.5 (1 + erf(x / sqrt(2))) + x exp(-x^2 / 2) / sqrt(2 pi)
+    Value cdf = mul(c(0.5),
+                    add(c(1.0), math::ErfOp::create(b, loc, mul(x, c(M_SQRT1_2)))));
+    Value pdf = mul(math::ExpOp::create(b, loc, mul(c(-0.5), x2)),
+                    c(1.0 / std::sqrt(2.0 * M_PI)));
+    slope = add(cdf, mul(x, pdf));
+  }
+  return mul(dy, slope);
+}
+
+/// ms.stop_gradient is the identity once gradients have been built.
+struct StopGradientPattern : OpConversionPattern<StopGradientOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StopGradientOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
 struct DropoutPattern : OpConversionPattern<DropoutOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -151,4 +204,7 @@ void ms::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ElementwisePattern<NegOp>>(ctx, unary<arith::NegFOp, NegOp>);
   patterns.add<ElementwisePattern<AbsOp>>(ctx, unary<math::AbsFOp, AbsOp>);
   patterns.add<DropoutPattern>(ctx);
+  patterns.add<ElementwisePattern<ReluGradOp>>(ctx, reluGrad);
+  patterns.add<ElementwisePattern<GeluGradOp>>(ctx, geluGrad);
+  patterns.add<StopGradientPattern>(ctx);
 }

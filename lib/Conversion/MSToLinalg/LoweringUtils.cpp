@@ -166,4 +166,43 @@ Value divideByCount(OpBuilder &b, Location loc, Value value, int64_t count) {
                            .getResult();
                      });
 }
+
+Value padSpatialDims(OpBuilder &b, Location loc, Value input, ConvDim h,
+                     ConvDim w, double value) {
+  if (!h.padBefore && !h.padAfter && !w.padBefore && !w.padAfter)
+    return input;
+  auto type = cast<RankedTensorType>(input.getType());
+  auto index = [&](int64_t i) { return OpFoldResult(b.getIndexAttr(i)); };
+  auto paddedType = RankedTensorType::get(
+      {type.getDimSize(0), type.getDimSize(1),
+       type.getDimSize(2) + h.padBefore + h.padAfter,
+       type.getDimSize(3) + w.padBefore + w.padAfter},
+      type.getElementType());
+  return tensor::PadOp::create(
+      b, loc, paddedType, input,
+      {index(0), index(0), index(h.padBefore), index(w.padBefore)},
+      {index(0), index(0), index(h.padAfter), index(w.padAfter)},
+      floatConst(b, loc, type.getElementType(), value));
+}
+
+Value spreadSpatialDims(OpBuilder &b, Location loc, Value value,
+                        ArrayRef<int64_t> stride, ArrayRef<int64_t> before,
+                        ArrayRef<int64_t> size, double fill) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto spreadType = RankedTensorType::get(
+      {type.getDimSize(0), type.getDimSize(1), size[0], size[1]},
+      type.getElementType());
+  Value base = filled(b, loc, spreadType, fill);
+  auto index = [&](int64_t i) { return OpFoldResult(b.getIndexAttr(i)); };
+  SmallVector<OpFoldResult> offsets = {index(0), index(0), index(before[0]),
+                                       index(before[1])};
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d : type.getShape())
+    sizes.push_back(index(d));
+  SmallVector<OpFoldResult> strides = {index(1), index(1), index(stride[0]),
+                                       index(stride[1])};
+  return tensor::InsertSliceOp::create(b, loc, value, base, offsets, sizes,
+                                       strides);
+}
+
 } // namespace ms::lowering

@@ -57,6 +57,21 @@ mlir::Value keepDims(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value divideByCount(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value value, int64_t count);
 
+/// Pads dims 2 and 3 of an NCHW tensor by the padding of `h` and `w` with
+/// `value` (no op without padding).
+mlir::Value padSpatialDims(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value input, ConvDim h, ConvDim w,
+                           double value);
+/// The gradient kernels' gather layout: `value` [N, C, OH, OW] placed with
+/// strides `stride` at (before[0], before[1]) of an [N, C, size[0], size[1]]
+/// tensor filled with `fill`. A window sum over it then reads, for each
+/// input position, exactly the windows that covered it (the others read
+/// `fill`), in an affine map.
+mlir::Value spreadSpatialDims(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value value, llvm::ArrayRef<int64_t> stride,
+                              llvm::ArrayRef<int64_t> before,
+                              llvm::ArrayRef<int64_t> size, double fill);
+
 } // namespace ms::lowering
 
 #endif // MS_LIB_CONVERSION_MSTOLINALG_LOWERINGUTILS_H

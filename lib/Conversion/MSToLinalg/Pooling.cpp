@@ -133,10 +133,221 @@ struct PoolPattern : OpConversionPattern<PoolOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Gradients
+//===----------------------------------------------------------------------===//
+
+/// The index (kh * KW + kw, as a float) of the first maximum of each window
+/// of the padded input, in row-major window order: a strict > keeps the
+/// first of equal elements.
+Value firstMaxIndex(OpBuilder &b, Location loc, Value padded,
+                    RankedTensorType pooledType, ArrayRef<int64_t> kernel,
+                    ArrayRef<int64_t> stride) {
+  MLIRContext *ctx = b.getContext();
+  Type elementType = pooledType.getElementType();
+  Value window = tensor::EmptyOp::create(b, loc, kernel, elementType);
+  Value maxInit = filled(b, loc, pooledType,
+                         -std::numeric_limits<double>::infinity());
+  Value indexInit = filled(b, loc, pooledType, 0.0);
+  AffineExpr d[6];
+  for (unsigned i = 0; i < 6; ++i)
+    d[i] = getAffineDimExpr(i, ctx);
+  AffineMap out = AffineMap::get(6, 0, {d[0], d[1], d[2], d[3]}, ctx);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0,
+                     {d[0], d[1], d[2] * stride[0] + d[4],
+                      d[3] * stride[1] + d[5]},
+                     ctx),
+      AffineMap::get(6, 0, {d[4], d[5]}, ctx), out, out};
+  SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+  iterators.append(2, IteratorType::reduction);
+  int64_t kw = kernel[1];
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{pooledType, pooledType}, ValueRange{padded, window},
+      ValueRange{maxInit, indexInit}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value x = args[0], best = args[2], bestIndex = args[3];
+        Value row = linalg::IndexOp::create(nb, l, 4);
+        Value col = linalg::IndexOp::create(nb, l, 5);
+        Value flat = arith::AddIOp::create(
+            nb, l,
+            arith::MulIOp::create(nb, l, row,
+                                  arith::ConstantIndexOp::create(nb, l, kw)),
+            col);
+        Value flatF = arith::SIToFPOp::create(
+            nb, l, elementType,
+            arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat));
+        Value greater = arith::CmpFOp::create(
+            nb, l, arith::CmpFPredicate::OGT, x, best);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, greater, x, best),
+                       arith::SelectOp::create(nb, l, greater, flatF,
+                                               bestIndex)});
+      });
+  return generic.getResult(1);
+}
+
+/// dx[n, c, i, j] = the sum over the window offsets (kh, kw), in row-major
+/// order, of the spread output-gradient at the window that has (i, j) at
+/// that offset. `spread` are [N, C, Hp + KH - 1, Wp + KW - 1] tensors from
+/// spreadSpatialDims at (KH - 1, KW - 1); `term` turns their elements at
+/// one offset into the summand.
+Value gatherWindows(OpBuilder &b, Location loc, RankedTensorType inputType,
+                    ValueRange spread, ArrayRef<int64_t> kernel, ConvDim h,
+                    ConvDim w,
+                    function_ref<Value(OpBuilder &, Location, ValueRange)>
+                        term) {
+  MLIRContext *ctx = b.getContext();
+  Value window = tensor::EmptyOp::create(b, loc, kernel,
+                                         inputType.getElementType());
+  AffineExpr d[6];
+  for (unsigned i = 0; i < 6; ++i)
+    d[i] = getAffineDimExpr(i, ctx);
+  // Padded row i + padBefore, window row kh: the spread row
+  // i + padBefore + (KH - 1 - kh).
+  AffineMap spreadMap = AffineMap::get(
+      6, 0,
+      {d[0], d[1], d[2] - d[4] + (h.padBefore + kernel[0] - 1),
+       d[3] - d[5] + (w.padBefore + kernel[1] - 1)},
+      ctx);
+  SmallVector<AffineMap> maps(spread.size(), spreadMap);
+  maps.push_back(AffineMap::get(6, 0, {d[4], d[5]}, ctx));
+  maps.push_back(AffineMap::get(6, 0, {d[0], d[1], d[2], d[3]}, ctx));
+  SmallVector<Value> inputs(spread);
+  inputs.push_back(window);
+  SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+  iterators.append(2, IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{inputType}, inputs,
+             ValueRange{filled(b, loc, inputType, 0.0)}, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value summand =
+                   term(nb, l, args.take_front(spread.size()));
+               linalg::YieldOp::create(
+                   nb, l, arith::AddFOp::create(nb, l, args.back(), summand)
+                              .getResult());
+             })
+      .getResult(0);
+}
+
+/// The geometry shared by both pool gradients.
+template <typename GradOp> struct PoolGradGeometry {
+  ConvDim h, w;
+  SmallVector<int64_t> spreadSize, spreadBefore;
+  static FailureOr<PoolGradGeometry> get(GradOp op, RewriterBase &rewriter) {
+    auto inputType = cast<RankedTensorType>(op.getX().getType());
+    ArrayRef<int64_t> kernel = op.getKernelSize();
+    SmallVector<int64_t> window = {1, 1, kernel[0], kernel[1]};
+    SmallVector<int64_t> zeros(4, 0), ones(2, 1);
+    std::string why;
+    auto geometry = convGeometry(inputType.getShape(), window, op.getPadMode(),
+                                 zeros, op.getStride(), ones, why);
+    if (!geometry)
+      return rewriter.notifyMatchFailure(op, why);
+    PoolGradGeometry g;
+    std::tie(g.h, g.w) = *geometry;
+    g.spreadSize = {inputType.getDimSize(2) + g.h.padBefore + g.h.padAfter +
+                        kernel[0] - 1,
+                    inputType.getDimSize(3) + g.w.padBefore + g.w.padAfter +
+                        kernel[1] - 1};
+    g.spreadBefore = {kernel[0] - 1, kernel[1] - 1};
+    return g;
+  }
+};
+
+/// Routes each window's gradient to its first maximum.
+struct MaxPoolGradPattern : OpConversionPattern<MaxPool2DGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaxPool2DGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto g = PoolGradGeometry<MaxPool2DGradOp>::get(op, rewriter);
+    if (failed(g))
+      return failure();
+    auto inputType = cast<RankedTensorType>(op.getType());
+    auto pooledType = cast<RankedTensorType>(adaptor.getDy().getType());
+    ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride();
+    Value padded = padSpatialDims(rewriter, loc, adaptor.getX(), g->h, g->w,
+                                  -std::numeric_limits<double>::infinity());
+    Value argmax =
+        firstMaxIndex(rewriter, loc, padded, pooledType, kernel, stride);
+    Value dy = spreadSpatialDims(rewriter, loc, adaptor.getDy(), stride,
+                                 g->spreadBefore, g->spreadSize, 0.0);
+    // -1 matches no window offset: positions no window starts at.
+    Value index = spreadSpatialDims(rewriter, loc, argmax, stride,
+                                    g->spreadBefore, g->spreadSize, -1.0);
+    int64_t kw = kernel[1];
+    Value result = gatherWindows(
+        rewriter, loc, inputType, ValueRange{dy, index}, kernel, g->h, g->w,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value row = linalg::IndexOp::create(b, l, 4);
+          Value col = linalg::IndexOp::create(b, l, 5);
+          Value flat = arith::AddIOp::create(
+              b, l,
+              arith::MulIOp::create(b, l, row,
+                                    arith::ConstantIndexOp::create(b, l, kw)),
+              col);
+          Value flatF = arith::SIToFPOp::create(
+              b, l, args[0].getType(),
+              arith::IndexCastOp::create(b, l, b.getI64Type(), flat));
+          Value isMax = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                              args[1], flatF);
+          return arith::SelectOp::create(
+                     b, l, isMax, args[0],
+                     floatConst(b, l, args[0].getType(), 0.0))
+              .getResult();
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Spreads each window's gradient, divided by its count of real elements,
+/// over the window.
+struct AvgPoolGradPattern : OpConversionPattern<AvgPool2DGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AvgPool2DGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto g = PoolGradGeometry<AvgPool2DGradOp>::get(op, rewriter);
+    if (failed(g))
+      return failure();
+    auto inputType = cast<RankedTensorType>(op.getType());
+    auto pooledType = cast<RankedTensorType>(adaptor.getDy().getType());
+    ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride();
+    Type elementType = inputType.getElementType();
+    // The forward op's counts: the pool of a padded tensor of ones.
+    auto onesType = RankedTensorType::get(
+        {1, 1, inputType.getDimSize(2), inputType.getDimSize(3)}, elementType);
+    Value paddedOnes = padSpatialDims(
+        rewriter, loc, filled(rewriter, loc, onesType, 1.0), g->h, g->w, 0.0);
+    auto countType = RankedTensorType::get(
+        {1, 1, pooledType.getDimSize(2), pooledType.getDimSize(3)},
+        elementType);
+    Value counts = poolWindows(rewriter, loc, paddedOnes, countType, kernel,
+                               stride, ReduceKind::Sum);
+    Value share = elementwise(
+        rewriter, loc, pooledType, ValueRange{adaptor.getDy(), counts},
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return arith::DivFOp::create(b, l, args[0], args[1]).getResult();
+        });
+    Value spread = spreadSpatialDims(rewriter, loc, share, stride,
+                                     g->spreadBefore, g->spreadSize, 0.0);
+    Value result = gatherWindows(
+        rewriter, loc, inputType, ValueRange{spread}, kernel, g->h, g->w,
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void ms::populatePoolingToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<PoolPattern<MaxPool2DOp, ReduceKind::Max>,
-               PoolPattern<AvgPool2DOp, ReduceKind::Sum>>(
-      patterns.getContext());
+               PoolPattern<AvgPool2DOp, ReduceKind::Sum>, MaxPoolGradPattern,
+               AvgPoolGradPattern>(patterns.getContext());
 }
