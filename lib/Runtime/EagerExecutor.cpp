@@ -38,6 +38,8 @@ Type elementTypeOf(MLIRContext *ctx, DType dtype) {
     return IntegerType::get(ctx, 32);
   case DType::I64:
     return IntegerType::get(ctx, 64);
+  case DType::Bool:
+    return IntegerType::get(ctx, 1);
   }
   return Float32Type::get(ctx);
 }
@@ -55,6 +57,17 @@ llvm::Expected<HostTensor> constantTensor(arith::ConstantOp constant) {
   auto tensor = HostTensor::allocate(*dtype, type.getShape());
   if (!tensor)
     return tensor.takeError();
+  if (*dtype == DType::Bool) {
+    // i1 attributes are bit-packed; the host holds one byte per element.
+    uint8_t *bytes = tensor->dataAs<uint8_t>();
+    int64_t i = 0;
+    if (dense.isSplat())
+      std::fill_n(bytes, tensor->numElements(), dense.getSplatValue<bool>());
+    else
+      for (bool value : dense.getValues<bool>())
+        bytes[i++] = value;
+    return tensor;
+  }
   llvm::ArrayRef<char> raw = dense.getRawData();
   size_t bytes = tensor->byteSize();
   char *data = static_cast<char *>(tensor->data());

@@ -23,6 +23,8 @@ size_t ms::runtime::dtypeSize(DType dtype) {
     return 2;
   case DType::I64:
     return 8;
+  case DType::Bool:
+    return 1;
   }
   llvm_unreachable("unknown DType");
 }
@@ -37,6 +39,8 @@ llvm::StringRef ms::runtime::dtypeName(DType dtype) {
     return "i32";
   case DType::I64:
     return "i64";
+  case DType::Bool:
+    return "i1";
   }
   llvm_unreachable("unknown DType");
 }

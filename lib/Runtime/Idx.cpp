@@ -291,7 +291,7 @@ llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
   if ((dtype == DType::I32 || dtype == DType::I64) && !integerData)
     return makeError(path, "holds floating-point data, which cannot fill " +
                                wanted);
-  if (dtype == DType::F16)
+  if (dtype == DType::F16 || dtype == DType::Bool)
     return makeError(path, "cannot fill " + wanted +
                                " (IDX inputs fill f32, i32 or i64 tensors)");
   // first <= numItems < 2^32 here, so first + count only overflows for a
@@ -327,6 +327,7 @@ llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
       tensor.dataAs<int64_t>()[at] = static_cast<int64_t>(v);
       break;
     case DType::F16:
+    case DType::Bool:
       break;
     }
   };

@@ -208,6 +208,8 @@ std::optional<DType> dtypeFromCode(StringRef code) {
     return DType::I32;
   if (code == "i8")
     return DType::I64;
+  if (code == "b1")
+    return DType::Bool;
   return std::nullopt;
 }
 
@@ -221,6 +223,8 @@ StringRef dtypeCode(DType dtype) {
     return "<i4";
   case DType::I64:
     return "<i8";
+  case DType::Bool:
+    return "|b1";
   }
   return "";
 }
@@ -293,9 +297,10 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
   if (descrStr.size() >= 2 && (descrStr[0] == '<' || descrStr[0] == '>' ||
                                descrStr[0] == '=' || descrStr[0] == '|'))
     dtype = dtypeFromCode(descrStr.drop_front());
-  if (!dtype || descrStr[0] == '|')
+  // '|' (no byte order) only makes sense for one-byte types.
+  if (!dtype || (descrStr[0] == '|') != (*dtype == DType::Bool))
     return makeError(path, "unsupported dtype '" + descrStr +
-                               "' (expected <f4, <f2, <i4 or <i8)");
+                               "' (expected <f4, <f2, <i4, <i8 or |b1)");
   if (descrStr[0] == '>')
     return makeError(path, "big-endian data is not supported");
   if (!llvm::sys::IsLittleEndianHost && descrStr[0] == '<')

@@ -375,6 +375,8 @@ double floatAt(const HostTensor &t, int64_t i) {
 }
 
 int64_t intAt(const HostTensor &t, int64_t i) {
+  if (t.dtype() == DType::Bool)
+    return t.dataAs<uint8_t>()[i] != 0;
   if (t.dtype() == DType::I32)
     return t.dataAs<int32_t>()[i];
   return t.dataAs<int64_t>()[i];
@@ -685,6 +687,8 @@ std::string ms::runtime::formatLikeNumpy(const HostTensor &tensor) {
   if (tensor.rank() == 0) {
     if (isFloat(dtype))
       return formatFloatScalar(floatAt(tensor, 0), dtype);
+    if (dtype == DType::Bool)
+      return intAt(tensor, 0) ? "True" : "False";
     return std::to_string(intAt(tensor, 0));
   }
   if (tensor.numElements() == 0)
@@ -704,6 +708,14 @@ std::string ms::runtime::formatLikeNumpy(const HostTensor &tensor) {
     FloatFormatter formatter(values, dtype);
     formatElement = [formatter, &tensor](int64_t i) {
       return formatter(floatAt(tensor, i));
+    };
+  } else if (dtype == DType::Bool) {
+    // numpy pads every element to the widest shown: " True" beside "False".
+    bool anyFalse = llvm::any_of(
+        displayed, [&tensor](int64_t i) { return intAt(tensor, i) == 0; });
+    size_t width = anyFalse ? 5 : 4;
+    formatElement = [width, &tensor](int64_t i) {
+      return padLeft(intAt(tensor, i) ? "True" : "False", width);
     };
   } else {
     int64_t maxVal = intAt(tensor, displayed.front());

@@ -38,7 +38,7 @@ struct DTypeInfo {
 
 /// Every byte-sized dtype the safetensors format defines.
 const DTypeInfo kDTypes[] = {
-    {"BOOL", 1, std::nullopt},    {"U8", 1, std::nullopt},
+    {"BOOL", 1, DType::Bool},    {"U8", 1, std::nullopt},
     {"I8", 1, std::nullopt},      {"F8_E5M2", 1, std::nullopt},
     {"F8_E4M3", 1, std::nullopt}, {"F8_E8M0", 1, std::nullopt},
     {"I16", 2, std::nullopt},     {"U16", 2, std::nullopt},
@@ -65,6 +65,8 @@ StringRef safeTensorsName(DType dtype) {
     return "I32";
   case DType::I64:
     return "I64";
+  case DType::Bool:
+    return "BOOL";
   }
   return "";
 }

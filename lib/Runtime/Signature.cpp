@@ -41,6 +41,8 @@ std::optional<DType> dtypeOf(Type type) {
     return DType::I32;
   if (type.isInteger(64))
     return DType::I64;
+  if (type.isInteger(1))
+    return DType::Bool;
   return std::nullopt;
 }
 

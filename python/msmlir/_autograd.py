@@ -30,7 +30,7 @@ from . import dtype as mstype
 from ._graph import Graph, Sym, user_location
 from ._runtime import (STATE, MSError, HostTensor, GRAPH_MODE, executor,
                        graph_compiler, pynative_level, parse_syntax_level)
-from ._tensor import Tensor, BoolTensor, Parameter, unary, op, _onew
+from ._tensor import Tensor, Parameter, unary, op, _onew
 
 __all__ = ["grad", "value_and_grad", "stop_gradient", "assign",
            "ParameterTuple"]
@@ -209,7 +209,7 @@ _SSA = re.compile(r"%[A-Za-z0-9_$.\-]+")
 _ARG = re.compile(r"(%[A-Za-z0-9_$.\-]+)\s*:\s*(tensor<[^>]*>)")
 _TYPE = re.compile(r"tensor<([^>]*)>")
 _LOC_ALIAS = re.compile(r"#loc([0-9]*)\b")
-_CODES = {"f32": 0, "f16": 1, "i32": 2, "i64": 3}
+_CODES = {"f32": 0, "f16": 1, "i32": 2, "i64": 3, "i1": 4}
 _FLOAT_CODES = (0, 1)
 _inline_counter = iter(range(1 << 62))
 
@@ -361,7 +361,7 @@ def _float_output(t, index, name):
             f"{type(t).__name__}, not a Tensor; only Tensor outputs can be "
             "differentiated (use has_aux=True to return other values after "
             "the first output)")
-    if isinstance(t, BoolTensor) or not t.dtype.is_float:
+    if not t.dtype.is_float:
         raise TypeError(f"{name}: output {index} has dtype {t.dtype}; only "
                         "float outputs can be differentiated")
 
@@ -419,7 +419,7 @@ class _GradFunction:
                 raise TypeError(
                     f"{self.public}: argument {p} (grad_position) is a "
                     f"{type(a).__name__}, not a Tensor")
-            if isinstance(a, BoolTensor) or not a.dtype.is_float:
+            if not a.dtype.is_float:
                 raise TypeError(
                     f"{self.public}: argument {p} (grad_position) has dtype "
                     f"{a.dtype}; only float tensors have gradients")
@@ -496,7 +496,7 @@ class _GradFunction:
         for i, a in enumerate(args):
             if isinstance(a, Tensor):
                 t = a._t
-                s = _onew(type(a) if isinstance(a, BoolTensor) else Tensor)
+                s = _onew(Tensor)
                 s._t = graph.add_input(t.dtype, t.shape)
                 arg_map.append((a, s._t))
                 sargs[i] = s

@@ -158,6 +158,8 @@ def set_seed(seed):
         raise ValueError(f"seed must be a non-negative int, got {seed!r}")
     STATE.seed = seed
     STATE.rng = np.random.default_rng(seed)
+    from . import _random
+    _random.reset(seed)  # dropout masks restart at offset 0
     np.random.seed(seed % (2 ** 32))
 
 

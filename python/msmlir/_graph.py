@@ -26,15 +26,14 @@ _INLINE_CONSTANT_LIMIT = 256
 class Sym:
     """A symbolic tensor: an SSA value of the graph being captured."""
 
-    __slots__ = ("name", "dtype", "shape", "graph", "mlir_type", "is_bool")
+    __slots__ = ("name", "dtype", "shape", "graph", "mlir_type")
 
-    def __init__(self, name, dtype, shape, graph, is_bool=False):
+    def __init__(self, name, dtype, shape, graph):
         self.name = name
         self.dtype = dtype          # native dtype code
         self.shape = tuple(shape)
         self.graph = graph
         self.mlir_type = tensor_type(dtype, self.shape)
-        self.is_bool = is_bool
 
     @property
     def size(self):
@@ -44,12 +43,20 @@ class Sym:
         return n
 
 
-_ELEMENT = {0: "f32", 1: "f16", 2: "i32", 3: "i64"}
+_ELEMENT = {0: "f32", 1: "f16", 2: "i32", 3: "i64", 4: "i1"}
+_BOOL = 4
 
 
 def tensor_type(dtype, shape):
     dims = "".join(f"{d}x" for d in shape)
     return f"tensor<{dims}{_ELEMENT[dtype]}>"
+
+
+def _bool_literal(value):
+    """A (nested) list of bools as an MLIR dense literal."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_bool_literal(v) for v in value) + "]"
+    return "true" if value else "false"
 
 
 def _quote(text):
@@ -147,11 +154,6 @@ class Graph:
                 raise MSError("a symbolic tensor from another graph capture "
                               "was used here; tensors created while a "
                               "function is jitted cannot outlive it")
-            if t.is_bool:
-                value_dependent(
-                    "uses the result of a comparison as a tensor",
-                    "ms has no comparison ops in graphs; compute the mask "
-                    "outside the jitted function.")
             return t
         if isinstance(tensor, param_class):
             sym = self._param_index.get(id(tensor))
@@ -167,11 +169,15 @@ class Graph:
         self._keep.append(tensor)
         if t.size <= _INLINE_CONSTANT_LIMIT:
             sym = Sym(self._fresh("c"), t.dtype, t.shape, self)
-            raw = bytes(memoryview(t).cast("B")) if t.size else b""
-            literal = "0x" + raw.hex().upper()
+            if t.dtype == _BOOL:
+                # i1 attributes are bit-packed, so not hex: a nested list.
+                literal = _bool_literal(memoryview(t).tolist())
+            else:
+                raw = bytes(memoryview(t).cast("B")) if t.size else b""
+                literal = '"0x' + raw.hex().upper() + '"'
             self.body.append(
                 f'    {sym.name} = "arith.constant"() {{value = '
-                f'dense<"{literal}"> : {sym.mlir_type}}} : () -> '
+                f'dense<{literal}> : {sym.mlir_type}}} : () -> '
                 f"{sym.mlir_type}")
         else:
             sym = Sym(self._fresh("k"), t.dtype, t.shape, self)

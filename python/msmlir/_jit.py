@@ -18,7 +18,7 @@ from ._graph import Graph, GraphBreak, Sym
 from ._runtime import (STATE, MSError, HostTensor, GraphFallbackWarning,
                        DEFAULT_JIT_LEVEL, executor, graph_compiler,
                        parse_jit_level, parse_syntax_level)
-from ._tensor import Tensor, BoolTensor, Parameter, _onew
+from ._tensor import Tensor, Parameter, _onew
 
 __all__ = ["jit", "JitConfig", "compile_count"]
 
@@ -100,7 +100,7 @@ def _flatten(obj, leaves):
             raise MSError("a symbolic tensor was passed to a jitted function "
                           "outside of graph capture")
         leaves.append(obj)
-        return (t.type_string(), isinstance(obj, BoolTensor))
+        return t.type_string()
     if isinstance(obj, (list, tuple)):
         return (type(obj), tuple(_flatten(o, leaves) for o in obj))
     if isinstance(obj, dict):
@@ -135,9 +135,6 @@ def _outputs(obj, graph, results):
             if t.graph is not graph:
                 raise MSError("a jitted function returned a symbolic tensor "
                               "of another graph")
-            if t.is_bool:
-                raise MSError("a jitted function returned a comparison "
-                              "result; ms graphs have no comparison ops")
             results.append(t)
             return ("result", len(results) - 1)
         return ("const", obj)
@@ -428,7 +425,7 @@ class Compiled:
         syms = []
         for leaf in leaves:
             t = leaf._t
-            s = _onew(BoolTensor if isinstance(leaf, BoolTensor) else Tensor)
+            s = _onew(Tensor)
             s._t = graph.add_input(t.dtype, t.shape)
             syms.append(s)
         it = iter(syms)

@@ -13,7 +13,7 @@ import numbers
 import numpy as np
 
 from . import dtype as mstype
-from ._tensor import Tensor, BoolTensor
+from ._tensor import Tensor
 
 __all__ = ["cross_entropy", "nll_loss", "binary_cross_entropy_with_logits",
            "mse_loss", "l1_loss", "one_hot_targets"]
@@ -49,24 +49,12 @@ def _tensor(x, name, what):
 
 
 def one_hot_targets(target, num_classes, what):
-    """float32 one-hot rows [N, C] of class indices `target` [N]; indices
-    outside [0, C) give zero rows."""
-    ops = _ops()
-    one_hot = getattr(ops, "one_hot", None)
-    if one_hot is not None:
-        on = Tensor(np.float32(1.0))
-        off = Tensor(np.float32(0.0))
-        return one_hot(target, num_classes, on, off)
-    if target.is_symbolic:
-        from ._runtime import MSError
-        raise MSError(f"{what}: class-index targets in graph mode need "
-                      "ops.one_hot, which this build lacks; pass one-hot "
-                      "float targets instead")
-    # Until ops.one_hot exists, PyNative builds the (constant) one-hot rows
-    # from the label values; they carry no gradient.
-    labels = target.asnumpy().astype(np.int64)
-    rows = (labels[..., None] == np.arange(num_classes)).astype(np.float32)
-    return Tensor(rows)
+    """float32 one-hot rows (a new last dimension of size C) of class
+    indices `target`; indices outside [0, C) give zero rows."""
+    if target.dtype.is_float:
+        raise TypeError(f"{what}: class indices must be an integer tensor, "
+                        f"got {target.dtype}")
+    return _ops().one_hot(target, num_classes, 1.0, 0.0)
 
 
 def _class_last(x, target, what):
@@ -86,7 +74,7 @@ def _class_last(x, target, what):
 
 
 def _is_index_target(target):
-    return isinstance(target, BoolTensor) or not target.dtype.is_float
+    return not target.dtype.is_float
 
 
 def _weighted_nll(logp, target, weight, ignore_index, reduction,

@@ -79,16 +79,17 @@ def _dtype_of(t):
 def _op_error(o, operands, error):
     """Turns a native failure into an exception naming the op, its
     operands and the problem."""
+    message = str(error)
     for x in operands:
         t = getattr(x, "_t", None)
-        if t is not None and (t.dtype != 0 or isinstance(x, BoolTensor)):
+        # The op's type constraint (ODS) rejected a non-float32 operand.
+        if t is not None and t.dtype != 0 and "32-bit float" in message:
             dt = x.dtype
             return TypeError(
                 f"{o.public}: got a tensor of dtype {dt}; ms ops compute in "
                 f"Float32 "
                 f"(convert with .astype(ms.float32)). Operands: " +
                 ", ".join(_describe(y) for y in operands))
-    message = str(error)
     return MSError(f"{o.public} on " +
                    ", ".join(_describe(y) for y in operands) + ": " + message)
 
@@ -324,8 +325,6 @@ def _host_from_array(a, dt=None):
     elif dt is None:
         dt = mstype.from_numpy_dtype(a.dtype)
     arr = np.asarray(a, dtype=dt.np, order="C")  # keeps rank 0
-    if dt is mstype.bool_:
-        arr = arr.astype(np.int32)
     return HostTensor.from_buffer(arr), dt
 
 
@@ -374,13 +373,9 @@ class Tensor:
                               "graph mode")
             if dt is None or dt is input_data.dtype:
                 self._t = src
-                if isinstance(input_data, BoolTensor) and type(self) is Tensor:
-                    self.__class__ = BoolTensor
                 return
             input_data = input_data.asnumpy()
         host, dt = _host_from_array(input_data, dt)
-        if dt is mstype.bool_ and type(self) is Tensor:
-            self.__class__ = BoolTensor
         self._t = host
 
     @classmethod
@@ -498,8 +493,7 @@ class Tensor:
             value_dependent(
                 "prints a tensor's value",
                 "Print results outside the jitted function.")
-        return str(_np_view(t) if not isinstance(self, BoolTensor)
-                   else self.asnumpy())
+        return str(_np_view(t))
 
     def __repr__(self):
         t = self._t
@@ -530,11 +524,9 @@ class Tensor:
         return Tensor(self.asnumpy().copy(), self.dtype)
 
     # -- conversions -------------------------------------------------------
-    def astype(self, dtype):
-        dt = mstype.to_dtype(dtype)
-        if dt is self.dtype:
-            return self
-        return Tensor(self.asnumpy().astype(dt.np), dt)
+    def astype(self, dtype, copy=True):
+        from . import ops
+        return ops.cast(self, dtype)
 
     to = astype
 
@@ -586,48 +578,52 @@ class Tensor:
     def __abs__(self):
         return unary(_ABS, self)
 
-    # Comparisons: host-side (ms has no comparison kernels); in a graph they
-    # produce a value only Python control flow could use.
-    def _compare(self, other, fn):
-        a = self._t
-        b = getattr(other, "_t", None)
-        if a.__class__ is not _HT or (b is not None and b.__class__ is not
-                                      _HT):
-            graph = STATE.graph
-            if graph is None:
-                raise MSError("comparison of a symbolic tensor outside of "
-                              "graph capture")
-            r = _onew(BoolTensor)
-            shape = np.broadcast_shapes(
-                tuple(a.shape), tuple(b.shape) if b is not None else ())
-            r._t = Sym(graph._fresh("b"), 2, shape, graph, is_bool=True)
-            return r
-        rhs = other.asnumpy() if b is not None else other
-        return Tensor(np.asarray(fn(self.asnumpy(), rhs)))
-
+    # Comparisons and logic: ms ops, so graphs capture them (results bool).
     def __gt__(self, other):
-        return self._compare(other, np.greater)
+        from . import ops
+        return ops.greater(self, other)
 
     def __ge__(self, other):
-        return self._compare(other, np.greater_equal)
+        from . import ops
+        return ops.greater_equal(self, other)
 
     def __lt__(self, other):
-        return self._compare(other, np.less)
+        from . import ops
+        return ops.less(self, other)
 
     def __le__(self, other):
-        return self._compare(other, np.less_equal)
+        from . import ops
+        return ops.less_equal(self, other)
 
     def __eq__(self, other):
         if not isinstance(other, (Tensor, int, float, np.ndarray,
                                   np.generic)):
             return NotImplemented
-        return self._compare(other, np.equal)
+        from . import ops
+        return ops.equal(self, other)
 
     def __ne__(self, other):
         if not isinstance(other, (Tensor, int, float, np.ndarray,
                                   np.generic)):
             return NotImplemented
-        return self._compare(other, np.not_equal)
+        from . import ops
+        return ops.not_equal(self, other)
+
+    def __and__(self, other):
+        from . import ops
+        return ops.logical_and(self, other)
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        from . import ops
+        return ops.logical_or(self, other)
+
+    __ror__ = __or__
+
+    def __invert__(self):
+        from . import ops
+        return ops.logical_not(self)
 
     # -- methods mirroring ops ----------------------------------------------
     def reshape(self, *shape):
@@ -666,7 +662,36 @@ class Tensor:
 
     def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
         from . import ops
-        return ops.reduce_sum(self, () if axis is None else axis, keepdims)
+        return ops.sum(self, axis, keepdims, dtype=dtype)
+
+    def argmax(self, axis=None, keepdims=False):
+        from . import ops
+        return ops.argmax(self, axis, keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        from . import ops
+        return ops.argmin(self, axis, keepdims)
+
+    def logical_and(self, other):
+        from . import ops
+        return ops.logical_and(self, other)
+
+    def logical_or(self, other):
+        from . import ops
+        return ops.logical_or(self, other)
+
+    def logical_not(self):
+        from . import ops
+        return ops.logical_not(self)
+
+    def bool(self):
+        return self.astype(mstype.bool_)
+
+    def int(self):
+        return self.astype(mstype.int32)
+
+    def long(self):
+        return self.astype(mstype.int64)
 
     def mean(self, axis=None, keep_dims=False):
         from . import ops
@@ -729,27 +754,6 @@ class Tensor:
     def matmul(self, other):
         from . import ops
         return ops.matmul(self, other)
-
-
-class BoolTensor(Tensor):
-    """A Tensor of dtype bool_ (comparison results); stored as int32."""
-
-    __slots__ = ()
-
-    @property
-    def dtype(self):
-        return mstype.bool_
-
-    def asnumpy(self):
-        return super().asnumpy().astype(np.bool_)
-
-    numpy = asnumpy
-
-    def astype(self, dtype):
-        dt = mstype.to_dtype(dtype)
-        if dt is mstype.bool_:
-            return self
-        return Tensor(self.asnumpy().astype(dt.np), dt)
 
 
 def wrap(host):

@@ -1,8 +1,10 @@
 """Tensor element types (MindSpore's ``mindspore.dtype`` names).
 
-ms kernels compute in float32; float16, int32 and int64 tensors can be
-created, converted, printed and saved. ``bool_`` is what comparisons return;
-it is stored as int32 and converted back by ``asnumpy``.
+Most ms kernels compute in float32; float16, int32, int64 and bool tensors
+can be created, converted (``ops.cast``), printed and saved, and the
+comparison, logical, select, one_hot and argmax ops take or return them.
+``bool_`` is what comparisons return: i1 in the IR, one byte per element in
+memory, numpy's bool in ``asnumpy``.
 """
 
 import numpy as np
@@ -32,17 +34,17 @@ class Type:
         return (_by_name, (self.name,))
 
 
-# Codes 0..3 are the C++ DType enum order (F32, F16, I32, I64).
+# Codes 0..4 are the C++ DType enum order (F32, F16, I32, I64, Bool).
 float32 = Type("Float32", 0, np.float32, "f32", True)
 float16 = Type("Float16", 1, np.float16, "f16", True)
 int32 = Type("Int32", 2, np.int32, "i32", False)
 int64 = Type("Int64", 3, np.int64, "i64", False)
-bool_ = Type("Bool", 2, np.bool_, "i32", False)  # held as int32
+bool_ = Type("Bool", 4, np.bool_, "i1", False)
 
 float_ = float32
 int_ = int64
 
-BY_CODE = {0: float32, 1: float16, 2: int32, 3: int64}
+BY_CODE = {0: float32, 1: float16, 2: int32, 3: int64, 4: bool_}
 _BY_NAME = {t.name: t for t in (float32, float16, int32, int64, bool_)}
 
 

@@ -14,6 +14,11 @@ import numpy as np
 from . import dtype as mstype
 from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
                       check_int_fits, _ADD, _SUB, _MUL, _DIV, _NEG, _ABS)
+from ._ops_indexing import (
+    equal, not_equal, greater, greater_equal, less, less_equal, eq, ne, gt,
+    ge, lt, le, logical_and, logical_or, logical_not, where, select, cast,
+    one_hot, argmax, argmin, dropout)
+from . import _ops_indexing
 
 __all__ = [
     "matmul", "dense", "add", "sub", "mul", "div", "maximum", "minimum",
@@ -22,6 +27,11 @@ __all__ = [
     "softmax", "log_softmax", "reduce_sum", "reduce_mean", "reduce_max",
     "sum", "mean", "amax", "expand_dims", "unsqueeze", "squeeze", "dropout",
     "square", "conv2d", "batch_norm", "layer_norm",
+    # comparisons, logic, indexing, cast (_ops_indexing.py)
+    "equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
+    "eq", "ne", "gt", "ge", "lt", "le", "logical_and", "logical_or",
+    "logical_not", "where", "select", "cast", "one_hot", "argmax", "argmin",
+
     # primitives
     "Primitive", "MatMul", "Add", "Sub", "Mul", "Div", "RealDiv", "Maximum",
     "Minimum", "ReLU", "Sigmoid", "Tanh", "GeLU", "Exp", "Log", "Sqrt",
@@ -168,16 +178,6 @@ def gelu(input_x, approximate="none"):
         raise ValueError("ops.gelu: approximate must be 'none' or 'tanh', "
                          f"got {approximate!r}")
     return unary(_GELU[approximate == "tanh"], input_x)
-
-
-def dropout(input, p=0.5, training=True, seed=None):
-    """Inference-only: identity when not training (ms has no training)."""
-    if training:
-        from ._runtime import MSError
-        raise MSError("ops.dropout: ms runs inference only; pass "
-                      "training=False (dropout is the identity then)")
-    return unary(op("ms.dropout", "{p = " + format(float(p), ".9e") +
-                    " : f32}", "ops.dropout"), input)
 
 
 #===---------------------------------------------------------------------===#
@@ -515,8 +515,14 @@ def reduce_max(x, axis=(), keep_dims=False):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
-    """ops.sum: sum over `dim` (None: all)."""
-    return reduce_sum(input, () if dim is None else dim, keepdim)
+    """ops.sum: sum over `dim` (None: all); bools and integers sum to an
+    int64 (exact up to 2^24 per sum: ms reductions run in float32)."""
+    input = _tensor(input, "ops.sum")
+    if not input.dtype.is_float:
+        total = _ops_indexing.count_sum(input, dim, keepdim)
+    else:
+        total = reduce_sum(input, () if dim is None else dim, keepdim)
+    return total if dtype is None else cast(total, dtype)
 
 
 def mean(input, axis=None, keep_dims=False):

@@ -86,6 +86,8 @@ DType dtypeFromCode(int code) {
     return DType::I32;
   case 3:
     return DType::I64;
+  case 4:
+    return DType::Bool;
   }
   throw py::value_error("unknown dtype code " + std::to_string(code));
 }
@@ -101,6 +103,8 @@ const char *bufferFormat(DType dtype) {
     return "i";
   case DType::I64:
     return "q";
+  case DType::Bool:
+    return "?";
   }
   return "f";
 }
@@ -119,9 +123,11 @@ DType dtypeFromFormat(const std::string &format, py::ssize_t itemsize) {
     return DType::I32;
   if ((f == "q" || f == "l") && itemsize == 8)
     return DType::I64;
+  if (f == "?" && itemsize == 1)
+    return DType::Bool;
   throw py::type_error("unsupported buffer format '" + format +
-                       "'; msmlir tensors hold float32, float16, int32 or "
-                       "int64");
+                       "'; msmlir tensors hold float32, float16, int32, "
+                       "int64 or bool");
 }
 
 std::vector<int64_t> checkedShape(const std::vector<int64_t> &shape) {
@@ -194,6 +200,9 @@ HostTensor scalarTensor(double value, int code) {
     break;
   case DType::I64:
     *t.dataAs<int64_t>() = static_cast<int64_t>(value);
+    break;
+  case DType::Bool:
+    *t.dataAs<uint8_t>() = value != 0;
     break;
   case DType::F16:
     throw py::type_error("HostTensor.scalar: use from_buffer for float16");

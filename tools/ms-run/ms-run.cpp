@@ -228,6 +228,9 @@ llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
       case DType::I64:
         tensor.dataAs<int64_t>()[i] = 1;
         break;
+      case DType::Bool:
+        tensor.dataAs<uint8_t>()[i] = 1;
+        break;
       }
     }
     return tensor;

@@ -188,13 +188,13 @@ TEST_F(NpyTest, UnsupportedDTypes) {
       npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }",
               std::string(8, '\0')));
   EXPECT_EQ(readError(p), p + ": unsupported dtype '<f8' (expected <f4, <f2, "
-                              "<i4 or <i8)");
+                              "<i4, <i8 or |b1)");
   p = writeBytes(
       "u1.npy",
       npyFile("{'descr': '|u1', 'fortran_order': False, 'shape': (1,), }",
               "x"));
   EXPECT_EQ(readError(p), p + ": unsupported dtype '|u1' (expected <f4, <f2, "
-                              "<i4 or <i8)");
+                              "<i4, <i8 or |b1)");
   p = writeBytes("rec.npy",
                  npyFile("{'descr': [('a', '<f4')], 'fortran_order': False, "
                          "'shape': (1,), }",

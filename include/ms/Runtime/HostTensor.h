@@ -26,12 +26,14 @@ namespace ms {
 namespace runtime {
 
 /// Element types a HostTensor can hold.
-enum class DType { F32, F16, I32, I64 };
+/// Bool is i1 in the IR and one byte (0 or 1) per element in memory, as
+/// numpy's and MindSpore's bool; MSToLinalg widens i1 tensors to i8.
+enum class DType { F32, F16, I32, I64, Bool };
 
 /// Size in bytes of one element of `dtype`.
 size_t dtypeSize(DType dtype);
 
-/// MLIR spelling of `dtype`: "f32", "f16", "i32" or "i64".
+/// MLIR spelling of `dtype`: "f32", "f16", "i32", "i64" or "i1".
 llvm::StringRef dtypeName(DType dtype);
 
 /// Formats a shape as "[64, 10]" ("[]" for rank 0).

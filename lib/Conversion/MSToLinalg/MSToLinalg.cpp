@@ -11,6 +11,8 @@
 #include "ms/Dialect/MS/IR/MSOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -33,18 +35,6 @@ struct ConvertMSToLinalgPass
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    // Training-mode dropout needs random masks, which ms does not have yet.
-    WalkResult walk = getOperation()->walk([](DropoutOp op) {
-      if (op.getTraining()) {
-        op.emitOpError("in training mode is not supported; ms runs "
-                       "inference only (call set_train(False))");
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return signalPassFailure();
-
     RewritePatternSet patterns(ctx);
     populateElementwiseToLinalgPatterns(patterns);
     populateLinearToLinalgPatterns(patterns);
@@ -53,13 +43,28 @@ struct ConvertMSToLinalgPass
     populateNormalizationToLinalgPatterns(patterns);
     populateReductionToLinalgPatterns(patterns);
     populateDataMovementToLinalgPatterns(patterns);
+    populateIndexingToLinalgPatterns(patterns);
+    populateRandomToLinalgPatterns(patterns);
+    // Bool tensors are stored as i8: signatures, returns, calls and bool
+    // constants change type with the ops (Logical.cpp says why).
+    TypeConverter boolStorage;
+    addBoolStorageConversions(boolStorage);
+    populateLogicalToLinalgPatterns(patterns, boolStorage);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(
+        patterns, boolStorage);
+    populateReturnOpTypeConversionPattern(patterns, boolStorage);
+    populateCallOpTypeConversionPattern(patterns, boolStorage);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<MSDialect>();
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, scf::SCFDialect,
-                           tensor::TensorDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addLegalDialect<linalg::LinalgDialect, math::MathDialect,
+                           scf::SCFDialect, tensor::TensorDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect>(isBoolStorageLegal);
+    target.markUnknownOpDynamicallyLegal(isBoolStorageLegal);
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return boolStorage.isSignatureLegal(func.getFunctionType()) &&
+             boolStorage.isLegal(&func.getBody());
+    });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -5,7 +5,7 @@ from .layers import (Dense, ReLU, Flatten, Softmax, LogSoftmax, Sigmoid, Tanh,
                      GELU, Dropout, get_activation)
 from .conv import Conv2d
 from .pooling import MaxPool2d, AvgPool2d
-from .normalization import BatchNorm2d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .loss import (LossBase, CrossEntropyLoss, SoftmaxCrossEntropyWithLogits,
                    NLLLoss, MSELoss, L1Loss, BCEWithLogitsLoss)
 from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay
@@ -14,7 +14,7 @@ from .wrap import WithLossCell, TrainOneStepCell
 __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "GELU", "Dropout",
            "get_activation", "Conv2d", "MaxPool2d", "AvgPool2d",
-           "BatchNorm2d", "LayerNorm",
+           "BatchNorm1d", "BatchNorm2d", "LayerNorm",
            # training
            "LossBase", "CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits",
            "NLLLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss", "Optimizer",

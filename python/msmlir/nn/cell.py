@@ -201,9 +201,8 @@ class Cell:
 
     # -- modes ---------------------------------------------------------------
     def set_train(self, mode=True):
-        """Sets training mode on this cell and its sub-cells. ms runs
-        inference only: layers that behave differently in training (Dropout)
-        raise when run in training mode."""
+        """Sets training mode on this cell and its sub-cells: Dropout draws
+        masks and the batch norms use (and update) batch statistics."""
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = bool(mode)
         return self

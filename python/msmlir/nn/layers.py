@@ -8,7 +8,7 @@ import numpy as np
 from .. import ops
 from .. import dtype as mstype
 from .._runtime import STATE, MSError
-from .._tensor import Parameter, Tensor, check_int_fits, op, unary
+from .._tensor import Parameter, Tensor, binary, check_int_fits, op, unary
 from .cell import Cell
 
 __all__ = ["Dense", "ReLU", "Flatten", "Softmax", "LogSoftmax", "Sigmoid",
@@ -233,8 +233,9 @@ class Dense(Cell):
 
 
 class Dropout(Cell):
-    """Dropout(p=0.5). ms runs inference only: the identity when not
-    training (the default); running it in training mode raises."""
+    """Dropout(p=0.5): the identity when not training (the default); after
+    set_train(), each element is zeroed with probability p and the others
+    scaled by 1 / (1 - p), with masks from the global seed (ops.dropout)."""
 
     def __init__(self, keep_prob=None, p=None, dtype=mstype.float32):
         super().__init__()
@@ -243,14 +244,14 @@ class Dropout(Cell):
         if not isinstance(p, numbers.Real) or not 0.0 <= p < 1.0:
             raise ValueError(f"Dropout: p must be in [0, 1), got {p!r}")
         self.p = float(p)
-        self._op = op("ms.dropout", "{p = " + format(self.p, ".9e") +
-                      " : f32}", "nn.Dropout")
+        from .._ops_indexing import dropout_op
+        self._op = dropout_op(self.p, False, "nn.Dropout")
+        self._train_op = dropout_op(self.p, True, "nn.Dropout")
 
     def construct(self, x):
-        if self.training:
-            raise MSError(
-                "Dropout runs only in inference: ms has no training mode. "
-                "Call net.set_train(False) before running the network")
+        if self.training and self.p > 0.0:
+            from .. import _random
+            return binary(self._train_op, x, _random.state_tensor())
         return unary(self._op, x)
 
     def extend_repr(self):

@@ -1,5 +1,5 @@
-"""nn.BatchNorm2d (inference) and nn.LayerNorm (MindSpore's names, defaults
-and parameter names)."""
+"""nn.BatchNorm1d, nn.BatchNorm2d and nn.LayerNorm (MindSpore's names,
+defaults and parameter names)."""
 
 import numbers
 
@@ -10,7 +10,23 @@ from .._tensor import Parameter, nary, op
 from .cell import Cell
 from .layers import initializer
 
-__all__ = ["BatchNorm2d", "LayerNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]
+
+
+def _assign(param, value):
+    """Writes a moving statistic back to its Parameter. The one place the
+    batch norms update state: ops.assign when the package has it (Graph
+    mode needs it to update Parameters inside the compiled function),
+    otherwise Parameter.set_data in PyNative."""
+    assign = getattr(ops, "assign", None)
+    if assign is not None:
+        return assign(param, value)
+    if value.is_symbolic:
+        raise MSError(
+            f"BatchNorm in training mode updates {param.name} inside a "
+            "graph, which needs ops.assign; run it in PyNative mode")
+    param.set_data(value)
+    return param
 
 
 def _real(value, name, what, low, low_inclusive, high=None):
@@ -27,17 +43,25 @@ def _real(value, name, what, low, low_inclusive, high=None):
     return float(value)
 
 
-class BatchNorm2d(Cell):
-    """Batch normalization over the channels of NCHW input, at inference:
+class _BatchNorm(Cell):
+    """Batch normalization over the channels (dim 1).
+
+    With batch statistics (training mode when use_batch_statistics is None,
+    the default, or use_batch_statistics=True): y = (x - mean) /
+    sqrt(var + eps) * gamma + beta with the batch's per-channel mean and
+    biased variance, and the moving statistics are updated as MindSpore
+    does, moving = momentum * moving + (1 - momentum) * batch (momentum
+    0.9 by default), the variance update using the unbiased batch variance
+    (count / (count - 1) times the biased one). Otherwise (inference) the
+    moving statistics normalize:
     (x - moving_mean) / sqrt(moving_variance + eps) * gamma + beta.
 
     Parameters (each [num_features]): gamma, beta (trainable when affine),
-    moving_mean and moving_variance (never trainable). ms runs inference
-    only: batch statistics are never computed, so running the cell in
-    training mode (with use_batch_statistics=None, the default) or with
-    use_batch_statistics=True raises. With use_batch_statistics=False the
-    moving statistics are used in either mode, as in MindSpore.
+    moving_mean and moving_variance (never trainable).
     """
+
+    _ranks = (4,)
+    _layout = "[N, C, H, W]"
 
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True,
                  gamma_init="ones", beta_init="zeros",
@@ -45,7 +69,7 @@ class BatchNorm2d(Cell):
                  use_batch_statistics=None, data_format="NCHW",
                  dtype=mstype.float32):
         super().__init__()
-        what = "nn.BatchNorm2d"
+        what = "nn." + type(self).__name__
         if not isinstance(num_features, numbers.Integral) or \
                 isinstance(num_features, bool) or num_features <= 0:
             raise ValueError(f"{what}: num_features must be a positive int, "
@@ -81,28 +105,48 @@ class BatchNorm2d(Cell):
         batch_statistics = self.use_batch_statistics
         if batch_statistics is None:
             batch_statistics = self.training
-        if batch_statistics:
-            why = ("use_batch_statistics=True" if self.use_batch_statistics
-                   else "the cell is in training mode")
-            raise MSError(
-                f"BatchNorm2d runs only in inference ({why}): ms has no "
-                "training mode and never computes batch statistics. Call "
-                "net.set_train(False) before running the network, or pass "
-                "use_batch_statistics=False")
         shape = x.shape
-        if len(shape) != 4 or shape[1] != self.num_features:
+        if len(shape) not in self._ranks or shape[1] != self.num_features:
             raise ValueError(
                 f"input of shape {list(shape)} does not match num_features="
-                f"{self.num_features}: BatchNorm2d expects [N, "
-                f"{self.num_features}, H, W]")
+                f"{self.num_features}: {type(self).__name__} expects "
+                f"{self._layout.replace('C', str(self.num_features))}")
+        if batch_statistics:
+            return self._train(x)
         return nary(self._op, (x, self.gamma, self.beta, self.moving_mean,
                                self.moving_variance))
+
+    def _train(self, x):
+        from .._ops_indexing import batch_norm_train
+        y, mean, var, count = batch_norm_train(x, self.gamma, self.beta,
+                                               self.eps)
+        if count < 2:
+            raise ValueError(
+                f"{type(self).__name__} in training mode needs more than one "
+                f"value per channel, got input of shape {list(x.shape)}")
+        m = self.momentum
+        unbiased = var * (count / (count - 1))
+        _assign(self.moving_mean, self.moving_mean * m + mean * (1.0 - m))
+        _assign(self.moving_variance,
+                self.moving_variance * m + unbiased * (1.0 - m))
+        return y
 
     def extend_repr(self):
         return (f"num_features={self.num_features}, eps={self.eps}, "
                 f"momentum={self.momentum}, gamma={self.gamma!r}, beta="
                 f"{self.beta!r}, moving_mean={self.moving_mean!r}, "
                 f"moving_variance={self.moving_variance!r}")
+
+
+class BatchNorm2d(_BatchNorm):
+    __doc__ = "nn.BatchNorm2d on [N, C, H, W] input. " + _BatchNorm.__doc__
+
+
+class BatchNorm1d(_BatchNorm):
+    __doc__ = "nn.BatchNorm1d on [N, C] or [N, C, L] input. " + \
+        _BatchNorm.__doc__
+    _ranks = (2, 3)
+    _layout = "[N, C] or [N, C, L]"
 
 
 class LayerNorm(Cell):

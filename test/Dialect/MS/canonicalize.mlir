@@ -98,8 +98,8 @@ func.func @dropout_inference(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // CHECK-LABEL: func @dropout_training_stays
 // CHECK: ms.dropout
-func.func @dropout_training_stays(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = ms.dropout %x {training} : tensor<4xf32>
+func.func @dropout_training_stays(%x: tensor<4xf32>, %s: tensor<2xi64>) -> tensor<4xf32> {
+  %0 = ms.dropout %x, %s {training} : tensor<4xf32>, tensor<2xi64>
   return %0 : tensor<4xf32>
 }
 

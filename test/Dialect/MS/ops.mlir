@@ -116,8 +116,13 @@ func.func @unary(%x: tensor<4x10xf32>) {
   %9 = ms.abs %x : tensor<4x10xf32>
   // CHECK: ms.dropout %{{.*}} {p = 2.500000e-01 : f32} : tensor<4x10xf32>
   %10 = ms.dropout %x {p = 0.25 : f32} : tensor<4x10xf32>
-  // CHECK: ms.dropout %{{.*}} {training} : tensor<4x10xf32>
-  %11 = ms.dropout %x {training} : tensor<4x10xf32>
+  return
+}
+
+// CHECK-LABEL: func @dropout_training
+func.func @dropout_training(%x: tensor<4x10xf32>, %s: tensor<2xi64>) {
+  // CHECK: ms.dropout %{{.*}}, %{{.*}} {training} : tensor<4x10xf32>, tensor<2xi64>
+  %0 = ms.dropout %x, %s {training} : tensor<4x10xf32>, tensor<2xi64>
   return
 }
 

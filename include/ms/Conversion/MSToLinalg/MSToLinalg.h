@@ -9,6 +9,7 @@
 #define MS_CONVERSION_MSTOLINALG_MSTOLINALG_H
 
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace ms {
 
@@ -27,6 +28,19 @@ void populateNormalizationToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// flatten, reshape, transpose, concat.
 void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// one_hot, argmax, argmin.
+void populateIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// dropout in training mode (Philox4x32-10 masks).
+void populateRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// The comparisons, logical ops, select and cast, and bool constants; bool
+/// tensors are stored as i8 through `converter` (addBoolStorageConversions).
+void populateLogicalToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                     const mlir::TypeConverter &converter);
+/// Makes `converter` store i1 tensors as i8 (0 or 1), one byte per bool as
+/// the runtime holds them, and leave every other type alone.
+void addBoolStorageConversions(mlir::TypeConverter &converter);
+/// True when `op` has no bool (i1) tensor operand or result.
+bool isBoolStorageLegal(mlir::Operation *op);
 
 } // namespace ms
 

@@ -304,6 +304,17 @@ LogicalResult DropoutOp::verify() {
   float p = getP().convertToFloat();
   if (!(p >= 0.0f && p < 1.0f))
     return emitOpError("p = ") << p << " must lie in [0, 1)";
+  Value state = getRngState();
+  if (getTraining() && !state)
+    return emitOpError("in training mode needs an rng_state operand "
+                       "(tensor<2xi64>: [seed, offset])");
+  if (!getTraining() && state)
+    return emitOpError("has an rng_state operand but no training flag");
+  if (state && cast<RankedTensorType>(state.getType()).getShape() !=
+                   ArrayRef<int64_t>{2})
+    return emitOpError("rng_state must be tensor<2xi64> ([seed, offset]), "
+                       "got ")
+           << state.getType();
   return success();
 }
 

@@ -43,4 +43,12 @@ class MS_Op<string mnemonic, list<Trait> traits = []>
 // f32 first; other element types come with their lowerings.
 def MS_Tensor : RankedTensorOf<[F32]>;
 
+// What the indexing, comparison and cast ops accept: bool is i1 in the IR
+// (stored one byte per element; MSToLinalg widens i1 tensors to i8).
+def MS_BoolTensor : RankedTensorOf<[I1]>;
+def MS_IndexTensor : RankedTensorOf<[I32, I64]>;
+def MS_AnyTensor : RankedTensorOf<[F32, F16, I32, I64, I1]>;
+// Numbers only: what argmax/argmin compare.
+def MS_NumberTensor : RankedTensorOf<[F32, F16, I32, I64]>;
+
 #endif // MS_DIALECT_MS_IR_MSBASE_TD

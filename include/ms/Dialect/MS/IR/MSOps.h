@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "ms/Dialect/MS/IR/MSDialect.h"
 #include "ms/Dialect/MS/IR/MSGradShapeInference.h"
+#include "ms/Dialect/MS/IR/MSIndexingShapes.h"
 #include "ms/Dialect/MS/IR/MSShapeInference.h"
 
 #define GET_OP_CLASSES

@@ -401,20 +401,35 @@ def MS_DropoutOp : MS_Op<"dropout", [Pure, InferTypeOpAdaptor]> {
   let summary = "dropout (nn.Dropout); the identity at inference";
   let description = [{
     `nn.Dropout(p=...)`. At inference (no `training` flag) it is the
-    identity and folds away. `p`, the probability of dropping an element, is
-    kept so the op round-trips and a training mode can use it later.
+    identity and folds away.
+
+    With `training`, each element is kept with probability `1 - p` and
+    scaled by `1 / (1 - p)`, as MindSpore does; the others become 0. The
+    mask comes from a counter-based RNG, Philox4x32-10, whose key is the
+    seed and whose counter is (element index, offset): `rng_state` is a
+    `tensor<2xi64>` holding `[seed, offset]`. Every element's mask is
+    therefore a pure function of (seed, offset, row-major element index):
+    the same in every mode, jit_level and thread count. Element `i` is kept
+    when the first 32-bit word of Philox(key = seed, counter = (i, offset))
+    is at least `p * 2^32`; the front end advances the offset by one per
+    call.
 
     Example:
 
     ```mlir
     %y = ms.dropout %x {p = 5.000000e-01 : f32} : tensor<64x512xf32>
+    %z = ms.dropout %x, %state {p = 5.000000e-01 : f32, training} : tensor<64x512xf32>, tensor<2xi64>
     ```
   }];
   let arguments = (ins MS_Tensor:$input,
+                   Optional<RankedTensorOf<[I64]>>:$rng_state,
                    DefaultValuedAttr<F32Attr, "0.5">:$p,
                    UnitAttr:$training);
   let results = (outs MS_Tensor:$output);
-  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let assemblyFormat = [{
+    $input (`,` $rng_state^)? attr-dict `:` type($input)
+    (`,` type($rng_state)^)?
+  }];
   let hasFolder = 1;
   let hasVerifier = 1;
 }
@@ -519,5 +534,7 @@ def MS_ReduceMaxOp : MS_ReduceOp<"reduce_max", "maximum">;
 
 // Ops that gradients are built from (ms-autodiff).
 include "ms/Dialect/MS/IR/MSGradOps.td"
+include "ms/Dialect/MS/IR/MSIndexingOps.td"
+include "ms/Dialect/MS/IR/MSLogicalOps.td"
 
 #endif // MS_DIALECT_MS_IR_MSOPS_TD
