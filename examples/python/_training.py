@@ -39,11 +39,13 @@ def arguments(description, default_lr):
                    help="exit 1 unless the loss went down and the accuracy "
                         "beats chance by --margin points")
     p.add_argument("--margin", type=float, default=20.0)
-    return p.parse_args()
+    args = p.parse_args()
+    # Before the model is built: its initial weights come from this seed.
+    ms.set_seed(args.seed)
+    return args
 
 
 def train(args, network, optimizer, preprocess):
-    ms.set_seed(args.seed)
     ms.set_context(runtime_num_threads=args.threads)
     if args.mode in ("graph", "cell"):
         ms.set_context(mode=ms.GRAPH_MODE, jit_level=args.jit_level)
