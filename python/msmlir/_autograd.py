@@ -513,6 +513,8 @@ class _GradFunction:
         results = [graph.value_of(o, Parameter) if isinstance(o, Tensor)
                    else None for o in outs]
         tensor_results = [s for s in results if s is not None]
+        # An output that is an argument itself has a gradient (its sens).
+        graph.used.update(s.name for s in tensor_results)
         arg_syms = [sargs[p]._t for p in positions]
         weights = self.weights[0] if self.weights else ()
         wrt, slots = self._wrt(graph, arg_syms, weights)
@@ -588,6 +590,7 @@ class _GradFunction:
         outs, n_diff = self._outputs(out)
         tensor_results = [graph.value_of(o, Parameter) for o in outs
                           if isinstance(o, Tensor)]
+        graph.used.update(s.name for s in tensor_results)
         arg_syms = [graph.bound[id(args[p])] for p in positions]
         weights = self.weights[0] if self.weights else ()
         wrt, slots = self._wrt(graph, arg_syms, weights)

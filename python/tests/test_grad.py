@@ -227,6 +227,15 @@ def test_unused_input_gets_zeros(mode):
     assert np.array_equal(gy.asnumpy(), np.zeros(2, np.float32))
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_identity(mode):
+    """The output is the input itself: its gradient is the sens (ones)."""
+    ms.set_context(mode=mode)
+    x = Tensor(rand(2, 3))
+    g = ms.grad(lambda x: x)(x)
+    assert np.array_equal(g.asnumpy(), np.ones((2, 3), np.float32))
+
+
 def test_jit_of_grad_compiles_once():
     x = Tensor(rand(6))
     step = ms.jit(ms.grad(lambda x: ops.reduce_sum(ops.relu(x) * x)))
