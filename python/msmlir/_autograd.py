@@ -132,10 +132,9 @@ def assign(variable, value):
             f"{value.dtype}{list(value.shape)}")
     graph = STATE.graph
     if graph is not None:
-        if isinstance(graph, _GradGraph):
-            raise MSError(f"ops.assign of Parameter {variable.name} inside a "
-                          "function being differentiated: update "
-                          "Parameters outside the grad function")
+        # Inside a function being differentiated (batch norm's moving
+        # statistics) the update becomes an extra, undifferentiated result
+        # that the enclosing graph assigns (see _GradFunction._captured).
         sym = graph.value_of(value, Parameter)
         graph.assign(variable, sym)
         return variable
@@ -163,6 +162,9 @@ class _GradGraph(Graph):
         self.bound = {}
         self.outer_refs = []   # (Tensor of the enclosing graph, Sym)
         self.used = set()      # names of values some op reads
+        # PyNative: each Parameter's buffer when the function first read it
+        # (an ops.assign later in the function rebinds the Parameter).
+        self.param_hosts = {}
 
     def bind(self, tensor, sym):
         self.bound[id(tensor)] = sym
@@ -178,6 +180,8 @@ class _GradGraph(Graph):
             self.bind(tensor, sym)
             self.outer_refs.append((tensor, sym))
             return sym
+        if isinstance(tensor, param_class) and t.__class__ is HostTensor:
+            self.param_hosts.setdefault(id(tensor), t)
         return super().value_of(tensor, param_class)
 
     def add_op(self, call, operands, result_spec=None):
@@ -505,9 +509,6 @@ class _GradFunction:
             out = self.fn(*sargs, **kwargs)
         finally:
             STATE.graph = outer
-        if graph.assigns:
-            raise MSError(f"{self.public}({self.name}): ops.assign inside "
-                          "a function being differentiated")
         tuple_out = isinstance(out, tuple)
         outs, n_diff = self._outputs(out)
         results = [graph.value_of(o, Parameter) if isinstance(o, Tensor)
@@ -515,6 +516,11 @@ class _GradFunction:
         tensor_results = [s for s in results if s is not None]
         # An output that is an argument itself has a gradient (its sens).
         graph.used.update(s.name for s in tensor_results)
+        n_out = len(tensor_results)
+        # Parameter updates inside the function (ops.assign) are extra
+        # results with zero sens, assigned in the enclosing graph.
+        assigned = list(graph.assigns.values())
+        tensor_results = tensor_results + [sym for _, sym in assigned]
         arg_syms = [sargs[p]._t for p in positions]
         weights = self.weights[0] if self.weights else ()
         wrt, slots = self._wrt(graph, arg_syms, weights)
@@ -537,7 +543,9 @@ class _GradFunction:
             # function alone is inlined, and every gradient is zero.
             syms = inline(outer, graph.source(tensor_results, _GRAD_ENTRY),
                           outer_args)
-        value_syms = syms[:len(tensor_results)]
+        value_syms = syms[:n_out]
+        for (param, _), sym in zip(assigned, syms[n_out:len(tensor_results)]):
+            outer.assign(param, sym)
         grad_syms = syms[len(tensor_results):]
         grads = [None if k is None else _wrap(grad_syms[k]) for k in slots]
         it = iter(value_syms)
@@ -622,7 +630,7 @@ class _GradFunction:
                 return a._t
         for p, s in graph.params:
             if s is sym:
-                return p._t
+                return graph.param_hosts.get(id(p), p._t)
         for h, s in graph.captures:
             if s is sym:
                 return h
