@@ -14,7 +14,11 @@ def ConvertMSToLinalg : Pass<"convert-ms-to-linalg"> {
     `linalg.generic`, `softmax` to `linalg.softmax`, reductions to
     `linalg.reduce`, `transpose` to `linalg.transpose`, `flatten` and
     `reshape` to `tensor.collapse_shape` / `tensor.expand_shape`, `concat`
-    to `tensor.insert_slice`s. Dropout in training mode is rejected.
+    to `tensor.insert_slice`s. Dropout in training mode is rejected. The
+    gradient ops of `ms-autodiff` lower here too: `relu_grad`/`gelu_grad`
+    elementwise, `slice` to `tensor.extract_slice`, and the pool and conv
+    gradients to gathers (the output gradient spread out by the strides,
+    then an in-order sum over the window offsets; docs/autodiff.md).
 
     `conv2d` becomes one `linalg.generic` that accumulates over
     (channel, kh, kw) in order. With `conv-as-matmul` (O1/O2), an ungrouped

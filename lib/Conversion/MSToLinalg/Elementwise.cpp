@@ -126,7 +126,8 @@ Value reluGrad(OpBuilder &b, Location loc, ValueRange args, ReluGradOp) {
   return arith::SelectOp::create(b, loc, positive, args[0], zero);
 }
 
-/// dy * gelu'(x) for the forward op's formula (see gelu above).
+/// dy * gelu'(x) for the forward op's formula (see gelu above). One op per
+/// statement: the IR must not depend on argument evaluation order.
 Value geluGrad(OpBuilder &b, Location loc, ValueRange args, GeluGradOp op) {
   Type t = args[0].getType();
   Value dy = args[0], x = args[1];
@@ -137,23 +138,31 @@ Value geluGrad(OpBuilder &b, Location loc, ValueRange args, GeluGradOp op) {
   auto add = [&](Value l, Value r) {
     return arith::AddFOp::create(b, loc, l, r).getResult();
   };
+  Value one = c(1.0), half = c(0.5);
   Value x2 = mul(x, x);
+  Value halfX = mul(half, x);
   Value slope;
   if (op.getApproximate()) {
     // 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3a x^2), t = tanh(k (x + a x^3))
     double k = std::sqrt(2.0 / M_PI), a = 0.044715;
-    Value tanh = math::TanhOp::create(
-        b, loc, mul(c(k), add(x, mul(c(a), mul(x2, x)))));
-    Value cdf = mul(c(0.5), add(c(1.0), tanh));
-    Value sech2 = arith::SubFOp::create(b, loc, c(1.0), mul(tanh, tanh));
-    Value inner = mul(c(k), add(c(1.0), mul(c(3.0 * a), x2)));
-    slope = add(cdf, mul(mul(c(0.5), x), mul(sech2, inner)));
+    Value kC = c(k), aC = c(a), a3 = c(3.0 * a);
+    Value x3 = mul(x2, x);
+    Value cubic = add(x, mul(aC, x3));
+    Value tanh = math::TanhOp::create(b, loc, mul(kC, cubic));
+    Value cdf = mul(half, add(one, tanh));
+    Value tanh2 = mul(tanh, tanh);
+    Value sech2 = arith::SubFOp::create(b, loc, one, tanh2);
+    Value inner = mul(kC, add(one, mul(a3, x2)));
+    Value pdfTerm = mul(sech2, inner);
+    slope = add(cdf, mul(halfX, pdfTerm));
   } else {
     // 0.5 (1 + erf(x / sqrt(2))) + x exp(-x^2 / 2) / sqrt(2 pi)
-    Value cdf = mul(c(0.5),
-                    add(c(1.0), math::ErfOp::create(b, loc, mul(x, c(M_SQRT1_2)))));
-    Value pdf = mul(math::ExpOp::create(b, loc, mul(c(-0.5), x2)),
-                    c(1.0 / std::sqrt(2.0 * M_PI)));
+    Value invSqrt2 = c(M_SQRT1_2), minusHalf = c(-0.5);
+    Value invSqrt2Pi = c(1.0 / std::sqrt(2.0 * M_PI));
+    Value erf = math::ErfOp::create(b, loc, mul(x, invSqrt2));
+    Value cdf = mul(half, add(one, erf));
+    Value gauss = math::ExpOp::create(b, loc, mul(minusHalf, x2));
+    Value pdf = mul(gauss, invSqrt2Pi);
     slope = add(cdf, mul(x, pdf));
   }
   return mul(dy, slope);

@@ -46,8 +46,10 @@ LogicalResult inferSameType(StringRef opName, std::optional<Location> loc,
                             StringRef secondName,
                             SmallVectorImpl<Type> &types) {
   auto a = staticTensor(opName, loc, first, firstName);
+  if (failed(a))
+    return failure();
   auto b = staticTensor(opName, loc, second, secondName);
-  if (failed(a) || failed(b))
+  if (failed(b))
     return failure();
   if (*a != *b)
     return opError(opName, loc, firstName, " ", *a, " and ", secondName, " ",

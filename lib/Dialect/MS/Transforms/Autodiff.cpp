@@ -67,7 +67,8 @@ LogicalResult checkRequest(func::FuncOp fn, ArrayRef<unsigned> wrt,
     if (index >= numArgs)
       return adError(fn.getLoc())
              << "wrt index " << index << " is out of range: '@"
-             << fn.getSymName() << "' has " << numArgs << " arguments";
+             << fn.getSymName() << "' has " << numArgs
+             << (numArgs == 1 ? " argument" : " arguments");
     Type type = fn.getArgumentTypes()[index];
     if (!isFloatTensor(type))
       return adError(fn.getLoc())

@@ -19,6 +19,9 @@ namespace {
 using Grads = ArrayRef<Value>;
 using OperandGrads = MutableArrayRef<Value>;
 
+// Rules create one op per statement (never two in the arguments of one
+// call), so the IR does not depend on the host compiler's evaluation order.
+
 /// Sets both operand cotangents of a binary op from full-shape ones.
 void setBinary(Operation *op, OpBuilder &b, Value lhsFull, Value rhsFull,
                OperandGrads dxs) {
@@ -40,8 +43,9 @@ LogicalResult subRule(SubOp op, OpBuilder &b, Grads dys, OperandGrads dxs) {
 
 LogicalResult mulRule(MulOp op, OpBuilder &b, Grads dys, OperandGrads dxs) {
   Location loc = op.getLoc();
-  setBinary(op, b, MulOp::create(b, loc, dys[0], op.getRhs()),
-            MulOp::create(b, loc, dys[0], op.getLhs()), dxs);
+  Value dl = MulOp::create(b, loc, dys[0], op.getRhs());
+  Value dr = MulOp::create(b, loc, dys[0], op.getLhs());
+  setBinary(op, b, dl, dr, dxs);
   return success();
 }
 
@@ -107,7 +111,8 @@ LogicalResult sigmoidRule(SigmoidOp op, OpBuilder &b, Grads dys,
 LogicalResult tanhRule(TanhOp op, OpBuilder &b, Grads dys, OperandGrads dxs) {
   Location loc = op.getLoc();
   Value y = op.getResult();
-  Value slope = SubOp::create(b, loc, one(b, loc, y), MulOp::create(b, loc, y, y));
+  Value square = MulOp::create(b, loc, y, y);
+  Value slope = SubOp::create(b, loc, one(b, loc, y), square);
   dxs[0] = MulOp::create(b, loc, dys[0], slope);
   return success();
 }

@@ -111,9 +111,10 @@ LogicalResult layerNormRule(LayerNormOp op, OpBuilder &b, Grads dys,
   Value std = SqrtOp::create(b, loc, AddOp::create(b, loc, var, eps));
   Value xhat = DivOp::create(b, loc, centered, std);
   Value g = MulOp::create(b, loc, dy, op.getGamma());
-  Value inner = SubOp::create(
-      b, loc, SubOp::create(b, loc, g, mean(g)),
-      MulOp::create(b, loc, xhat, mean(MulOp::create(b, loc, g, xhat))));
+  Value centeredG = SubOp::create(b, loc, g, mean(g));
+  Value projection = mean(MulOp::create(b, loc, g, xhat));
+  Value inner = SubOp::create(b, loc, centeredG,
+                              MulOp::create(b, loc, xhat, projection));
   dxs[0] = DivOp::create(b, loc, inner, std);
   auto sumBatch = [&](Value v) -> Value {
     if (batchAxes.empty())

@@ -55,8 +55,8 @@ LogicalResult reduceMaxRule(ReduceMaxOp op, OpBuilder &b, Grads dys,
   Value count = ReduceSumOp::create(
       b, loc, indicators, b.getDenseI64ArrayAttr(op.getNormalizedAxes()),
       b.getUnitAttr());
-  dxs[0] = MulOp::create(b, loc, DivOp::create(b, loc, indicators, count),
-                         spread(op, b, dys[0]));
+  Value share = DivOp::create(b, loc, indicators, count);
+  dxs[0] = MulOp::create(b, loc, share, spread(op, b, dys[0]));
   return success();
 }
 
