@@ -316,14 +316,20 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0,
 
 def batch_norm(input_x, running_mean, running_var, weight, bias,
                training=False, momentum=0.1, eps=1e-5):
-    """Inference batch normalization over dim 1 (MindSpore 2.x
-    ops.batch_norm): (x - running_mean) / sqrt(running_var + eps) * weight
-    + bias. ms runs inference only, so training=True raises."""
+    """Batch normalization over dim 1 (MindSpore 2.x ops.batch_norm). At
+    inference: (x - running_mean) / sqrt(running_var + eps) * weight + bias.
+    With training=True the batch's mean and biased variance normalize, and
+    the running statistics (Parameters) become
+    (1 - momentum) * running + momentum * batch (the variance unbiased)."""
     if training:
-        from ._runtime import MSError
-        raise MSError("ops.batch_norm: ms runs inference only; pass "
-                      "training=False (the running statistics are used "
-                      "then)")
+        from .nn.normalization import _assign
+        y, mean, var, count = _ops_indexing.batch_norm_train(
+            input_x, weight, bias, eps)
+        m = float(momentum)
+        unbiased = var * (count / (count - 1)) if count > 1 else var
+        _assign(running_mean, running_mean * (1.0 - m) + mean * m)
+        _assign(running_var, running_var * (1.0 - m) + unbiased * m)
+        return y
     o = op("ms.batch_norm", "{epsilon = " + _f32(eps) + "}",
            "ops.batch_norm")
     return nary(o, (input_x, weight, bias, running_mean, running_var))

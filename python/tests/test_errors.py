@@ -37,15 +37,6 @@ def test_wrong_dtype_names_the_cell_and_the_dtype(mode):
         d(Tensor(np.ones((1, 4), np.float16)))
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_dropout_in_training_names_the_cell(mode):
-    ms.set_context(mode=mode)
-    net = nn.SequentialCell(nn.Dense(3, 3), nn.Dropout(p=0.2))
-    net.set_train(True)
-    with pytest.raises(ms.MSError, match=r"^1 \(Dropout\): .*inference"):
-        net(Tensor(rand(2, 3)))
-
-
 def test_graph_mode_op_error_has_file_and_line():
     class Bad(nn.Cell):
         def __init__(self):

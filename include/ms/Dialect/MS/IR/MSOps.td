@@ -404,7 +404,8 @@ def MS_DropoutOp : MS_Op<"dropout", [Pure, InferTypeOpAdaptor]> {
     identity and folds away.
 
     With `training`, each element is kept with probability `1 - p` and
-    scaled by `1 / (1 - p)`, as MindSpore does; the others become 0. The
+    scaled by `1 / (1 - p)` (from the f32 `p`, rounded to f32), as
+    MindSpore does; the others become 0. The
     mask comes from a counter-based RNG, Philox4x32-10, whose key is the
     seed and whose counter is (element index, offset): `rng_state` is a
     `tensor<2xi64>` holding `[seed, offset]`. Every element's mask is
@@ -468,8 +469,10 @@ def MS_ReshapeOp : MS_Op<"reshape", [Pure, InferTypeOpAdaptor]> {
     %y = ms.reshape %x to [64, -1] : tensor<64x1x28x28xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$shape);
-  let results = (outs MS_Tensor:$output);
+  // Numbers of any width: argmax over a flattened integer tensor reshapes
+  // it. (Bools would need the i8 storage conversion of Logical.cpp.)
+  let arguments = (ins MS_NumberTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs MS_NumberTensor:$output);
   let assemblyFormat = "$input `to` $shape attr-dict `:` type($input)";
   let hasFolder = 1;
   let hasCanonicalizer = 1;
