@@ -178,3 +178,53 @@ def test_checkpoint_holds_optimizer_state(tmp_path):
     assert "dense_relu_sequential.0.weight" in names
     assert "moments.dense_relu_sequential.0.weight" in names
     assert "learning_rate" in names
+
+
+class _ConvBN(nn.Cell):
+    """conv, BatchNorm2d (training: batch statistics, moving statistics
+    updated through ops.assign inside the differentiated function), relu,
+    dense."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3)
+        self.bn = nn.BatchNorm2d(4)
+        self.relu = nn.ReLU()
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(4 * 6 * 6, 3)
+
+    def construct(self, x):
+        return self.fc(self.flatten(self.relu(self.bn(self.conv(x)))))
+
+
+def _train_bn(graph, level=""):
+    ms.set_context(mode=ms.PYNATIVE_MODE, jit_level=level)
+    ms.set_seed(3)
+    net = _ConvBN()
+    net.set_train()
+    opt = nn.Momentum(net.trainable_params(), 0.01, 0.9)
+    if graph:
+        ms.set_context(mode=ms.GRAPH_MODE)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()),
+                               opt)
+    rng = np.random.default_rng(0)
+    losses = []
+    for _ in range(STEPS):
+        x = Tensor(rng.random((4, 1, 6, 6), dtype=np.float32))
+        y = Tensor(rng.integers(0, 3, 4).astype(np.int32))
+        losses.append(step(x, y).asnumpy().copy())
+    return losses, {n: p.asnumpy().copy()
+                    for n, p in net.parameters_and_names()}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_batch_norm_training_graph_equals_pynative(level):
+    pl, pw = _train_bn(False)
+    gl, gw = _train_bn(True, level)
+    assert "bn.moving_mean" in pw
+    # The moving statistics moved (momentum 0.9 towards the batch's).
+    assert not np.array_equal(pw["bn.moving_mean"], np.zeros(4, np.float32))
+    for a, b in zip(pl, gl):
+        assert_bitwise(a, b)
+    for name in pw:
+        assert_bitwise(pw[name], gw[name])
