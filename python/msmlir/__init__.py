@@ -21,6 +21,7 @@ from ._context import set_context, get_context, set_seed, get_seed
 from ._tensor import Tensor, Parameter
 from . import ops
 from ._jit import jit, JitConfig, compile_count
+from ._autograd import grad, value_and_grad, ParameterTuple
 from . import nn
 from ._checkpoint import save_checkpoint, load_checkpoint, \
     load_param_into_net
@@ -36,6 +37,7 @@ __all__ = [
     "get_context", "set_seed", "get_seed", "Tensor", "Parameter", "ops",
     "jit", "JitConfig", "compile_count", "nn", "save_checkpoint",
     "load_checkpoint", "load_param_into_net", "pynative_stats", "dataset",
+    "grad", "value_and_grad", "ParameterTuple",
 ]
 
 

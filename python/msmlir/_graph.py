@@ -129,6 +129,11 @@ class Graph:
         self._counter = 0
         self.cell_paths = []     # Cell path stack while capturing
         self.op_count = 0
+        # ops.assign(param, value) inside the capture: Parameter -> the Sym
+        # it holds after the call (an extra graph result; see _jit.py).
+        self.assigns = {}
+        # Top-level lines (attribute aliases) that inlined functions need.
+        self.preamble = []
 
     # -- values ------------------------------------------------------------
     def _fresh(self, prefix):
@@ -180,6 +185,14 @@ class Graph:
         self._const_index[id(tensor)] = sym
         return sym
 
+    def assign(self, param, sym):
+        """ops.assign(param, value) while capturing: the graph returns `sym`
+        as an extra result bound to `param`, and later reads of `param` in
+        this graph see `sym`."""
+        self.assigns[id(param)] = (param, sym)
+        self._param_index[id(param)] = sym
+        self._keep.append(param)
+
     # -- ops ---------------------------------------------------------------
     def location(self):
         filename, line = user_location()
@@ -189,10 +202,16 @@ class Graph:
             loc = f"{_quote(path)}({loc})"
         return f"loc({loc})"
 
-    def add_op(self, call, operands):
-        """Appends `call` applied to `operands` (Syms); returns its result."""
-        specs = [(s.dtype, s.shape) for s in operands]
-        (dtype, shape, _), = executor("O0").infer(call, specs)
+    def add_op(self, call, operands, result_spec=None):
+        """Appends `call` applied to `operands` (Syms); returns its result.
+        `result_spec` is (dtype, shape) when the caller already knows it
+        (the PyNative tape records ops it has run); otherwise the op's own
+        shape inference gives it."""
+        if result_spec is None:
+            specs = [(s.dtype, s.shape) for s in operands]
+            (dtype, shape, _), = executor("O0").infer(call, specs)
+        else:
+            dtype, shape = result_spec
         result = Sym(self._fresh("v"), dtype, shape, self)
         args = ", ".join(s.name for s in operands)
         types = ", ".join(s.mlir_type for s in operands)
@@ -219,7 +238,8 @@ class Graph:
         for _, sym in self.captures:
             args.append(f"{sym.name}: {sym.mlir_type}")
         result_types = ", ".join(s.mlir_type for s in results)
-        lines = [f"// Captured from {self.name} by msmlir.jit",
+        lines = list(self.preamble)
+        lines += [f"// Captured from {self.name} by msmlir.jit",
                  f"func.func @{entry}(" + ",\n    ".join(args) +
                  f") -> ({result_types}) {{"]
         lines.extend(self.body)

@@ -172,14 +172,16 @@ class _Entry:
     how to rebuild the result."""
 
     __slots__ = ("module", "params", "captures", "out", "single", "source",
-                 "tensor_type", "checked")
+                 "tensor_type", "checked", "assigns")
 
-    def __init__(self, module, params, captures, out, source):
+    def __init__(self, module, params, captures, out, source, assigns=()):
         self.module = module
         self.params = params        # Parameter objects; read ._t per call
         self.captures = captures    # HostTensors frozen at capture time
         self.out = out
-        self.single = out[0] == "result"
+        # Parameters the graph updates (ops.assign): its last results.
+        self.assigns = list(assigns)
+        self.single = out[0] == "result" and not self.assigns
         self.tensor_type = Tensor if self.single else None
         self.source = source
         # STATE.param_epoch when the capture was made (or last re-checked).
@@ -192,11 +194,35 @@ class _Entry:
         if self.captures:
             args.extend(self.captures)
         values = self.module.run(args) if self.module is not None else ()
+        if self.assigns:
+            values = self.bind(values)
         if self.single:
             r = _onew(Tensor)
             r._t = values[0]
             return r
         return _rebuild(self.out, values)
+
+
+    def bind(self, values):
+        """Makes each assigned Parameter hold its new value; returns the
+        function's own results.
+
+        The update costs no copy: the compiled function writes the new
+        weights into an output buffer it allocates, and the Parameter is
+        rebound to that buffer. Its old buffer goes back to the caching
+        allocator (CachingAllocator.h, exact-size reuse), which hands it out
+        again as the next step's output buffer, so a steady-state step
+        allocates nothing new. (Passing the Parameter's own buffer as the
+        output would be wrong whenever the graph still reads the old value
+        after computing the new one, as every optimizer does.) Packed
+        copies (O2's prepacked weights) notice the new buffer by identity
+        and are made again; Tensors that shared the old buffer keep the old
+        values, as they would after Parameter.set_data.
+        """
+        n = len(values) - len(self.assigns)
+        for param, host in zip(self.assigns, values[n:]):
+            param._t = host
+        return values[:n]
 
 
 class _Fallback:
@@ -293,9 +319,10 @@ class Compiled:
 
     def __call__(self, *args, **kwargs):
         st = STATE
-        if st.graph is not None or st.eager:
-            # Inside a capture the call is inlined; inside a LAX fallback it
-            # runs eagerly.
+        if st.graph is not None or st.eager or st.tape is not None:
+            # Inside a capture the call is inlined; inside a LAX fallback or
+            # a PyNative gradient tape it runs eagerly (op by op, so that
+            # the tape sees every op).
             return self.fn(*args, **kwargs)
         fast = self._fast
         if fast is not None and not kwargs and fast[0] == st.epoch:
@@ -311,6 +338,8 @@ class Compiled:
                                         entry.captures, entry.tensor_type)
                     if out is not None:
                         _touch(fast[5])
+                        if entry.assigns:
+                            out = entry.bind(out)
                         return out if entry.single else _rebuild(entry.out,
                                                                  out)
         return self._call(args, kwargs)
@@ -365,7 +394,8 @@ class Compiled:
         if results:
             module = self._compile_source(source, cfg)
         return _Entry(module, [p for p, _ in graph.params],
-                      [h for h, _ in graph.captures], out_spec, source)
+                      [h for h, _ in graph.captures], out_spec, source,
+                      _assigned(graph))
 
     def _recheck(self, entry, args, kwargs, leaves, cfg):
         """`entry` after a Parameter or Cell was replaced, removed or
@@ -384,7 +414,8 @@ class Compiled:
         else:
             module = entry.module
         return _Entry(module, [p for p, _ in graph.params],
-                      [h for h, _ in graph.captures], out_spec, source)
+                      [h for h, _ in graph.captures], out_spec, source,
+                      _assigned(graph))
 
     def _capture(self, args, kwargs, leaves, cfg):
         """Runs the function on symbolic tensors: (graph, output structure,
@@ -419,6 +450,8 @@ class Compiled:
             STATE.graph = None
         results = []
         out_spec = _outputs(out, graph, results)
+        # Parameter updates (ops.assign) are the last results.
+        results.extend(sym for _, sym in graph.assigns.values())
         return graph, out_spec, results, graph.source(results)
 
     def _compile_source(self, source, cfg):
@@ -446,6 +479,11 @@ class Compiled:
         """The captured MLIR source of every cached graph (for inspection)."""
         return [e.source for c in self._caches.values() for e in c.values()
                 if isinstance(e, _Entry)]
+
+
+def _assigned(graph):
+    """The Parameters a captured graph assigns, in result order."""
+    return [param for param, _ in graph.assigns.values()]
 
 
 def _safe(name):

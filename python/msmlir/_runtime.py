@@ -67,7 +67,7 @@ class _State:
                  "eager",
                  "compiles", "save_graphs", "save_graphs_path", "rng", "seed",
                  "tensor_hook", "epoch", "num_threads", "param_epoch",
-                 "graph_cache_size", "kernel_cache_size")
+                 "graph_cache_size", "kernel_cache_size", "tape")
 
     def __init__(self):
         self.mode = PYNATIVE_MODE
@@ -90,6 +90,10 @@ class _State:
         self.param_epoch = 0
         self.graph_cache_size = 64     # compiled graphs kept (LRU)
         self.kernel_cache_size = 1024  # PyNative kernels kept per executor
+        # The PyNative gradient tape (_autograd.Tape) while a grad/
+        # value_and_grad function runs, else None: concrete ops record
+        # themselves on it.
+        self.tape = None
 
 
 STATE = _State()

@@ -4,7 +4,9 @@ A Tensor holds either a native ``HostTensor`` (a real, 64-byte aligned
 buffer: PyNative mode) or a ``Sym`` (a value of the graph being captured).
 Every op goes through ``unary``/``binary``/``nary`` below: concrete operands
 run at once on the process-wide EagerExecutor (the PyNative hot path: one
-native call, no numpy), symbolic ones are recorded into the graph.
+native call, no numpy), symbolic ones are recorded into the graph. While a
+PyNative grad function runs, concrete ops are also recorded on the gradient
+tape (``STATE.tape``, see _autograd.py).
 """
 
 import numpy as np
@@ -119,18 +121,31 @@ def symbolic(o, operands):
     return r
 
 
+def _reads_parameter(operands):
+    """True when an op on concrete operands must still be recorded into the
+    graph being captured: a Parameter is a graph argument (it changes
+    between calls: set_data, optimizer updates), never a folded constant."""
+    for x in operands:
+        if isinstance(x, Parameter):
+            return True
+    return False
+
+
 def unary(o, x):
     try:
         t = x._t
     except AttributeError:
         raise _not_tensor(o, x) from None
-    if t.__class__ is _HT:
+    if t.__class__ is _HT and (STATE.graph is None or
+                               x.__class__ is not Parameter):
         try:
             h = _run1(o.call, t)
         except MSError as e:
             raise _op_error(o, (x,), e) from None
         r = _onew(Tensor)
         r._t = h
+        if STATE.tape is not None:
+            STATE.tape.record(o, (x,), r)
         return r
     return symbolic(o, (x,))
 
@@ -146,13 +161,16 @@ def binary(o, x, y):
     except AttributeError:
         y = scalar_like(y, x, o)
         b = y._t
-    if a.__class__ is _HT and b.__class__ is _HT:
+    if a.__class__ is _HT and b.__class__ is _HT and (
+            STATE.graph is None or not _reads_parameter((x, y))):
         try:
             h = _run2(o.call, a, b)
         except MSError as e:
             raise _op_error(o, (x, y), e) from None
         r = _onew(Tensor)
         r._t = h
+        if STATE.tape is not None:
+            STATE.tape.record(o, (x, y), r)
         return r
     return symbolic(o, (x, y))
 
@@ -168,13 +186,16 @@ def nary(o, operands):
         if t.__class__ is not _HT:
             concrete = False
         ts.append(t)
-    if concrete:
+    if concrete and (STATE.graph is None or
+                     not _reads_parameter(operands)):
         try:
             h = _runn(o.call, ts)
         except MSError as e:
             raise _op_error(o, operands, e) from None
         r = _onew(Tensor)
         r._t = h
+        if STATE.tape is not None:
+            STATE.tape.record(o, operands, r)
         return r
     return symbolic(o, operands)
 

@@ -1060,3 +1060,16 @@ def _concrete_in_bounds(indices, size):
     if (a < 0).any():
         return Tensor(np.where(a < 0, a + size, a).astype(a.dtype))
     return indices
+
+
+#===---------------------------------------------------------------------===#
+# Training: gradients, parameter updates and losses (_autograd.py,
+# _losses.py)
+#===---------------------------------------------------------------------===#
+
+from ._autograd import stop_gradient, assign  # noqa: E402
+from ._losses import (cross_entropy, nll_loss,  # noqa: E402
+                      binary_cross_entropy_with_logits, mse_loss, l1_loss)
+
+__all__ += ["stop_gradient", "assign", "cross_entropy", "nll_loss",
+            "binary_cross_entropy_with_logits", "mse_loss", "l1_loss"]

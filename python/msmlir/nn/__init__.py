@@ -8,10 +8,19 @@ from .conv import Conv2d, Conv1d
 from .embedding import Embedding
 from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm
+from .loss import (LossBase, CrossEntropyLoss, SoftmaxCrossEntropyWithLogits,
+                   NLLLoss, MSELoss, L1Loss, BCEWithLogitsLoss)
+from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay
+from .wrap import WithLossCell, TrainOneStepCell
 
 __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "GELU", "Dropout",
            "get_activation", "Conv2d", "MaxPool2d", "AvgPool2d",
-           "BatchNorm1d", "BatchNorm2d", "LayerNorm", "CellDict", "LeakyReLU", "SiLU", "ELU",
-           "Softplus", "Identity", "Conv1d", "AdaptiveAvgPool2d", "GroupNorm",
-           "Embedding"]
+           "BatchNorm1d", "BatchNorm2d", "LayerNorm", "CellDict", "LeakyReLU",
+           "SiLU", "ELU", "Softplus", "Identity", "Conv1d", "AdaptiveAvgPool2d",
+           "GroupNorm", "Embedding",
+           # training
+           "LossBase", "CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits",
+           "NLLLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss", "Optimizer",
+           "SGD", "Momentum", "Adam", "AdamWeightDecay", "WithLossCell",
+           "TrainOneStepCell"]

@@ -89,7 +89,7 @@ class Cell:
             self._check_init()
             self._params.pop(name, None)
             self._cells[name] = value
-            value._set_scope(_join(self._scope, name))
+            value._set_scope(self._child_scope(name))
             object.__setattr__(self, name, value)
         else:
             if "_params" in self.__dict__:
@@ -105,12 +105,20 @@ class Cell:
         self._cells.pop(name, None)
         object.__delattr__(self, name)
 
+    def _child_scope(self, name):
+        """The path of sub-Cell `name`. A Cell made with auto_prefix=False
+        (WithLossCell, TrainOneStepCell, optimizers) adds no path segment,
+        so the network it wraps keeps its Parameter names."""
+        if not self.__dict__.get("_auto_prefix", True):
+            return self._scope
+        return _join(self._scope, name)
+
     def _set_scope(self, scope):
         self.__dict__["_scope"] = scope
         for attr, param in self._params.items():
             param._name = _join(scope, param._base_name or attr)
         for attr, cell in self._cells.items():
-            cell._set_scope(_join(scope, attr))
+            cell._set_scope(self._child_scope(attr))
 
     def insert_child_to_cell(self, child_name, child_cell):
         setattr(self, child_name, child_cell)
@@ -197,6 +205,13 @@ class Cell:
         masks and the batch norms use (and update) batch statistics."""
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = bool(mode)
+        return self
+
+    def set_grad(self, requires_grad=True):
+        """MindSpore marks Cells that are differentiated; ms needs no mark
+        (gradients are taken by grad/value_and_grad), so this only records
+        the flag."""
+        self.__dict__["requires_grad"] = bool(requires_grad)
         return self
 
     def set_jit_config(self, jit_config):

@@ -1,0 +1,66 @@
+"""nn.WithLossCell and nn.TrainOneStepCell (MindSpore's training wrappers).
+
+TrainOneStepCell runs forward, backward and the optimizer update. In
+GRAPH_MODE the whole step is captured into one graph: value_and_grad
+inlines the gradient function, and the optimizer's ops.assign updates
+become results bound to the Parameters, so the step is one native function.
+"""
+
+from .. import ops
+from .._autograd import value_and_grad
+from .._tensor import Tensor
+from .cell import Cell
+from .optim.optimizer import Optimizer
+
+__all__ = ["WithLossCell", "TrainOneStepCell"]
+
+
+class WithLossCell(Cell):
+    """loss_fn(backbone(data), label). auto_prefix=False: the backbone's
+    Parameters keep their names."""
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        if not isinstance(backbone, Cell):
+            raise TypeError("WithLossCell: backbone must be a Cell, got "
+                            f"{type(backbone).__name__}")
+        if not callable(loss_fn):
+            raise TypeError("WithLossCell: loss_fn must be callable")
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data, label):
+        return self._loss_fn(self._backbone(data), label)
+
+    @property
+    def backbone_network(self):
+        return self._backbone
+
+
+class TrainOneStepCell(Cell):
+    """One training step of `network` (a Cell returning the loss) with
+    `optimizer`: returns the loss, and updates the optimizer's Parameters.
+    `sens` scales the gradients (MindSpore's sensitivity)."""
+
+    def __init__(self, network, optimizer, sens=1.0):
+        super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError("TrainOneStepCell: network must be a Cell, got "
+                            f"{type(network).__name__}")
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError("TrainOneStepCell: optimizer must be an nn "
+                            f"optimizer, got {type(optimizer).__name__}")
+        self.network = network
+        self.network.set_grad()
+        self.optimizer = optimizer
+        self.__dict__["weights"] = optimizer.parameters
+        self.sens = float(sens)
+        self.__dict__["grad_fn"] = value_and_grad(self.network, None,
+                                                  self.weights)
+
+    def construct(self, *inputs):
+        loss, grads = self.grad_fn(*inputs)
+        if self.sens != 1.0:
+            grads = tuple(g * self.sens for g in grads)
+        self.optimizer(grads)
+        return loss
