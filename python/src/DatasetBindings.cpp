@@ -139,6 +139,12 @@ llvm::Expected<T> callPython(const std::string &what, F &&body) {
     return body();
   } catch (py::error_already_set &e) {
     return pythonFailed(what, e);
+  } catch (py::builtin_exception &e) {
+    // A ValueError / TypeError raised by the conversions here: hand it to
+    // Python as such.
+    e.set_error();
+    py::error_already_set raised;
+    return pythonFailed(what, raised);
   } catch (std::exception &e) {
     pendingError().reset();
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
