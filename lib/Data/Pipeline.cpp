@@ -145,11 +145,15 @@ public:
   llvm::Expected<bool> next(Row &row) override {
     if (position >= order.size())
       return false;
+    int64_t pixels = data->rows * data->cols;
+    // Shuffled rows are scattered over the file data: fetch a later row's
+    // pixels into the cache while this one is processed.
+    if (position + kPrefetchDistance < order.size())
+      prefetchImage(order[position + kPrefetchDistance], pixels);
     int64_t index = order[position++];
     size_t split = 0;
     while (index >= data->counts[split])
       index -= data->counts[split++];
-    int64_t pixels = data->rows * data->cols;
     row.resize(2);
     // The image is a view of the decoded file: no copy.
     row[0] = Array::view(ElemType::U8, {data->rows, data->cols, 1},
@@ -166,6 +170,16 @@ public:
   bool callsPython() const override { return false; }
 
 private:
+  static constexpr size_t kPrefetchDistance = 4;
+  void prefetchImage(int64_t index, int64_t pixels) const {
+    size_t split = 0;
+    while (index >= data->counts[split])
+      index -= data->counts[split++];
+    const uint8_t *p = data->images[split] + index * pixels;
+    for (int64_t offset = 0; offset < pixels; offset += 64)
+      __builtin_prefetch(p + offset);
+  }
+
   std::shared_ptr<const MnistData> data;
   SamplerOptions opts;
   std::vector<int64_t> order;

@@ -16,6 +16,7 @@
 
 #include "ms/Data/Iterator.h"
 #include "ms/Data/Pipeline.h"
+#include "ms/Runtime/HostTensor.h"
 #include "ms/Runtime/Idx.h"
 
 #include <pybind11/functional.h>
@@ -363,6 +364,13 @@ public:
   /// epoch.
   py::object next() {
     Row row;
+    if (!fetch(row))
+      return py::none();
+    return rowToPython(row);
+  }
+
+  /// The next row into `row`, or false at the end of an epoch.
+  bool fetch(Row &row) {
     llvm::Expected<bool> more = false;
     if (it->prefetching()) {
       py::gil_scoped_release release;
@@ -376,9 +384,41 @@ public:
         throw std::move(*pending);
       raiseMSError(message);
     }
-    if (!*more)
+    return *more;
+  }
+
+  /// Like next(), with float32/float16/int32/int64 arrays that nothing
+  /// else holds (batches) handed over as HostTensors without a copy;
+  /// other arrays come as numpy arrays.
+  py::object nextForTensors() {
+    Row row;
+    if (!fetch(row))
       return py::none();
-    return rowToPython(row);
+    py::tuple out(row.size());
+    for (size_t i = 0; i < row.size(); ++i) {
+      Array &a = row[i];
+      std::optional<ms::runtime::DType> dtype;
+      switch (a.type) {
+      case ElemType::F32: dtype = ms::runtime::DType::F32; break;
+      case ElemType::F16: dtype = ms::runtime::DType::F16; break;
+      case ElemType::I32: dtype = ms::runtime::DType::I32; break;
+      case ElemType::I64: dtype = ms::runtime::DType::I64; break;
+      default: break;
+      }
+      bool alone = a.buffer.use_count() == 1 && a.bytes == a.buffer.get() &&
+                   reinterpret_cast<uintptr_t>(a.bytes) %
+                           ms::runtime::HostTensor::kAlignment ==
+                       0;
+      if (dtype && alone) {
+        // Sole owner: the Tensor may have the buffer, writable.
+        std::shared_ptr<void> storage(std::const_pointer_cast<void>(a.buffer));
+        out[i] = py::cast(
+            ms::runtime::HostTensor::adopt(*dtype, a.shape, std::move(storage)));
+      } else {
+        out[i] = arrayToPython(a);
+      }
+    }
+    return out;
   }
 
   bool finished() const { return it->finished(); }
@@ -453,6 +493,7 @@ void ms::python::registerDataset(py::module_ &m) {
            py::arg("root"), py::arg("num_epochs"), py::arg("prefetch"),
            py::arg("depth"))
       .def("next", &PyIterator::next)
+      .def("next_for_tensors", &PyIterator::nextForTensors)
       .def("close", &PyIterator::close)
       .def_property_readonly("finished", &PyIterator::finished)
       .def_property_readonly("prefetching", &PyIterator::prefetching);

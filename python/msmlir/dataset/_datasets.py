@@ -14,7 +14,10 @@ import random
 
 import numpy as np
 
+from .._msmlir import HostTensor as _HostTensor
 from .._msmlir import data as _data
+from .._tensor import Tensor as _Tensor
+from .._tensor import wrap as _wrap
 from . import config
 from ._ops import CppTransform
 from .transforms import Compose
@@ -444,15 +447,22 @@ class _Iterator:
         return self
 
     def _row(self):
-        row = self._it.next()
+        if self._output_numpy:
+            row = self._it.next()
+        else:
+            row = self._it.next_for_tensors()
         if row is None:
             raise StopIteration
         if self._select is not None:
             row = [row[i] for i in self._select]
         if self._output_numpy:
+            # Writable copies, as MindSpore gives (the arrays may view the
+            # source's data).
             return [np.array(a) for a in row]
-        from .._tensor import Tensor
-        return [Tensor(a) for a in row]
+        # Batches come as HostTensors the Tensor takes over; the rest
+        # (uint8 images, uint32 labels, views) as numpy arrays.
+        return [_wrap(a) if type(a) is _HostTensor else _Tensor(a)
+                for a in row]
 
     def stop(self):
         """Stops the pipeline's thread now (dropping the iterator does too)."""
