@@ -54,6 +54,19 @@ HostTensor::HostTensor(DType dtype, llvm::ArrayRef<int64_t> shape) {
   *this = std::move(*tensor);
 }
 
+HostTensor HostTensor::adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
+                             std::shared_ptr<void> storage) {
+  HostTensor tensor;
+  tensor.valid = true;
+  tensor.elementType = dtype;
+  tensor.dims.assign(shape.begin(), shape.end());
+  tensor.numElts = 1;
+  for (int64_t d : shape)
+    tensor.numElts *= d;
+  tensor.storage = std::move(storage);
+  return tensor;
+}
+
 llvm::Expected<HostTensor>
 HostTensor::allocate(DType dtype, llvm::ArrayRef<int64_t> shape) {
   auto error = [](const llvm::Twine &message) {

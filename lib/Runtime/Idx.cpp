@@ -77,6 +77,11 @@ llvm::Expected<std::vector<uint8_t>> gunzip(StringRef path,
     stream.avail_out = static_cast<uInt>(out.size() - used);
     status = inflate(&stream, Z_NO_FLUSH);
     out.resize(out.size() - stream.avail_out);
+    // Concatenated gzip members are one gzip file (RFC 1952, 2.2).
+    if (status == Z_STREAM_END && stream.avail_in >= 2 &&
+        stream.next_in[0] == 0x1f && stream.next_in[1] == 0x8b &&
+        inflateReset(&stream) == Z_OK)
+      status = Z_OK;
     if (status == Z_BUF_ERROR && stream.avail_in == 0)
       break; // Out of input before the end of the stream.
     std::optional<uint64_t> limit = idxSizeLimit(out);
@@ -164,8 +169,12 @@ double IdxArray::value(int64_t index) const {
   return 0;
 }
 
-llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
-                                               llvm::ArrayRef<uint8_t> bytes) {
+namespace {
+/// parseIdx, with `kind` naming the bytes in size errors ("the file", or
+/// "the decompressed file" for a gzipped one).
+llvm::Expected<IdxArray> parseIdxBytes(StringRef path,
+                                       llvm::ArrayRef<uint8_t> bytes,
+                                       StringRef kind) {
   if (bytes.size() < 4)
     return makeError(path, "too short for an IDX header (" +
                                llvm::Twine(bytes.size()) + " bytes)");
@@ -181,7 +190,8 @@ llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
     break;
   default:
     return makeError(path, "unknown IDX element type 0x" +
-                               llvm::utohexstr(typeByte) +
+                               llvm::utohexstr(typeByte, /*LowerCase=*/false,
+                                               /*Width=*/2) +
                                " (expected 0x08, 0x09, 0x0B, 0x0C, 0x0D or "
                                "0x0E)");
   }
@@ -192,7 +202,7 @@ llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
   if (bytes.size() < headerSize)
     return makeError(path, "truncated IDX header: rank " + llvm::Twine(rank) +
                                " needs " + llvm::Twine(headerSize) +
-                               " bytes, the file has " +
+                               " bytes, " + kind + " has " +
                                llvm::Twine(bytes.size()));
   uint64_t expected = idxTypeSize(idx.type);
   // The bytes the header describes with dim 0 taken as at least 1: zero
@@ -216,7 +226,7 @@ llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
   if (available < expected)
     return makeError(path, "truncated: the header says " +
                                llvm::Twine(expected) +
-                               " bytes of data, the file has " +
+                               " bytes of data, " + kind + " has " +
                                llvm::Twine(available));
   if (available > expected)
     return makeError(path, llvm::Twine(available - expected) +
@@ -225,6 +235,12 @@ llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
                                llvm::Twine(expected) + ")");
   idx.data.assign(bytes.begin() + headerSize, bytes.end());
   return idx;
+}
+} // namespace
+
+llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
+                                               llvm::ArrayRef<uint8_t> bytes) {
+  return parseIdxBytes(path, bytes, "the file");
 }
 
 llvm::Expected<IdxArray> ms::runtime::readIdx(StringRef path) {
@@ -240,7 +256,7 @@ llvm::Expected<IdxArray> ms::runtime::readIdx(StringRef path) {
   auto inflated = gunzip(path, bytes);
   if (!inflated)
     return inflated.takeError();
-  return parseIdx(path, *inflated);
+  return parseIdxBytes(path, *inflated, "the decompressed file");
 }
 
 llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,

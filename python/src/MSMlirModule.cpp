@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DatasetBindings.h"
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Runtime/Autodiff.h"
 #include "ms/Runtime/EagerExecutor.h"
@@ -575,6 +576,7 @@ PYBIND11_MODULE(_msmlir, m) {
             "and the graph compiler of the ms MLIR dialect";
 
   py::register_exception<MSErrorException>(m, "MSError", PyExc_RuntimeError);
+  ms::python::registerDataset(m);
 
   py::class_<HostTensor>(m, "HostTensor", py::buffer_protocol())
       .def(py::init([](int code, const std::vector<int64_t> &shape) {

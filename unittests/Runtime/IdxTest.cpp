@@ -93,7 +93,7 @@ TEST_F(IdxTest, ReportsEachKindOfDamage) {
                 .find("not an IDX file"),
             std::string::npos);
   EXPECT_NE(errorOf(readIdx(writeBytes("type", idxBytes(0x07, {1}, "a"))))
-                .find("unknown IDX element type 0x7"),
+                .find("unknown IDX element type 0x07"),
             std::string::npos);
   EXPECT_NE(errorOf(readIdx(writeBytes("header", good.substr(0, 9))))
                 .find("truncated IDX header"),
@@ -226,3 +226,21 @@ TEST_F(IdxTest, RejectsEmptyItemsAndSizesThatOverflow) {
 }
 
 } // namespace
+
+TEST_F(IdxTest, ReadsConcatenatedGzipMembers) {
+  std::string raw = idxBytes(0x08, {2, 3}, "abcdef");
+  auto idx = readIdx(writeBytes("two.gz", gzip(raw.substr(0, 7)) +
+                                              gzip(raw.substr(7))));
+  ASSERT_TRUE(bool(idx)) << llvm::toString(idx.takeError());
+  EXPECT_EQ(std::string(idx->data.begin(), idx->data.end()), "abcdef");
+}
+
+TEST_F(IdxTest, SizeErrorsNameDecompressedData) {
+  std::string raw = idxBytes(0x08, {4}, "ab");
+  EXPECT_EQ(errorOf(readIdx(writeBytes("short.gz", gzip(raw)))),
+            path("short.gz") + ": truncated: the header says 4 bytes of "
+                               "data, the decompressed file has 2");
+  EXPECT_EQ(errorOf(readIdx(writeBytes("short", raw))),
+            path("short") + ": truncated: the header says 4 bytes of "
+                            "data, the file has 2");
+}

@@ -62,6 +62,12 @@ public:
   static llvm::Expected<HostTensor> allocate(DType dtype,
                                              llvm::ArrayRef<int64_t> shape);
 
+  /// A tensor over `storage` without a copy: at least the bytes of `shape`,
+  /// kAlignment-aligned, not written by anyone else. The tensor shares its
+  /// ownership (the dataset pipeline hands its batches over this way).
+  static HostTensor adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
+                          std::shared_ptr<void> storage);
+
   bool isValid() const { return valid; }
   explicit operator bool() const { return valid; }
 

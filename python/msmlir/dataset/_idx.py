@@ -4,19 +4,21 @@ and Fashion-MNIST as Debian's dataset-fashion-mnist package installs it.
     images, labels = ms.dataset.load_fashion_mnist("test")
     x = ms.Tensor(ms.dataset.lenet_input(images[:64]))   # [64, 1, 32, 32]
 
+These are the numpy-level helpers msmlir had before the MindSpore-style
+API (MnistDataset, ...) in this package; they stay for the examples.
+
 Errors follow load_checkpoint: a missing file or directory raises
 ValueError; a file that is not a valid IDX file (bad magic, unknown dtype
 code, truncated header or data, trailing bytes, a corrupt gzip stream)
 raises ms.MSError. Every message names the file and the problem.
 """
 
-import math
 import os
-import zlib
 
 import numpy as np
 
-from ._runtime import MSError
+from .._msmlir import data as _data
+from .._runtime import MSError
 
 __all__ = ["read_idx", "load_fashion_mnist", "lenet_input",
            "FASHION_MNIST_DIR"]
@@ -24,89 +26,21 @@ __all__ = ["read_idx", "load_fashion_mnist", "lenet_input",
 # Where Debian's dataset-fashion-mnist package puts the files.
 FASHION_MNIST_DIR = "/usr/share/datasets/fashion-mnist"
 
-# IDX dtype codes (the third byte of the magic number); data is big-endian.
-_IDX_DTYPES = {
-    0x08: np.dtype(">u1"),
-    0x09: np.dtype(">i1"),
-    0x0B: np.dtype(">i2"),
-    0x0C: np.dtype(">i4"),
-    0x0D: np.dtype(">f4"),
-    0x0E: np.dtype(">f8"),
-}
-
-_GZIP_MAGIC = b"\x1f\x8b"
-
-
-def _gunzip(path, raw):
-    """The data of a gzip file (one or more members); the messages are the
-    runtime's IDX reader's (lib/Runtime/Idx.cpp)."""
-    parts = []
-    while True:
-        stream = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            parts.append(stream.decompress(raw))
-        except zlib.error as e:
-            raise MSError(f"{path}: corrupt gzip stream ({e})") from None
-        if not stream.eof:
-            raise MSError(f"{path}: truncated gzip stream (the file ends "
-                          "before the compressed data does)")
-        raw = stream.unused_data
-        if not raw:
-            return b"".join(parts)
-        if raw[:2] != _GZIP_MAGIC:
-            raise MSError(f"{path}: unexpected bytes after the gzip stream")
-
-
-def _read_bytes(path, what):
-    if not os.path.exists(path):
-        raise ValueError(f"{what}: {path}: no such file")
-    if os.path.isdir(path):
-        raise ValueError(f"{what}: {path}: is a directory, not a file")
-    with open(path, "rb") as f:
-        raw = f.read()
-    if raw[:2] == _GZIP_MAGIC:
-        return _gunzip(path, raw), "the decompressed file"
-    return raw, "the file"
-
 
 def read_idx(path):
     """The contents of an IDX file as a numpy array in native byte order.
 
     The file may be gzip-compressed (recognized by its magic bytes 1f 8b,
     whatever its name). Supported element types: 0x08 uint8, 0x09 int8,
-    0x0B int16, 0x0C int32, 0x0D float32, 0x0E float64.
+    0x0B int16, 0x0C int32, 0x0D float32, 0x0E float64. The file is read by
+    the runtime's IDX reader (lib/Runtime/Idx.cpp), the one ms-run uses.
     """
     path = os.fspath(path)
-    raw, kind = _read_bytes(path, "read_idx")
-    if len(raw) < 4:
-        raise MSError(f"{path}: too short for an IDX header ({len(raw)} "
-                      "bytes)")
-    if raw[0] != 0 or raw[1] != 0:
-        raise MSError(f"{path}: not an IDX file (it does not start with two "
-                      "zero bytes)")
-    code, rank = raw[2], raw[3]
-    dtype = _IDX_DTYPES.get(code)
-    if dtype is None:
-        raise MSError(f"{path}: unknown IDX element type 0x{code:02X} "
-                      "(expected 0x08, 0x09, 0x0B, 0x0C, 0x0D or 0x0E)")
-    if rank == 0:
-        raise MSError(f"{path}: IDX rank is 0; expected at least one "
-                      "dimension")
-    header = 4 + 4 * rank
-    if len(raw) < header:
-        raise MSError(f"{path}: truncated IDX header: rank {rank} needs "
-                      f"{header} bytes, {kind} has {len(raw)}")
-    dims = tuple(int(d) for d in np.frombuffer(raw, ">u4", rank, 4))
-    expected = math.prod(dims) * dtype.itemsize
-    have = len(raw) - header
-    if have < expected:
-        raise MSError(f"{path}: truncated: the header says {expected} bytes "
-                      f"of data, {kind} has {have}")
-    if have > expected:
-        raise MSError(f"{path}: {have - expected} unexpected bytes after the "
-                      f"data (the header says {expected})")
-    data = np.frombuffer(raw, dtype, offset=header).reshape(dims)
-    return data.astype(dtype.newbyteorder("="))
+    if not os.path.exists(path):
+        raise ValueError(f"read_idx: {path}: no such file")
+    if os.path.isdir(path):
+        raise ValueError(f"read_idx: {path}: is a directory, not a file")
+    return _data.read_idx(path)
 
 
 _FASHION_FILES = {

@@ -1,0 +1,115 @@
+//===- Array.cpp - Dataset values -----------------------------------------===//
+
+#include "ms/Data/Array.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace ms::data;
+
+namespace {
+struct TypeInfo {
+  ElemType type;
+  const char *name;
+  size_t size;
+};
+constexpr TypeInfo kTypes[] = {
+    {ElemType::Bool, "bool", 1},     {ElemType::I8, "int8", 1},
+    {ElemType::U8, "uint8", 1},      {ElemType::I16, "int16", 2},
+    {ElemType::U16, "uint16", 2},    {ElemType::I32, "int32", 4},
+    {ElemType::U32, "uint32", 4},    {ElemType::I64, "int64", 8},
+    {ElemType::U64, "uint64", 8},    {ElemType::F16, "float16", 2},
+    {ElemType::F32, "float32", 4},   {ElemType::F64, "float64", 8},
+};
+} // namespace
+
+size_t ms::data::elemSize(ElemType type) {
+  return kTypes[static_cast<int>(type)].size;
+}
+
+llvm::StringRef ms::data::elemName(ElemType type) {
+  return kTypes[static_cast<int>(type)].name;
+}
+
+std::optional<ElemType> ms::data::elemFromName(llvm::StringRef name) {
+  for (const TypeInfo &info : kTypes)
+    if (name == info.name)
+      return info.type;
+  return std::nullopt;
+}
+
+bool ms::data::isFloat(ElemType type) {
+  return type == ElemType::F16 || type == ElemType::F32 ||
+         type == ElemType::F64;
+}
+
+std::string ms::data::shapeStr(llvm::ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+Array Array::allocate(ElemType type, llvm::ArrayRef<int64_t> shape) {
+  Array a;
+  a.type = type;
+  a.shape.assign(shape.begin(), shape.end());
+  size_t bytes = (a.byteSize() + 63) / 64 * 64;
+  void *p = std::aligned_alloc(64, bytes ? bytes : 64);
+  if (!p)
+    std::abort(); // As operator new would, without exceptions.
+  a.buffer = std::shared_ptr<const void>(p, std::free);
+  a.bytes = static_cast<const uint8_t *>(p);
+  return a;
+}
+
+Array Array::view(ElemType type, llvm::ArrayRef<int64_t> shape,
+                  std::shared_ptr<const void> owner, const void *data) {
+  Array a;
+  a.type = type;
+  a.shape.assign(shape.begin(), shape.end());
+  a.buffer = std::move(owner);
+  a.bytes = static_cast<const uint8_t *>(data);
+  return a;
+}
+
+int64_t Array::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+Array Array::reshaped(llvm::ArrayRef<int64_t> newShape) const {
+  Array a = *this;
+  a.shape.assign(newShape.begin(), newShape.end());
+  return a;
+}
+
+std::string Array::typeStr() const {
+  return elemName(type).str() + shapeStr(shape);
+}
+
+Array ms::data::castArray(const Array &in, ElemType to) {
+  if (in.type == to)
+    return in;
+  Array out = Array::allocate(to, in.shape);
+  int64_t n = in.numElements();
+  visitType(in.type, [&](auto inTag) {
+    using In = decltype(inTag);
+    const In *src = in.data<In>();
+    visitType(to, [&](auto outTag) {
+      using Out = decltype(outTag);
+      Out *dst = out.mutableData<Out>();
+      for (int64_t i = 0; i < n; ++i) {
+        if constexpr (std::is_same_v<Out, bool>)
+          dst[i] = src[i] != In(0);
+        else if constexpr (std::is_same_v<In, _Float16>)
+          dst[i] = static_cast<Out>(static_cast<float>(src[i]));
+        else
+          dst[i] = static_cast<Out>(src[i]);
+      }
+    });
+  });
+  return out;
+}
