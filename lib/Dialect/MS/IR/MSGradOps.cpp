@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ShapeRules.h"
 #include "ms/Dialect/MS/IR/MSOps.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -15,20 +16,8 @@ using namespace mlir;
 namespace ms {
 namespace {
 
-std::string shapeStr(ArrayRef<int64_t> shape) {
-  return "[" +
-         llvm::join(llvm::map_range(shape,
-                                    [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
-         "]";
-}
-
-template <typename... Args>
-LogicalResult opError(StringRef opName, std::optional<Location> loc,
-                      Args &&...args) {
-  return emitOptionalError(loc, "'", opName, "' op ",
-                           std::forward<Args>(args)...);
-}
+using shape_rules::opError;
+using shape_rules::shapeStr;
 
 FailureOr<RankedTensorType> staticTensor(StringRef opName,
                                          std::optional<Location> loc, Type type,

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ShapeRules.h"
 #include "ms/Dialect/MS/IR/MSOps.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -18,20 +19,8 @@ using namespace mlir;
 namespace ms {
 namespace {
 
-std::string shapeText(ArrayRef<int64_t> shape) {
-  return "[" +
-         llvm::join(llvm::map_range(shape,
-                                    [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
-         "]";
-}
-
-template <typename... Args>
-LogicalResult opError(StringRef opName, std::optional<Location> loc,
-                      Args &&...args) {
-  return emitOptionalError(loc, "'", opName, "' op ",
-                           std::forward<Args>(args)...);
-}
+using shape_rules::opError;
+using shape_rules::shapeStr;
 
 /// `type` as a static-shaped ranked tensor, or an error naming `what`.
 FailureOr<RankedTensorType> staticOperand(StringRef opName,
@@ -65,8 +54,8 @@ LogicalResult inferCompareType(StringRef opName, std::optional<Location> loc,
   auto shape = broadcastShapes(lhs->getShape(), rhs->getShape());
   if (!shape)
     return opError(opName, loc, "operands do not broadcast: lhs shape ",
-                   shapeText(lhs->getShape()), " vs rhs shape ",
-                   shapeText(rhs->getShape()));
+                   shapeStr(lhs->getShape()), " vs rhs shape ",
+                   shapeStr(rhs->getShape()));
   types.push_back(
       RankedTensorType::get(*shape, IntegerType::get(lhsElement.getContext(), 1)));
   return success();
@@ -92,7 +81,7 @@ LogicalResult inferArgReduceType(StringRef opName, std::optional<Location> loc,
     return opError(opName, loc, "output_type must be i32 or i64, got ", index);
   if (input->getDimSize(axis < 0 ? axis + rank : axis) == 0)
     return opError(opName, loc, "axis ", axis, " of input ",
-                   shapeText(input->getShape()),
+                   shapeStr(input->getShape()),
                    " is empty; it has no extreme value");
   SmallVector<int64_t> shape(input->getShape());
   if (axis < 0)
@@ -125,7 +114,7 @@ LogicalResult OneHotOp::inferReturnTypes(MLIRContext *ctx,
   // MindSpore allows -1 or [0, rank of the result).
   if (axis < -1 || axis >= rank)
     return opError(name, loc, "axis ", axis, " is out of range for indices ",
-                   shapeText(indices->getShape()), " (expected -1 or [0, ",
+                   shapeStr(indices->getShape()), " (expected -1 or [0, ",
                    rank, "))");
   SmallVector<int64_t> shape(indices->getShape());
   shape.insert(shape.begin() + (axis < 0 ? rank - 1 : axis), depth);
@@ -136,7 +125,7 @@ LogicalResult OneHotOp::inferReturnTypes(MLIRContext *ctx,
   for (int64_t d : nonZero) {
     std::optional<int64_t> next = llvm::checkedMul(count, d);
     if (!next)
-      return opError(name, loc, "result shape ", shapeText(shape),
+      return opError(name, loc, "result shape ", shapeStr(shape),
                      " has more elements than int64 can count");
     count = *next;
   }
@@ -170,9 +159,9 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
     shape = broadcastShapes(cond->getShape(), *values);
   if (!shape)
     return opError(name, loc, "operands do not broadcast: condition ",
-                   shapeText(cond->getShape()), ", true_value ",
-                   shapeText(x->getShape()), ", false_value ",
-                   shapeText(y->getShape()));
+                   shapeStr(cond->getShape()), ", true_value ",
+                   shapeStr(x->getShape()), ", false_value ",
+                   shapeStr(y->getShape()));
   types.push_back(RankedTensorType::get(*shape, x->getElementType()));
   return success();
 }
