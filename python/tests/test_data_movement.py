@@ -102,3 +102,25 @@ def test_embedding_matches_torch_and_graph():
         emb(Tensor(ids.astype(np.float32)))
     with pytest.raises(ValueError, match="padding_idx must be None or in"):
         nn.Embedding(10, 4, padding_idx=10)
+
+
+def test_gather_gradient_matches_torch_and_graph():
+    """Embedding-style gather: repeated and out-of-range ids; the table's
+    gradient sums each id's cotangents (torch's embedding backward)."""
+    torch = pytest.importorskip("torch")
+    table = rand(6, 3)
+    ids = np.array([[1, 4, 1], [0, 9, 4]], np.int32)
+    sens = rand(2, 3, 3, seed=5)
+
+    def loss(t):
+        return ops.reduce_sum(ops.gather(t, Tensor(ids), 0) * Tensor(sens))
+
+    eager = ms.grad(loss)(Tensor(table)).asnumpy()
+    graph = ms.jit(ms.grad(loss))(Tensor(table)).asnumpy()
+    assert_bitwise(graph, eager)
+    t = torch.tensor(table, dtype=torch.float64, requires_grad=True)
+    valid = torch.from_numpy(np.where(ids < 6, ids, 0)).long()
+    mask = torch.from_numpy((ids < 6)[..., None].astype(np.float64))
+    (torch.nn.functional.embedding(valid, t) * mask *
+     torch.from_numpy(sens).double()).sum().backward()
+    np.testing.assert_allclose(eager, t.grad.numpy(), rtol=1e-6, atol=1e-7)

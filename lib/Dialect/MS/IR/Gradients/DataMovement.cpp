@@ -131,6 +131,35 @@ LogicalResult padRule(PadOp op, OpBuilder &b, Grads dys, OperandGrads dxs) {
   return success();
 }
 
+/// Gather's input gradient along axis 0: one_hot(indices)^T @ dy, with the
+/// indices flattened to [M] and dy to [M, rest]. Each input row sums the
+/// cotangents of its picks in index order (the matmul's in-order K sum),
+/// so the bits are fixed; an out-of-range index has an all-zero one_hot
+/// row and contributes nothing, as it read nothing.
+LogicalResult gatherRule(GatherOp op, OpBuilder &b, Grads dys,
+                         OperandGrads dxs) {
+  Location loc = op.getLoc();
+  RankedTensorType inputType = tensorType(op.getInput());
+  int64_t axis = op.getAxis();
+  if (axis < 0)
+    axis += inputType.getRank();
+  if (axis != 0) {
+    error(op) << "has a gradient rule for axis 0 only, got axis " << axis;
+    return failure();
+  }
+  int64_t picks = tensorType(op.getIndices()).getNumElements();
+  int64_t rows = inputType.getDimSize(0);
+  int64_t rest = rows ? inputType.getNumElements() / rows : 0;
+  Value indices = reshape(b, loc, op.getIndices(), {picks});
+  Value hot = OneHotOp::create(b, loc, indices, b.getI64IntegerAttr(rows),
+                               b.getI64IntegerAttr(-1), b.getF32FloatAttr(1.0f),
+                               b.getF32FloatAttr(0.0f));
+  Value dy = reshape(b, loc, dys[0], {picks, rest});
+  Value summed = MatmulOp::create(b, loc, hot, dy, b.getUnitAttr(), UnitAttr());
+  dxs[0] = reshape(b, loc, summed, inputType.getShape());
+  return success();
+}
+
 } // namespace
 
 void attachDataMovementGradients(MLIRContext &context) {
@@ -141,6 +170,7 @@ void attachDataMovementGradients(MLIRContext &context) {
   attachRule<SliceOp, sliceRule>(context);
   attachRule<BroadcastToOp, broadcastToRule>(context);
   attachRule<PadOp, padRule>(context);
+  attachRule<GatherOp, gatherRule>(context);
 }
 
 } // namespace grad
