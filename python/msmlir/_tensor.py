@@ -483,6 +483,10 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter([Tensor(row) for row in _np_view(a)])
 
+    def masked_fill(self, mask, value):
+        from . import ops
+        return ops.masked_fill(self, mask, value)
+
     def __getitem__(self, index):
         from . import ops
         result = ops._getitem(self, index)

@@ -1039,6 +1039,17 @@ def _getitem(x, index):
     return None
 
 
+def masked_fill(input_x, mask, value):
+    """input_x with `value` where the bool `mask` (broadcast like numpy) is
+    True: one ms.select."""
+    if not isinstance(mask, Tensor) or mask.dtype != mstype.bool_:
+        raise TypeError("ops.masked_fill: mask must be a bool Tensor")
+    return where(mask, value, input_x)
+
+
+__all__ += ["masked_fill"]
+
+
 def _is_int_index(index):
     if isinstance(index, Tensor):
         return index.dtype in (mstype.int32, mstype.int64)

@@ -452,3 +452,11 @@ OP_DB += [
                Sample((_uniform((4, 6), seed=79),), {"axis": 0})],
            exact=True),
 ]
+OP_DB += [
+    OpInfo("masked_fill", lambda x, m, value: ops.masked_fill(x, m, value),
+           lambda x, m, value: np.where(m != 0, value, x), lambda: [
+               Sample((_uniform((3, 4), seed=80),
+                       _rng(81).random((4,)) > 0.5), {"value": -2.5},
+                      name="broadcast_mask")],
+           exact=True),
+]
