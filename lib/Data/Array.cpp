@@ -2,6 +2,8 @@
 
 #include "ms/Data/Array.h"
 
+#include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <cstring>
 
@@ -90,6 +92,27 @@ std::string Array::typeStr() const {
   return elemName(type).str() + shapeStr(shape);
 }
 
+
+/// `value` as Out. A float outside Out's range has no C++ conversion (it
+/// is undefined behaviour), so floats are truncated, clamped to int64 and
+/// then converted, which wraps into unsigned types as numpy does on x86
+/// (-1.7 -> uint8 255); NaN becomes 0.
+template <typename Out, typename In> static Out convertValue(In value) {
+  if constexpr (std::is_floating_point_v<In> && std::is_integral_v<Out>) {
+    double d = static_cast<double>(value);
+    if (std::isnan(d))
+      return Out(0);
+    d = std::trunc(d);
+    if (d <= -9.2e18)
+      return static_cast<Out>(std::numeric_limits<int64_t>::min());
+    if (d >= 9.2e18)
+      return static_cast<Out>(std::numeric_limits<int64_t>::max());
+    return static_cast<Out>(static_cast<int64_t>(d));
+  } else {
+    return static_cast<Out>(value);
+  }
+}
+
 Array ms::data::castArray(const Array &in, ElemType to) {
   if (in.type == to)
     return in;
@@ -105,9 +128,9 @@ Array ms::data::castArray(const Array &in, ElemType to) {
         if constexpr (std::is_same_v<Out, bool>)
           dst[i] = src[i] != In(0);
         else if constexpr (std::is_same_v<In, _Float16>)
-          dst[i] = static_cast<Out>(static_cast<float>(src[i]));
+          dst[i] = convertValue<Out>(static_cast<float>(src[i]));
         else
-          dst[i] = static_cast<Out>(src[i]);
+          dst[i] = convertValue<Out>(src[i]);
       }
     });
   });
