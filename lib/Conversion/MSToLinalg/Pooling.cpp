@@ -23,25 +23,6 @@ namespace {
 
 using utils::IteratorType;
 
-/// Pads dims 2 and 3 of an NCHW tensor with `value`.
-Value padSpatial(OpBuilder &b, Location loc, Value input, ConvDim h, ConvDim w,
-                 double value) {
-  if (!h.padBefore && !h.padAfter && !w.padBefore && !w.padAfter)
-    return input;
-  auto type = cast<RankedTensorType>(input.getType());
-  auto index = [&](int64_t i) { return OpFoldResult(b.getIndexAttr(i)); };
-  auto paddedType = RankedTensorType::get(
-      {type.getDimSize(0), type.getDimSize(1),
-       type.getDimSize(2) + h.padBefore + h.padAfter,
-       type.getDimSize(3) + w.padBefore + w.padAfter},
-      type.getElementType());
-  return tensor::PadOp::create(
-      b, loc, paddedType, input,
-      {index(0), index(0), index(h.padBefore), index(w.padBefore)},
-      {index(0), index(0), index(h.padAfter), index(w.padAfter)},
-      floatConst(b, loc, type.getElementType(), value));
-}
-
 /// Sum or max of each [kh, kw] window of `input` (already padded) with the
 /// given strides, in row-major window order: one linalg.generic over
 /// (n, c, oh, ow, kh, kw) with a window-shaped operand giving the extents.
@@ -105,7 +86,8 @@ struct PoolPattern : OpConversionPattern<PoolOp> {
     double padValue = kind == ReduceKind::Max
                           ? -std::numeric_limits<double>::infinity()
                           : 0.0;
-    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), h, w, padValue);
+    Value padded =
+        padSpatialDims(rewriter, loc, adaptor.getInput(), h, w, padValue);
     Value result = poolWindows(rewriter, loc, padded, resultType, kernel,
                                stride, kind);
     if (kind == ReduceKind::Sum) {
@@ -113,9 +95,8 @@ struct PoolPattern : OpConversionPattern<PoolOp> {
       auto onesType = RankedTensorType::get(
           {1, 1, inputType.getDimSize(2), inputType.getDimSize(3)},
           elementType);
-      Value paddedOnes =
-          padSpatial(rewriter, loc, filled(rewriter, loc, onesType, 1.0), h, w,
-                     0.0);
+      Value paddedOnes = padSpatialDims(
+          rewriter, loc, filled(rewriter, loc, onesType, 1.0), h, w, 0.0);
       auto countType = RankedTensorType::get(
           {1, 1, resultType.getDimSize(2), resultType.getDimSize(3)},
           elementType);
