@@ -51,4 +51,17 @@ def MS_AnyTensor : RankedTensorOf<[F32, F16, I32, I64, I1]>;
 // Numbers only: what argmax/argmin compare.
 def MS_NumberTensor : RankedTensorOf<[F32, F16, I32, I64]>;
 
+// The dtype groups of MindSpore's dtype list (issue 16), as ops widen to
+// them. uint8 is ui8 in the IR (signedness matters for div, max, compare
+// and casts); MSToLinalg maps it to signless i8 after choosing the op.
+// Float ops: what transcendental, normalization, conv and pool ops take.
+def MS_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
+// Numbers: what add/sub/mul, max/min, neg/abs, sums and matmul take.
+def MS_NumericTensor
+    : RankedTensorOf<[F16, BF16, F32, F64, I8, I16, I32, I64, UI8]>;
+// Any element: what data movement (reshape, transpose, concat, slice,
+// pad, gather, select, cast) moves without looking at values.
+def MS_AllTensor
+    : RankedTensorOf<[F16, BF16, F32, F64, I8, I16, I32, I64, UI8, I1]>;
+
 #endif // MS_DIALECT_MS_IR_MSBASE_TD
