@@ -254,6 +254,11 @@ struct MaxPoolGradPattern : OpConversionPattern<MaxPool2DGradOp> {
                                   -std::numeric_limits<double>::infinity());
     Value argmax =
         firstMaxIndex(rewriter, loc, padded, pooledType, kernel, stride);
+    if (tilesExactly(*g, inputType, pooledType, kernel, stride)) {
+      rewriter.replaceOp(op, routeToTiles(rewriter, loc, inputType,
+                                          adaptor.getDy(), argmax, kernel));
+      return success();
+    }
     Value dy = spreadSpatialDims(rewriter, loc, adaptor.getDy(), stride,
                                  g->spreadBefore, g->spreadSize, 0.0);
     // -1 matches no window offset: positions no window starts at.
@@ -282,6 +287,66 @@ struct MaxPoolGradPattern : OpConversionPattern<MaxPool2DGradOp> {
         });
     rewriter.replaceOp(op, result);
     return success();
+  }
+
+private:
+  /// Whether the windows tile the input: stride == kernel, no padding, and
+  /// every row and column in exactly one window (LeNet's 2x2 / 2 pools).
+  static bool tilesExactly(const PoolGradGeometry<MaxPool2DGradOp> &g,
+                           RankedTensorType inputType,
+                           RankedTensorType pooledType,
+                           ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride) {
+    return kernel == stride && !g.h.padBefore && !g.h.padAfter &&
+           !g.w.padBefore && !g.w.padAfter &&
+           inputType.getDimSize(2) == pooledType.getDimSize(2) * kernel[0] &&
+           inputType.getDimSize(3) == pooledType.getDimSize(3) * kernel[1];
+  }
+
+  /// dx[n, c, i, j] = dy[n, c, i / kh, j / kw] where (i % kh, j % kw) is
+  /// its window's first maximum, else 0: one elementwise pass over the
+  /// input instead of a sum over the windows covering each position (here
+  /// exactly one, so the values are those of the general form).
+  static Value routeToTiles(OpBuilder &b, Location loc,
+                            RankedTensorType inputType, Value dy,
+                            Value argmax, ArrayRef<int64_t> kernel) {
+    MLIRContext *ctx = b.getContext();
+    AffineExpr d[4];
+    for (unsigned i = 0; i < 4; ++i)
+      d[i] = getAffineDimExpr(i, ctx);
+    AffineMap window = AffineMap::get(
+        4, 0, {d[0], d[1], d[2].floorDiv(kernel[0]), d[3].floorDiv(kernel[1])},
+        ctx);
+    SmallVector<AffineMap> maps = {window, window,
+                                   AffineMap::getMultiDimIdentityMap(4, ctx)};
+    int64_t kh = kernel[0], kw = kernel[1];
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{inputType}, ValueRange{dy, argmax},
+               ValueRange{emptyLike(b, loc, inputType)}, maps,
+               SmallVector<IteratorType>(4, IteratorType::parallel),
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 auto offset = [&](unsigned dim, int64_t size) {
+                   return arith::RemUIOp::create(
+                       nb, l, linalg::IndexOp::create(nb, l, dim),
+                       arith::ConstantIndexOp::create(nb, l, size));
+                 };
+                 Value row = offset(2, kh);
+                 Value col = offset(3, kw);
+                 Value flat = arith::AddIOp::create(
+                     nb, l,
+                     arith::MulIOp::create(
+                         nb, l, row, arith::ConstantIndexOp::create(nb, l, kw)),
+                     col);
+                 Value flatF = arith::SIToFPOp::create(
+                     nb, l, args[0].getType(),
+                     arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat));
+                 Value isMax = arith::CmpFOp::create(
+                     nb, l, arith::CmpFPredicate::OEQ, args[1], flatF);
+                 Value routed = arith::SelectOp::create(
+                     nb, l, isMax, args[0],
+                     floatConst(nb, l, args[0].getType(), 0.0));
+                 linalg::YieldOp::create(nb, l, routed);
+               })
+        .getResult(0);
   }
 };
 

@@ -43,20 +43,43 @@ func.func @stop_gradient_and_slice(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, ten
 
 // -----
 
+// Overlapping windows (3x3, stride 2): each position sums the windows that
+// cover it.
 // CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
-// CHECK-DAG: #[[GATHER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 - d4 + 1, d3 - d5 + 1)>
+// CHECK-DAG: #[[GATHER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 - d4 + 2, d3 - d5 + 2)>
 // CHECK-LABEL: func @max_pool2d_grad
-// CHECK-SAME: (%[[X:.*]]: tensor<1x2x6x6xf32>, %[[DY:.*]]: tensor<1x2x3x3xf32>)
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x7x7xf32>, %[[DY:.*]]: tensor<1x2x3x3xf32>)
 // The first maximum of each window, as its row-major offset.
 // CHECK: %[[ARG:.*]]:2 = linalg.generic {indexing_maps = [#[[WIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[X]],
 // CHECK: arith.cmpf ogt
-// CHECK: %[[DYS:.*]] = tensor.insert_slice %[[DY]] into %{{.*}}[0, 0, 1, 1] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x3x3xf32> into tensor<1x2x7x7xf32>
-// CHECK: %[[IDX:.*]] = tensor.insert_slice %[[ARG]]#1 into %{{.*}}[0, 0, 1, 1] [1, 2, 3, 3] [1, 1, 2, 2]
-// CHECK: linalg.generic {indexing_maps = [#[[GATHER]], #[[GATHER]], {{.*}}]{{.*}} ins(%[[DYS]], %[[IDX]], %{{.*}} : tensor<1x2x7x7xf32>, tensor<1x2x7x7xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<1x2x6x6xf32>)
+// CHECK: %[[DYS:.*]] = tensor.insert_slice %[[DY]] into %{{.*}}[0, 0, 2, 2] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x3x3xf32> into tensor<1x2x9x9xf32>
+// CHECK: %[[IDX:.*]] = tensor.insert_slice %[[ARG]]#1 into %{{.*}}[0, 0, 2, 2] [1, 2, 3, 3] [1, 1, 2, 2]
+// CHECK: linalg.generic {indexing_maps = [#[[GATHER]], #[[GATHER]], {{.*}}]{{.*}} ins(%[[DYS]], %[[IDX]], %{{.*}} : tensor<1x2x9x9xf32>, tensor<1x2x9x9xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x2x7x7xf32>)
 // CHECK: arith.cmpf oeq
 // CHECK: arith.select
 // CHECK: arith.addf
-func.func @max_pool2d_grad(%x: tensor<1x2x6x6xf32>, %dy: tensor<1x2x3x3xf32>) -> tensor<1x2x6x6xf32> {
+func.func @max_pool2d_grad(%x: tensor<1x2x7x7xf32>, %dy: tensor<1x2x3x3xf32>) -> tensor<1x2x7x7xf32> {
+  %0 = ms.max_pool2d_grad %x, %dy kernel_size [3, 3] stride [2, 2] : tensor<1x2x7x7xf32>, tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x7x7xf32>
+}
+
+// -----
+
+// Windows that tile the input (2x2, stride 2, 6 = 3 * 2): one elementwise
+// pass routes dy[i / 2, j / 2] to the position of its window's maximum.
+// CHECK-DAG: #[[TILE:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 2, d3 floordiv 2)>
+// CHECK-LABEL: func @max_pool2d_grad_tiles
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x6x6xf32>, %[[DY:.*]]: tensor<1x2x3x3xf32>)
+// CHECK: %[[ARG:.*]]:2 = linalg.generic {{.*}} ins(%[[X]],
+// CHECK-NOT: tensor.insert_slice
+// CHECK: linalg.generic {indexing_maps = [#[[TILE]], #[[TILE]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[DY]], %[[ARG]]#1 : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) outs(%{{.*}} : tensor<1x2x6x6xf32>)
+// CHECK: arith.remui
+// CHECK: arith.remui
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+// CHECK-NOT: arith.addf
+// CHECK: return
+func.func @max_pool2d_grad_tiles(%x: tensor<1x2x6x6xf32>, %dy: tensor<1x2x3x3xf32>) -> tensor<1x2x6x6xf32> {
   %0 = ms.max_pool2d_grad %x, %dy kernel_size [2, 2] stride [2, 2] : tensor<1x2x6x6xf32>, tensor<1x2x3x3xf32>
   return %0 : tensor<1x2x6x6xf32>
 }
