@@ -46,23 +46,26 @@ def _jit_step(net, optimizer, use_jit):
     return ms.jit(step) if use_jit else step
 
 
+def _make_step(kind, net, opt):
+    """The train step of `kind`: "jit" (value_and_grad under ms.jit),
+    "pynative" (value_and_grad), "cell" (TrainOneStepCell in GRAPH_MODE) or
+    "cell_pynative"."""
+    if kind in ("cell", "cell_pynative"):
+        if kind == "cell":
+            ms.set_context(mode=ms.GRAPH_MODE)
+        return nn.TrainOneStepCell(nn.WithLossCell(net,
+                                                   nn.CrossEntropyLoss()),
+                                   opt)
+    return _jit_step(net, opt, kind == "jit")
+
+
 def _train(kind, level="", make_opt=None):
     """Losses and final weights of STEPS steps."""
     make_opt = make_opt or (lambda ps: nn.Momentum(ps, 0.1, 0.9))
     ms.set_context(mode=ms.PYNATIVE_MODE, jit_level=level)
     net = _fresh_net()
     opt = make_opt(net.trainable_params())
-    if kind == "cell":
-        ms.set_context(mode=ms.GRAPH_MODE)
-        step = nn.TrainOneStepCell(nn.WithLossCell(net,
-                                                   nn.CrossEntropyLoss()),
-                                   opt)
-    elif kind == "cell_pynative":
-        step = nn.TrainOneStepCell(nn.WithLossCell(net,
-                                                   nn.CrossEntropyLoss()),
-                                   opt)
-    else:
-        step = _jit_step(net, opt, kind == "jit")
+    step = _make_step(kind, net, opt)
     params = net.trainable_params()
     losses = [step(Tensor(x), Tensor(y)).asnumpy().copy()
               for x, y in _batches()]
@@ -119,13 +122,7 @@ def test_one_graph_across_steps(kind):
     ms.set_context(mode=ms.PYNATIVE_MODE)
     net = _fresh_net()
     opt = nn.SGD(net.trainable_params(), 0.01)
-    if kind == "cell":
-        ms.set_context(mode=ms.GRAPH_MODE)
-        step = nn.TrainOneStepCell(nn.WithLossCell(net,
-                                                   nn.CrossEntropyLoss()),
-                                   opt)
-    else:
-        step = _jit_step(net, opt, True)
+    step = _make_step(kind, net, opt)
     batches = [(Tensor(x), Tensor(y)) for x, y in _batches(4)]
     before = ms.compile_count()
     step(*batches[0])
@@ -149,13 +146,7 @@ def test_steady_state_step_allocates_nothing_new(kind):
     ms.set_context(mode=ms.PYNATIVE_MODE)
     net = _fresh_net()
     opt = nn.Momentum(net.trainable_params(), 0.01, 0.9)
-    if kind == "cell":
-        ms.set_context(mode=ms.GRAPH_MODE)
-        step = nn.TrainOneStepCell(nn.WithLossCell(net,
-                                                   nn.CrossEntropyLoss()),
-                                   opt)
-    else:
-        step = _jit_step(net, opt, kind == "jit")
+    step = _make_step(kind, net, opt)
     batches = [(Tensor(x), Tensor(y)) for x, y in _batches(6)]
     for x, y in batches[:2]:
         step(x, y)

@@ -16,6 +16,8 @@
 #include "mlir/IR/AffineMap.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace ms;
 using namespace ms::lowering;
@@ -35,6 +37,18 @@ bool im2colFits(int64_t c, int64_t kh, int64_t kw, int64_t oh, int64_t ow) {
     if (elements)
       elements = llvm::checkedMul(*elements, factor);
   return elements && *elements <= kMaxIm2colElements;
+}
+
+/// The read of an image [C, H, W] by an iteration space over (c, kh, kw,
+/// oh, ow) in some order: `dims` gives the position of each of the five, and
+/// the read is (c, oh * stride + kh * dilation, ow * stride + kw * dilation).
+AffineMap windowRead(MLIRContext *ctx, std::array<unsigned, 5> dims,
+                     ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation) {
+  auto d = [&](unsigned which) { return getAffineDimExpr(dims[which], ctx); };
+  return AffineMap::get(5, 0,
+                        {d(0), d(3) * stride[0] + d(1) * dilation[0],
+                         d(4) * stride[1] + d(2) * dilation[1]},
+                        ctx);
 }
 
 /// Offsets [index, 0, ...] of a rank-`rank` slice at `index` of dim 0.
@@ -200,14 +214,8 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
           rewriter, loc, RankedTensorType::get({o, c * kh * kw}, elementType),
           adaptor.getWeight(), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
       ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
-      AffineExpr d[5]; // (c, kh, kw, oh, ow)
-      for (unsigned i = 0; i < 5; ++i)
-        d[i] = getAffineDimExpr(i, ctx);
-      AffineMap read = AffineMap::get(
-          5, 0,
-          {d[0], d[3] * stride[0] + d[1] * dilation[0],
-           d[4] * stride[1] + d[2] * dilation[1]},
-          ctx);
+      // (c, kh, kw, oh, ow)
+      AffineMap read = windowRead(ctx, {0, 1, 2, 3, 4}, stride, dilation);
       Value result = perImageIm2colMatmul(rewriter, loc, input, weightMatrix,
                                           {c, kh, kw, h.output, w.output},
                                           read, resultType);
@@ -498,14 +506,8 @@ private:
     Type elementType = resultType.getElementType();
     int64_t k = G.c * G.kh * G.kw, pixels = G.h.output * G.w.output;
     auto sumType = RankedTensorType::get({G.o, k}, elementType);
-    AffineExpr d[5]; // (oh, ow, c, kh, kw)
-    for (unsigned i = 0; i < 5; ++i)
-      d[i] = getAffineDimExpr(i, ctx);
-    AffineMap read = AffineMap::get(
-        5, 0,
-        {d[2], d[0] * stride[0] + d[3] * dilation[0],
-         d[1] * stride[1] + d[4] * dilation[1]},
-        ctx);
+    // (oh, ow, c, kh, kw)
+    AffineMap read = windowRead(ctx, {2, 3, 4, 0, 1}, stride, dilation);
     Value lower = arith::ConstantIndexOp::create(b, loc, 0);
     Value upper = arith::ConstantIndexOp::create(b, loc, G.n);
     Value step = arith::ConstantIndexOp::create(b, loc, 1);
