@@ -579,6 +579,31 @@ class Tensor:
         from . import ops
         return ops.matmul(other, self)
 
+    # ** // %: ms.pow, ms.floor_div, ms.floor_mod (ops.pow, ...).
+    def __pow__(self, other):
+        from . import ops
+        return ops.pow(self, other)
+
+    def __rpow__(self, other):
+        from . import ops
+        return ops.pow(other, self)
+
+    def __floordiv__(self, other):
+        from . import ops
+        return ops.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        from . import ops
+        return ops.floor_divide(other, self)
+
+    def __mod__(self, other):
+        from . import ops
+        return ops.remainder(self, other)
+
+    def __rmod__(self, other):
+        from . import ops
+        return ops.remainder(other, self)
+
     def __neg__(self):
         return unary(_NEG, self)
 
@@ -764,6 +789,22 @@ class Tensor:
     def matmul(self, other):
         from . import ops
         return ops.matmul(self, other)
+
+    def pow(self, exponent):
+        from . import ops
+        return ops.pow(self, exponent)
+
+    def floor_divide(self, other):
+        from . import ops
+        return ops.floor_divide(self, other)
+
+    def remainder(self, other):
+        from . import ops
+        return ops.remainder(self, other)
+
+    def fmod(self, other):
+        from . import ops
+        return ops.fmod(self, other)
 
 
 def wrap(host):

@@ -1084,3 +1084,18 @@ from ._losses import (cross_entropy, nll_loss,  # noqa: E402
 
 __all__ += ["stop_gradient", "assign", "cross_entropy", "nll_loss",
             "binary_cross_entropy_with_logits", "mse_loss", "l1_loss"]
+
+
+#===---------------------------------------------------------------------===#
+# pow, floor division, remainders (_ops_math.py)
+#===---------------------------------------------------------------------===#
+
+from ._ops_math import (pow, floor_divide, remainder, floor_div,  # noqa: E402
+                        floor_mod, fmod)
+
+Pow = _simple("Pow", pow, "x ** y")
+FloorDiv = _simple("FloorDiv", floor_div, "floor(x / y)")
+FloorMod = _simple("FloorMod", floor_mod, "x - floor(x / y) * y")
+
+__all__ += ["pow", "floor_divide", "remainder", "floor_div", "floor_mod",
+            "fmod", "Pow", "FloorDiv", "FloorMod"]

@@ -460,3 +460,77 @@ OP_DB += [
                       name="broadcast_mask")],
            exact=True),
 ]
+
+
+# pow, floor division and remainders (MSArithOps.td). floor_div, floor_mod
+# and fmod are exact in every dtype (fmod is exact, and the floor quotient
+# is an integer), so they compare exactly, infinities, NaNs and signed zeros
+# included; integer samples have nonzero divisors (the float64 reference
+# cannot say what an integer division by zero gives: test_arith_ops.py
+# checks those against numpy's integer results).
+def _divmod_samples():
+    edges_x = [7.5, -7.5, 7.5, -7.5, 0.0, -0.0, 6.0, -6.0, np.inf, 5.0,
+               1.0, -1.0]
+    edges_y = [2.0, 2.0, -2.0, -2.0, 3.0, 3.0, -3.0, 3.0, 2.0, np.inf,
+               0.0, -0.0]
+    rng = _rng(90)
+    ints = rng.integers(-20, 21, size=(3, 5)).astype(np.int32)
+    divisors = rng.integers(1, 7, size=(5,)) * rng.choice([-1, 1], size=5)
+    return [
+        Sample((np.array(edges_x, np.float32), np.array(edges_y, np.float32)),
+               name="edges"),
+        Sample((_uniform((3, 4), -10, 10, seed=91),
+                _uniform((4,), 0.5, 3, seed=92) * np.float32(-1) ** np.arange(
+                    4, dtype=np.float32)), name="broadcast"),
+        Sample((ints, divisors.astype(np.int32)), name="int32"),
+        Sample((ints.astype(np.int64).T, np.array([-3], np.int64)),
+               name="int64"),
+    ]
+
+
+def _pow_samples():
+    base = _uniform((3, 4), 0.1, 3.0, seed=93)
+    return [
+        Sample((base, _uniform((3, 4), -2, 2, seed=94)), name="positive"),
+        Sample((_uniform((6,), -3, 3, seed=95),
+                np.array([0, 1, 2, 3, -1, -2], np.float32)),
+               name="integral_exponents"),
+        Sample((np.array([0.0, 0.0, 1.0, 2.0], np.float32),
+                np.array([0.0, 2.0], np.float32)[[0, 1, 0, 1]]),
+               name="zeros"),
+        Sample((base, np.array(2.0, np.float32)), name="scalar_exponent"),
+    ]
+
+
+def _int_pow_samples():
+    rng = _rng(96)
+    return [
+        Sample((rng.integers(-5, 6, size=(3, 4)).astype(np.int32),
+                rng.integers(0, 7, size=(4,)).astype(np.int32)),
+               name="int32"),
+        Sample((rng.integers(-40, 41, size=(5,)).astype(np.int64),
+                np.array(11, np.int64)), name="int64"),
+    ]
+
+
+def _quiet(fn):
+    """`fn` without numpy's warnings for the edge values (x / 0, inf % y)."""
+    def ref(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return ref
+
+
+def _int_pow_ref(a, b):
+    return np.power(a.astype(np.int64), b.astype(np.int64))
+
+
+OP_DB += [
+    OpInfo("pow", ops.pow, np.power, _pow_samples),
+    OpInfo("pow_int", ops.pow, _int_pow_ref, _int_pow_samples, exact=True),
+    OpInfo("floor_div", ops.floor_divide, _quiet(np.floor_divide),
+           _divmod_samples, exact=True),
+    OpInfo("floor_mod", ops.remainder, _quiet(np.remainder),
+           _divmod_samples, exact=True),
+    OpInfo("fmod", ops.fmod, _quiet(np.fmod), _divmod_samples, exact=True),
+]

@@ -77,6 +77,7 @@ void attachGradientRules(MLIRContext &context) {
   attachReductionGradients(context);
   attachDataMovementGradients(context);
   attachLogicalGradients(context);
+  attachArithGradients(context);
 }
 
 } // namespace grad
