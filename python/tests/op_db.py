@@ -534,3 +534,146 @@ OP_DB += [
            _divmod_samples, exact=True),
     OpInfo("fmod", ops.fmod, _quiet(np.fmod), _divmod_samples, exact=True),
 ]
+
+
+# cumsum, argsort, gather_elements (MSScanSortOps.td) and the compositions
+# sort, topk and max/min with indices. Orders are exact (ties keep index
+# order; NaN sorts above every number, as torch); cumsum of float32 against
+# float64 sums.
+def _stable_order(x, axis, descending):
+    """Stable sort positions along `axis`, NaN largest, from Python's
+    sorted on keys (not numpy's argsort)."""
+    def order(row):
+        def key(i):
+            v = row[i]
+            if np.isnan(v):
+                return (0,) if descending else (1,)
+            return (1, -v) if descending else (0, v)
+        return np.array(sorted(range(len(row)), key=key))
+    return np.apply_along_axis(order, axis, x)
+
+
+def _sort_samples():
+    ties = np.array([[3, 1, 2, 1, 3, 0], [5, 5, 5, 4, 4, -1]], np.float32)
+    edges = np.array([[2.0, np.nan, -0.0, 0.0, -np.inf, np.nan, 1.0, np.inf]],
+                     np.float32)
+    rng = _rng(100)
+    return [
+        Sample((ties,), {"axis": -1, "descending": False}, name="ties"),
+        Sample((ties,), {"axis": 1, "descending": True}, name="ties_desc"),
+        Sample((edges,), {"axis": -1, "descending": False}, name="nan_inf"),
+        Sample((edges,), {"axis": -1, "descending": True},
+               name="nan_inf_desc"),
+        Sample((_uniform((5, 3, 4), seed=101),),
+               {"axis": 0, "descending": False}, name="axis0"),
+        Sample((rng.integers(-3, 4, size=(3, 7)).astype(np.int32),),
+               {"axis": 1, "descending": True}, name="int32"),
+        Sample((rng.integers(-3, 4, size=(4, 3)).astype(np.int64),),
+               {"axis": 0, "descending": False}, name="int64"),
+    ]
+
+
+def _take(x, order, axis):
+    return np.take_along_axis(x, order, axis)
+
+
+def _topk_samples():
+    ties = np.array([[3, 1, 2, 1, 3, 0], [5, 5, 5, 4, 4, -1]], np.float32)
+    rng = _rng(102)
+    return [
+        Sample((ties,), {"k": 3, "dim": None, "largest": True}, name="ties"),
+        Sample((ties,), {"k": 4, "dim": 1, "largest": False},
+               name="smallest"),
+        Sample((_uniform((6, 3), seed=103),),
+               {"k": 2, "dim": 0, "largest": True}, name="dim0"),
+        Sample((rng.integers(-9, 10, size=(2, 8)).astype(np.int32),),
+               {"k": 8, "dim": -1, "largest": True}, name="int32_all"),
+    ]
+
+
+def _topk_order(x, k, dim, largest):
+    axis = -1 if dim is None else dim
+    return np.take(_stable_order(x, axis, largest), np.arange(k), axis)
+
+
+def _extreme_samples():
+    x = np.array([[1.0, 3.0, 3.0, -2.0], [np.nan, 0.0, np.nan, 5.0],
+                  [-1.0, -1.0, -4.0, -4.0]], np.float32)
+    rng = _rng(104)
+    return [
+        Sample((x,), {"axis": 1, "keepdims": False}, name="ties_nan"),
+        Sample((x,), {"axis": 0, "keepdims": True}, name="axis0_keep"),
+        Sample((rng.integers(-5, 6, size=(3, 5)).astype(np.int64),),
+               {"axis": -1, "keepdims": False}, name="int64"),
+    ]
+
+
+def _np_extreme(fn, x, axis, keepdims):
+    # numpy's argmax/argmin: first index, NaN counts as the extreme.
+    i = fn(x, axis=axis, keepdims=True)
+    values = np.take_along_axis(x, i, axis)
+    return (values, i) if keepdims else (values.squeeze(axis),
+                                         i.squeeze(axis))
+
+
+def _cumsum_samples():
+    rng = _rng(105)
+    return [
+        Sample((_uniform((4, 6), seed=106),), {"axis": 1}, name="axis1"),
+        Sample((_uniform((5, 2, 3), seed=107),), {"axis": 0}, name="axis0"),
+        Sample((_uniform((7,), seed=108),), {"axis": -1}, name="1d"),
+        Sample((rng.integers(-50, 50, size=(3, 4)).astype(np.int32),),
+               {"axis": 0}, name="int32"),
+        Sample((rng.integers(-50, 50, size=(2, 9)).astype(np.int64),),
+               {"axis": -1}, name="int64"),
+    ]
+
+
+def _gather_elements_samples():
+    rng = _rng(109)
+    return [
+        Sample((_uniform((4, 5), seed=110),
+                rng.integers(0, 5, size=(4, 3)).astype(np.int32)),
+               {"dim": 1}, name="dim1"),
+        Sample((rng.integers(-9, 9, size=(3, 2, 4)).astype(np.int64),
+                rng.integers(0, 3, size=(5, 2, 4)).astype(np.int64)),
+               {"dim": 0}, name="int64_dim0"),
+    ]
+
+
+def _np_gather_elements(x, index, dim):
+    return np.take_along_axis(x, index.astype(np.int64), dim)
+
+
+OP_DB += [
+    OpInfo("cumsum", lambda x, axis: ops.cumsum(x, axis),
+           lambda x, axis: np.cumsum(x, axis), _cumsum_samples),
+    OpInfo("argsort", lambda x, axis, descending:
+           ops.argsort(x, axis, descending), _stable_order, _sort_samples,
+           exact=True),
+    OpInfo("sort", lambda x, axis, descending:
+           ops.sort(x, axis, descending)[0],
+           lambda x, axis, descending: _take(
+               x, _stable_order(x, axis, descending), axis),
+           _sort_samples, exact=True),
+    OpInfo("topk", lambda x, **a: ops.topk(x, **a)[0],
+           lambda x, k, dim, largest: _take(
+               x, _topk_order(x, k, dim, largest), -1 if dim is None else dim),
+           _topk_samples, exact=True),
+    OpInfo("topk_indices", lambda x, **a: ops.topk(x, **a)[1],
+           _topk_order, _topk_samples, exact=True),
+    OpInfo("gather_elements", lambda x, i, dim: ops.gather_elements(x, dim, i),
+           _np_gather_elements, _gather_elements_samples, exact=True),
+    OpInfo("max_values", lambda x, **a: ops.max(x, **a)[0],
+           lambda x, **a: _np_extreme(np.argmax, x, **a)[0],
+           _extreme_samples, exact=True),
+    OpInfo("max_indices", lambda x, **a: ops.max(x, **a)[1],
+           lambda x, **a: _np_extreme(np.argmax, x, **a)[1],
+           _extreme_samples, exact=True),
+    OpInfo("min_values", lambda x, **a: ops.min(x, **a)[0],
+           lambda x, **a: _np_extreme(np.argmin, x, **a)[0],
+           _extreme_samples, exact=True),
+    OpInfo("min_indices", lambda x, **a: ops.min(x, **a)[1],
+           lambda x, **a: _np_extreme(np.argmin, x, **a)[1],
+           _extreme_samples, exact=True),
+]

@@ -48,6 +48,7 @@ struct ConvertMSToLinalgPass
     populateIndexingToLinalgPatterns(patterns);
     populateRandomToLinalgPatterns(patterns);
     populateArithToLinalgPatterns(patterns);
+    populateScanSortToLinalgPatterns(patterns);
     // Bool tensors are stored as i8: signatures, returns, calls and bool
     // constants change type with the ops (Logical.cpp says why).
     TypeConverter boolStorage;

@@ -78,6 +78,7 @@ void attachGradientRules(MLIRContext &context) {
   attachDataMovementGradients(context);
   attachLogicalGradients(context);
   attachArithGradients(context);
+  attachScanSortGradients(context);
 }
 
 } // namespace grad
