@@ -1188,3 +1188,12 @@ class ArgMinWithValue(ArgMaxWithValue):
 __all__ += ["cumsum", "argsort", "sort", "topk", "gather_elements", "max",
             "min", "CumSum", "Sort", "TopK", "GatherD", "ArgMaxWithValue",
             "ArgMinWithValue"]
+
+
+#===---------------------------------------------------------------------===#
+# Resizing (_ops_resize.py)
+#===---------------------------------------------------------------------===#
+
+from ._ops_resize import interpolate  # noqa: E402
+
+__all__ += ["interpolate"]

@@ -677,3 +677,60 @@ OP_DB += [
            lambda x, **a: _np_extreme(np.argmin, x, **a)[1],
            _extreme_samples, exact=True),
 ]
+
+
+# interpolate (MSResizeOps.td): torch's nearest and bilinear formulas,
+# written here in float64 numpy.
+def _source_rows(n_in, n_out, mode, align_corners, scale_factor):
+    if mode == "nearest":
+        ratio = 1.0 / scale_factor if scale_factor else n_in / n_out
+        i = np.minimum(np.floor(np.arange(n_out) * ratio).astype(np.int64),
+                       n_in - 1)
+        return i, i, np.zeros(n_out)
+    if align_corners:
+        ratio = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+        real = np.arange(n_out) * ratio
+    else:
+        ratio = 1.0 / scale_factor if scale_factor else n_in / n_out
+        real = np.maximum((np.arange(n_out) + 0.5) * ratio - 0.5, 0.0)
+    i0 = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
+    i1 = np.where(i0 < n_in - 1, i0 + 1, i0)
+    return i0, i1, np.clip(real - i0, 0.0, 1.0)
+
+
+def _interpolate_ref(x, size=None, scale_factor=None, mode="nearest",
+                     align_corners=None):
+    if size is None:
+        size = [int(np.floor(d * scale_factor)) for d in x.shape[2:]]
+    h0, h1, lh = _source_rows(x.shape[2], size[0], mode, align_corners,
+                              scale_factor)
+    w0, w1, lw = _source_rows(x.shape[3], size[1], mode, align_corners,
+                              scale_factor)
+    lh = lh[:, None]
+
+    def rows(h):
+        top = x[:, :, h][:, :, :, w0]
+        right = x[:, :, h][:, :, :, w1]
+        return top * (1 - lw) + right * lw
+    return rows(h0) * (1 - lh) + rows(h1) * lh
+
+
+def _interpolate_samples():
+    x = _uniform((2, 3, 5, 7), seed=111)
+    return [
+        Sample((x,), {"size": (9, 4), "mode": "nearest"}, name="nearest"),
+        Sample((x,), {"scale_factor": 1.7, "mode": "nearest"},
+               name="nearest_scale"),
+        Sample((x,), {"size": (9, 13), "mode": "bilinear",
+                      "align_corners": False}, name="bilinear"),
+        Sample((x,), {"size": (4, 13), "mode": "bilinear",
+                      "align_corners": True}, name="bilinear_align"),
+        Sample((x,), {"scale_factor": 2.5, "mode": "bilinear",
+                      "align_corners": False}, name="bilinear_scale"),
+    ]
+
+
+OP_DB += [
+    OpInfo("interpolate", lambda x, **a: ops.interpolate(x, **a),
+           _interpolate_ref, _interpolate_samples),
+]
