@@ -579,6 +579,31 @@ class Tensor:
         from . import ops
         return ops.matmul(other, self)
 
+    # ** // %: ms.pow, ms.floor_div, ms.floor_mod (ops.pow, ...).
+    def __pow__(self, other):
+        from . import ops
+        return ops.pow(self, other)
+
+    def __rpow__(self, other):
+        from . import ops
+        return ops.pow(other, self)
+
+    def __floordiv__(self, other):
+        from . import ops
+        return ops.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        from . import ops
+        return ops.floor_divide(other, self)
+
+    def __mod__(self, other):
+        from . import ops
+        return ops.remainder(self, other)
+
+    def __rmod__(self, other):
+        from . import ops
+        return ops.remainder(other, self)
+
     def __neg__(self):
         return unary(_NEG, self)
 
@@ -710,7 +735,20 @@ class Tensor:
     def max(self, axis=None, keepdims=False, *, initial=None, where=True,
             return_indices=False):
         from . import ops
+        if return_indices:
+            return ops.max(self, axis, keepdims)
         return ops.reduce_max(self, () if axis is None else axis, keepdims)
+
+    def min(self, axis=None, keepdims=False, *, initial=None, where=True,
+            return_indices=False):
+        """The minimum (values only: reduce_max of the negation for floats;
+        ops.min's values otherwise), or (values, indices) with
+        return_indices."""
+        from . import ops
+        if return_indices or axis is None or not self.dtype.is_float:
+            values, indices = ops.min(self, axis, keepdims)
+            return (values, indices) if return_indices else values
+        return -ops.reduce_max(-self, axis, keepdims)
 
     def amax(self, axis=None, keepdims=False):
         return self.max(axis, keepdims)
@@ -764,6 +802,46 @@ class Tensor:
     def matmul(self, other):
         from . import ops
         return ops.matmul(self, other)
+
+    def pow(self, exponent):
+        from . import ops
+        return ops.pow(self, exponent)
+
+    def floor_divide(self, other):
+        from . import ops
+        return ops.floor_divide(self, other)
+
+    def remainder(self, other):
+        from . import ops
+        return ops.remainder(self, other)
+
+    def fmod(self, other):
+        from . import ops
+        return ops.fmod(self, other)
+
+    def cumsum(self, axis=None, dtype=None):
+        """Tensor.cumsum: axis None sums over the flattened tensor."""
+        from . import ops
+        x = self
+        if axis is None:
+            x, axis = x.reshape((-1,)), 0
+        return ops.cumsum(x, axis, dtype)
+
+    def sort(self, axis=-1, descending=False):
+        from . import ops
+        return ops.sort(self, axis, descending)
+
+    def argsort(self, axis=-1, descending=False):
+        from . import ops
+        return ops.argsort(self, axis, descending)
+
+    def topk(self, k, dim=None, largest=True, sorted=True):
+        from . import ops
+        return ops.topk(self, k, dim, largest, sorted)
+
+    def gather_elements(self, dim, index):
+        from . import ops
+        return ops.gather_elements(self, dim, index)
 
 
 def wrap(host):

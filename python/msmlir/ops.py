@@ -1084,3 +1084,116 @@ from ._losses import (cross_entropy, nll_loss,  # noqa: E402
 
 __all__ += ["stop_gradient", "assign", "cross_entropy", "nll_loss",
             "binary_cross_entropy_with_logits", "mse_loss", "l1_loss"]
+
+
+#===---------------------------------------------------------------------===#
+# pow, floor division, remainders (_ops_math.py)
+#===---------------------------------------------------------------------===#
+
+from ._ops_math import (pow, floor_divide, remainder, floor_div,  # noqa: E402
+                        floor_mod, fmod)
+
+Pow = _simple("Pow", pow, "x ** y")
+FloorDiv = _simple("FloorDiv", floor_div, "floor(x / y)")
+FloorMod = _simple("FloorMod", floor_mod, "x - floor(x / y) * y")
+
+__all__ += ["pow", "floor_divide", "remainder", "floor_div", "floor_mod",
+            "fmod", "Pow", "FloorDiv", "FloorMod"]
+
+
+#===---------------------------------------------------------------------===#
+# cumsum, sorting, max/min with indices (_ops_sort.py)
+#===---------------------------------------------------------------------===#
+
+from ._ops_sort import (cumsum, argsort, sort, topk,  # noqa: E402
+                        gather_elements)
+from . import _ops_sort  # noqa: E402
+
+# ops.max and ops.min are served by __getattr__ rather than bound here: a
+# module global named max or min would shadow the builtins this module's
+# functions call.
+_MODULE_ATTRS = {"max": _ops_sort.max, "min": _ops_sort.min}
+
+
+def __getattr__(name):
+    try:
+        return _MODULE_ATTRS[name]
+    except KeyError:
+        raise AttributeError(f"module 'msmlir.ops' has no attribute "
+                             f"{name!r}") from None
+
+
+class CumSum(Primitive):
+    """CumSum(exclusive=False, reverse=False)(x, axis)."""
+
+    def __init__(self, exclusive=False, reverse=False):
+        self.exclusive = bool(exclusive)
+        self.reverse = bool(reverse)
+
+    def __call__(self, x, axis):
+        x = x if isinstance(x, Tensor) else Tensor(x)
+        axis = _ops_sort._axis(axis, x.ndim, "ops.CumSum")
+        return unary(_ops_sort._cumsum_op(axis, self.exclusive, self.reverse),
+                     x)
+
+
+class Sort(Primitive):
+    """Sort(axis=-1, descending=False)(x) -> (values, indices)."""
+
+    def __init__(self, axis=-1, descending=False):
+        self.axis = axis
+        self.descending = descending
+
+    def __call__(self, x):
+        return sort(x, self.axis, self.descending)
+
+
+class TopK(Primitive):
+    """TopK(sorted=True)(input_x, k): along the last axis."""
+
+    def __init__(self, sorted=True):
+        self.sorted = sorted
+
+    def __call__(self, input_x, k):
+        return topk(input_x, k, None, True, self.sorted)
+
+
+class GatherD(Primitive):
+    """GatherD()(x, dim, index)."""
+
+    def __call__(self, x, dim, index):
+        return gather_elements(x, dim, index)
+
+
+class ArgMaxWithValue(Primitive):
+    """ArgMaxWithValue(axis=0, keep_dims=False)(x) -> (index, values)."""
+
+    def __init__(self, axis=0, keep_dims=False):
+        self.axis = axis
+        self.keep_dims = keep_dims
+
+    def __call__(self, x):
+        values, index = _ops_sort.max(x, self.axis, self.keep_dims)
+        return index, values
+
+
+class ArgMinWithValue(ArgMaxWithValue):
+    """ArgMinWithValue(axis=0, keep_dims=False)(x) -> (index, values)."""
+
+    def __call__(self, x):
+        values, index = _ops_sort.min(x, self.axis, self.keep_dims)
+        return index, values
+
+
+__all__ += ["cumsum", "argsort", "sort", "topk", "gather_elements", "max",
+            "min", "CumSum", "Sort", "TopK", "GatherD", "ArgMaxWithValue",
+            "ArgMinWithValue"]
+
+
+#===---------------------------------------------------------------------===#
+# Resizing (_ops_resize.py)
+#===---------------------------------------------------------------------===#
+
+from ._ops_resize import interpolate  # noqa: E402
+
+__all__ += ["interpolate"]

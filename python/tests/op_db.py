@@ -460,3 +460,277 @@ OP_DB += [
                       name="broadcast_mask")],
            exact=True),
 ]
+
+
+# pow, floor division and remainders (MSArithOps.td). floor_div, floor_mod
+# and fmod are exact in every dtype (fmod is exact, and the floor quotient
+# is an integer), so they compare exactly, infinities, NaNs and signed zeros
+# included; integer samples have nonzero divisors (the float64 reference
+# cannot say what an integer division by zero gives: test_arith_ops.py
+# checks those against numpy's integer results).
+def _divmod_samples():
+    edges_x = [7.5, -7.5, 7.5, -7.5, 0.0, -0.0, 6.0, -6.0, np.inf, 5.0,
+               1.0, -1.0]
+    edges_y = [2.0, 2.0, -2.0, -2.0, 3.0, 3.0, -3.0, 3.0, 2.0, np.inf,
+               0.0, -0.0]
+    rng = _rng(90)
+    ints = rng.integers(-20, 21, size=(3, 5)).astype(np.int32)
+    divisors = rng.integers(1, 7, size=(5,)) * rng.choice([-1, 1], size=5)
+    return [
+        Sample((np.array(edges_x, np.float32), np.array(edges_y, np.float32)),
+               name="edges"),
+        Sample((_uniform((3, 4), -10, 10, seed=91),
+                _uniform((4,), 0.5, 3, seed=92) * np.float32(-1) ** np.arange(
+                    4, dtype=np.float32)), name="broadcast"),
+        Sample((ints, divisors.astype(np.int32)), name="int32"),
+        Sample((ints.astype(np.int64).T, np.array([-3], np.int64)),
+               name="int64"),
+    ]
+
+
+def _pow_samples():
+    base = _uniform((3, 4), 0.1, 3.0, seed=93)
+    return [
+        Sample((base, _uniform((3, 4), -2, 2, seed=94)), name="positive"),
+        Sample((_uniform((6,), -3, 3, seed=95),
+                np.array([0, 1, 2, 3, -1, -2], np.float32)),
+               name="integral_exponents"),
+        Sample((np.array([0.0, 0.0, 1.0, 2.0], np.float32),
+                np.array([0.0, 2.0], np.float32)[[0, 1, 0, 1]]),
+               name="zeros"),
+        Sample((base, np.array(2.0, np.float32)), name="scalar_exponent"),
+    ]
+
+
+def _int_pow_samples():
+    rng = _rng(96)
+    return [
+        Sample((rng.integers(-5, 6, size=(3, 4)).astype(np.int32),
+                rng.integers(0, 7, size=(4,)).astype(np.int32)),
+               name="int32"),
+        Sample((rng.integers(-40, 41, size=(5,)).astype(np.int64),
+                np.array(11, np.int64)), name="int64"),
+    ]
+
+
+def _quiet(fn):
+    """`fn` without numpy's warnings for the edge values (x / 0, inf % y)."""
+    def ref(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return ref
+
+
+def _int_pow_ref(a, b):
+    return np.power(a.astype(np.int64), b.astype(np.int64))
+
+
+OP_DB += [
+    OpInfo("pow", ops.pow, np.power, _pow_samples),
+    OpInfo("pow_int", ops.pow, _int_pow_ref, _int_pow_samples, exact=True),
+    OpInfo("floor_div", ops.floor_divide, _quiet(np.floor_divide),
+           _divmod_samples, exact=True),
+    OpInfo("floor_mod", ops.remainder, _quiet(np.remainder),
+           _divmod_samples, exact=True),
+    OpInfo("fmod", ops.fmod, _quiet(np.fmod), _divmod_samples, exact=True),
+]
+
+
+# cumsum, argsort, gather_elements (MSScanSortOps.td) and the compositions
+# sort, topk and max/min with indices. Orders are exact (ties keep index
+# order; NaN sorts above every number, as torch); cumsum of float32 against
+# float64 sums.
+def _stable_order(x, axis, descending):
+    """Stable sort positions along `axis`, NaN largest, from Python's
+    sorted on keys (not numpy's argsort)."""
+    def order(row):
+        def key(i):
+            v = row[i]
+            if np.isnan(v):
+                return (0,) if descending else (1,)
+            return (1, -v) if descending else (0, v)
+        return np.array(sorted(range(len(row)), key=key))
+    return np.apply_along_axis(order, axis, x)
+
+
+def _sort_samples():
+    ties = np.array([[3, 1, 2, 1, 3, 0], [5, 5, 5, 4, 4, -1]], np.float32)
+    edges = np.array([[2.0, np.nan, -0.0, 0.0, -np.inf, np.nan, 1.0, np.inf]],
+                     np.float32)
+    rng = _rng(100)
+    return [
+        Sample((ties,), {"axis": -1, "descending": False}, name="ties"),
+        Sample((ties,), {"axis": 1, "descending": True}, name="ties_desc"),
+        Sample((edges,), {"axis": -1, "descending": False}, name="nan_inf"),
+        Sample((edges,), {"axis": -1, "descending": True},
+               name="nan_inf_desc"),
+        Sample((_uniform((5, 3, 4), seed=101),),
+               {"axis": 0, "descending": False}, name="axis0"),
+        Sample((rng.integers(-3, 4, size=(3, 7)).astype(np.int32),),
+               {"axis": 1, "descending": True}, name="int32"),
+        Sample((rng.integers(-3, 4, size=(4, 3)).astype(np.int64),),
+               {"axis": 0, "descending": False}, name="int64"),
+    ]
+
+
+def _take(x, order, axis):
+    return np.take_along_axis(x, order, axis)
+
+
+def _topk_samples():
+    ties = np.array([[3, 1, 2, 1, 3, 0], [5, 5, 5, 4, 4, -1]], np.float32)
+    rng = _rng(102)
+    return [
+        Sample((ties,), {"k": 3, "dim": None, "largest": True}, name="ties"),
+        Sample((ties,), {"k": 4, "dim": 1, "largest": False},
+               name="smallest"),
+        Sample((_uniform((6, 3), seed=103),),
+               {"k": 2, "dim": 0, "largest": True}, name="dim0"),
+        Sample((rng.integers(-9, 10, size=(2, 8)).astype(np.int32),),
+               {"k": 8, "dim": -1, "largest": True}, name="int32_all"),
+    ]
+
+
+def _topk_order(x, k, dim, largest):
+    axis = -1 if dim is None else dim
+    return np.take(_stable_order(x, axis, largest), np.arange(k), axis)
+
+
+def _extreme_samples():
+    x = np.array([[1.0, 3.0, 3.0, -2.0], [np.nan, 0.0, np.nan, 5.0],
+                  [-1.0, -1.0, -4.0, -4.0]], np.float32)
+    rng = _rng(104)
+    return [
+        Sample((x,), {"axis": 1, "keepdims": False}, name="ties_nan"),
+        Sample((x,), {"axis": 0, "keepdims": True}, name="axis0_keep"),
+        Sample((rng.integers(-5, 6, size=(3, 5)).astype(np.int64),),
+               {"axis": -1, "keepdims": False}, name="int64"),
+    ]
+
+
+def _np_extreme(fn, x, axis, keepdims):
+    # numpy's argmax/argmin: first index, NaN counts as the extreme.
+    i = fn(x, axis=axis, keepdims=True)
+    values = np.take_along_axis(x, i, axis)
+    return (values, i) if keepdims else (values.squeeze(axis),
+                                         i.squeeze(axis))
+
+
+def _cumsum_samples():
+    rng = _rng(105)
+    return [
+        Sample((_uniform((4, 6), seed=106),), {"axis": 1}, name="axis1"),
+        Sample((_uniform((5, 2, 3), seed=107),), {"axis": 0}, name="axis0"),
+        Sample((_uniform((7,), seed=108),), {"axis": -1}, name="1d"),
+        Sample((rng.integers(-50, 50, size=(3, 4)).astype(np.int32),),
+               {"axis": 0}, name="int32"),
+        Sample((rng.integers(-50, 50, size=(2, 9)).astype(np.int64),),
+               {"axis": -1}, name="int64"),
+    ]
+
+
+def _gather_elements_samples():
+    rng = _rng(109)
+    return [
+        Sample((_uniform((4, 5), seed=110),
+                rng.integers(0, 5, size=(4, 3)).astype(np.int32)),
+               {"dim": 1}, name="dim1"),
+        Sample((rng.integers(-9, 9, size=(3, 2, 4)).astype(np.int64),
+                rng.integers(0, 3, size=(5, 2, 4)).astype(np.int64)),
+               {"dim": 0}, name="int64_dim0"),
+    ]
+
+
+def _np_gather_elements(x, index, dim):
+    return np.take_along_axis(x, index.astype(np.int64), dim)
+
+
+OP_DB += [
+    OpInfo("cumsum", lambda x, axis: ops.cumsum(x, axis),
+           lambda x, axis: np.cumsum(x, axis), _cumsum_samples),
+    OpInfo("argsort", lambda x, axis, descending:
+           ops.argsort(x, axis, descending), _stable_order, _sort_samples,
+           exact=True),
+    OpInfo("sort", lambda x, axis, descending:
+           ops.sort(x, axis, descending)[0],
+           lambda x, axis, descending: _take(
+               x, _stable_order(x, axis, descending), axis),
+           _sort_samples, exact=True),
+    OpInfo("topk", lambda x, **a: ops.topk(x, **a)[0],
+           lambda x, k, dim, largest: _take(
+               x, _topk_order(x, k, dim, largest), -1 if dim is None else dim),
+           _topk_samples, exact=True),
+    OpInfo("topk_indices", lambda x, **a: ops.topk(x, **a)[1],
+           _topk_order, _topk_samples, exact=True),
+    OpInfo("gather_elements", lambda x, i, dim: ops.gather_elements(x, dim, i),
+           _np_gather_elements, _gather_elements_samples, exact=True),
+    OpInfo("max_values", lambda x, **a: ops.max(x, **a)[0],
+           lambda x, **a: _np_extreme(np.argmax, x, **a)[0],
+           _extreme_samples, exact=True),
+    OpInfo("max_indices", lambda x, **a: ops.max(x, **a)[1],
+           lambda x, **a: _np_extreme(np.argmax, x, **a)[1],
+           _extreme_samples, exact=True),
+    OpInfo("min_values", lambda x, **a: ops.min(x, **a)[0],
+           lambda x, **a: _np_extreme(np.argmin, x, **a)[0],
+           _extreme_samples, exact=True),
+    OpInfo("min_indices", lambda x, **a: ops.min(x, **a)[1],
+           lambda x, **a: _np_extreme(np.argmin, x, **a)[1],
+           _extreme_samples, exact=True),
+]
+
+
+# interpolate (MSResizeOps.td): torch's nearest and bilinear formulas,
+# written here in float64 numpy.
+def _source_rows(n_in, n_out, mode, align_corners, scale_factor):
+    if mode == "nearest":
+        ratio = 1.0 / scale_factor if scale_factor else n_in / n_out
+        i = np.minimum(np.floor(np.arange(n_out) * ratio).astype(np.int64),
+                       n_in - 1)
+        return i, i, np.zeros(n_out)
+    if align_corners:
+        ratio = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+        real = np.arange(n_out) * ratio
+    else:
+        ratio = 1.0 / scale_factor if scale_factor else n_in / n_out
+        real = np.maximum((np.arange(n_out) + 0.5) * ratio - 0.5, 0.0)
+    i0 = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
+    i1 = np.where(i0 < n_in - 1, i0 + 1, i0)
+    return i0, i1, np.clip(real - i0, 0.0, 1.0)
+
+
+def _interpolate_ref(x, size=None, scale_factor=None, mode="nearest",
+                     align_corners=None):
+    if size is None:
+        size = [int(np.floor(d * scale_factor)) for d in x.shape[2:]]
+    h0, h1, lh = _source_rows(x.shape[2], size[0], mode, align_corners,
+                              scale_factor)
+    w0, w1, lw = _source_rows(x.shape[3], size[1], mode, align_corners,
+                              scale_factor)
+    lh = lh[:, None]
+
+    def rows(h):
+        top = x[:, :, h][:, :, :, w0]
+        right = x[:, :, h][:, :, :, w1]
+        return top * (1 - lw) + right * lw
+    return rows(h0) * (1 - lh) + rows(h1) * lh
+
+
+def _interpolate_samples():
+    x = _uniform((2, 3, 5, 7), seed=111)
+    return [
+        Sample((x,), {"size": (9, 4), "mode": "nearest"}, name="nearest"),
+        Sample((x,), {"scale_factor": 1.7, "mode": "nearest"},
+               name="nearest_scale"),
+        Sample((x,), {"size": (9, 13), "mode": "bilinear",
+                      "align_corners": False}, name="bilinear"),
+        Sample((x,), {"size": (4, 13), "mode": "bilinear",
+                      "align_corners": True}, name="bilinear_align"),
+        Sample((x,), {"scale_factor": 2.5, "mode": "bilinear",
+                      "align_corners": False}, name="bilinear_scale"),
+    ]
+
+
+OP_DB += [
+    OpInfo("interpolate", lambda x, **a: ops.interpolate(x, **a),
+           _interpolate_ref, _interpolate_samples),
+]

@@ -300,6 +300,23 @@ CASES = {
                             "ms.reduce_max %a0 axes [] keep_dims : "
                             "tensor<3x4xf32>",
                             lambda x: x.amax((0, 1), keepdim=True), [0]),
+    "pow_broadcast": ([(4, 3), (3,)], [P, None],
+                      "ms.pow %a0, %a1 : tensor<4x3xf32>, tensor<3xf32>",
+                      torch.pow, [0, 1]),
+    "floor_mod_broadcast": ([(4, 3), (3,)], [None, P],
+                            "ms.floor_mod %a0, %a1 : tensor<4x3xf32>, "
+                            "tensor<3xf32>",
+                            torch.remainder, [0, 1]),
+    "fmod": ([(4, 3), (4, 3)], [None, P],
+             "ms.fmod %a0, %a1 : tensor<4x3xf32>, tensor<4x3xf32>",
+             torch.fmod, [0, 1]),
+    "cumsum": ([(3, 5)], None, "ms.cumsum %a0 axis 1 : tensor<3x5xf32>",
+               lambda x: torch.cumsum(x, 1), [0]),
+    "cumsum_exclusive_reverse": ([(4, 3)], None,
+                                 "ms.cumsum %a0 axis 0 exclusive reverse : "
+                                 "tensor<4x3xf32>",
+                                 lambda x: x.flip(0).cumsum(0).flip(0) - x,
+                                 [0]),
     "stop_gradient": ([(4, 5)], None,
                       "ms.stop_gradient %a0 : tensor<4x5xf32>",
                       lambda x: x.detach(), [0]),

@@ -47,6 +47,9 @@ struct ConvertMSToLinalgPass
     populateIndirectDataMovementToLinalgPatterns(patterns);
     populateIndexingToLinalgPatterns(patterns);
     populateRandomToLinalgPatterns(patterns);
+    populateArithToLinalgPatterns(patterns);
+    populateScanSortToLinalgPatterns(patterns);
+    populateResizeToLinalgPatterns(patterns);
     // Bool tensors are stored as i8: signatures, returns, calls and bool
     // constants change type with the ops (Logical.cpp says why).
     TypeConverter boolStorage;

@@ -24,3 +24,7 @@ __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "NLLLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss", "Optimizer",
            "SGD", "Momentum", "Adam", "AdamWeightDecay", "WithLossCell",
            "TrainOneStepCell"]
+
+from .resize import Upsample  # noqa: E402
+
+__all__ += ["Upsample"]

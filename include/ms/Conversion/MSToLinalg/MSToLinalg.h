@@ -39,6 +39,12 @@ void populateRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// tensors are stored as i8 through `converter` (addBoolStorageConversions).
 void populateLogicalToLinalgPatterns(mlir::RewritePatternSet &patterns,
                                      const mlir::TypeConverter &converter);
+/// pow, floor_div, floor_mod, fmod (every numeric dtype).
+void populateArithToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// cumsum, argsort, gather_elements, gather_elements_grad.
+void populateScanSortToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// interpolate (nearest, bilinear).
+void populateResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Makes `converter` store i1 tensors as i8 (0 or 1), one byte per bool as
 /// the runtime holds them, and leave every other type alone.
 void addBoolStorageConversions(mlir::TypeConverter &converter);

@@ -187,4 +187,37 @@ def MS_Conv2DBackpropFilterOp : MS_ConvGradOp<"conv2d_backprop_filter",
   "filter", "input `[N, C, H, W]`",
   [{%dw = ms.conv2d_backprop_filter %dy, %x shape [6, 1, 5, 5] pad_mode "valid" : tensor<1x6x28x28xf32>, tensor<1x1x32x32xf32>}]>;
 
+// The gradient of gather_elements (MSScanSortOps.td).
+def MS_GatherElementsGradOp : MS_Op<"gather_elements_grad",
+                                    [Pure, InferTypeOpAdaptor]> {
+  let summary = "gradient of gather_elements: dy summed into the indexed "
+                "positions";
+  let description = [{
+    `output[p, j, q]` is the sum of `dy[p, t, q]` over the `t` (in order)
+    with `indices[p, t, q] == j`, along `axis`; the result has `dy`'s shape
+    with `size` on that axis (the gathered input's). Indices outside
+    `[0, size)` contribute nothing, as they read nothing forward.
+
+    Example:
+
+    ```mlir
+    %dx = ms.gather_elements_grad %dy, %i axis 1 size 5 : tensor<4x2xf32>, tensor<4x2xi32>
+    ```
+  }];
+  let arguments = (ins MS_NumericTensor:$dy, MS_IndexTensor:$indices,
+                   I64Attr:$axis, I64Attr:$size);
+  let results = (outs MS_NumericTensor:$output);
+  let assemblyFormat = [{
+    $dy `,` $indices `axis` $axis `size` $size attr-dict `:` type($dy) `,`
+    type($indices)
+  }];
+  let extraClassDeclaration = [{
+    /// `axis` normalized to [0, rank).
+    int64_t getNormalizedAxis() {
+      int64_t axis = static_cast<int64_t>(getAxis());
+      return axis < 0 ? axis + getDy().getType().getRank() : axis;
+    }
+  }];
+}
+
 #endif // MS_DIALECT_MS_IR_MSGRADOPS_TD

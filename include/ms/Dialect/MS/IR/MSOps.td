@@ -540,5 +540,8 @@ include "ms/Dialect/MS/IR/MSDataMovementOps.td"
 include "ms/Dialect/MS/IR/MSGradOps.td"
 include "ms/Dialect/MS/IR/MSIndexingOps.td"
 include "ms/Dialect/MS/IR/MSLogicalOps.td"
+include "ms/Dialect/MS/IR/MSArithOps.td"
+include "ms/Dialect/MS/IR/MSScanSortOps.td"
+include "ms/Dialect/MS/IR/MSResizeOps.td"
 
 #endif // MS_DIALECT_MS_IR_MSOPS_TD

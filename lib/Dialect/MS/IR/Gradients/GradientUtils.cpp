@@ -77,6 +77,8 @@ void attachGradientRules(MLIRContext &context) {
   attachReductionGradients(context);
   attachDataMovementGradients(context);
   attachLogicalGradients(context);
+  attachArithGradients(context);
+  attachScanSortGradients(context);
 }
 
 } // namespace grad

@@ -54,6 +54,8 @@ void attachNormalizationGradients(mlir::MLIRContext &context);
 void attachReductionGradients(mlir::MLIRContext &context);
 void attachDataMovementGradients(mlir::MLIRContext &context);
 void attachLogicalGradients(mlir::MLIRContext &context);
+void attachArithGradients(mlir::MLIRContext &context);
+void attachScanSortGradients(mlir::MLIRContext &context);
 
 /// All of the above (called from MSDialect::initialize).
 void attachGradientRules(mlir::MLIRContext &context);

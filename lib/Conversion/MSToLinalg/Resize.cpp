@@ -1,0 +1,212 @@
+//===- Resize.cpp - ms.interpolate to linalg ------------------------------===//
+//
+// The source rows and columns (and, for bilinear, the weights) of every
+// output position depend only on static sizes, so they are computed here
+// with torch's formulas, in torch's precision (float32, or float64 for f64
+// input; nearest always in float32), and become constant tables. One
+// linalg.generic over the output reads them per row (d2) and column (d3)
+// and extracts the input elements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+using namespace mlir;
+using namespace ms;
+using namespace ms::lowering;
+
+namespace {
+
+using utils::IteratorType;
+
+/// Per output index along one axis: two source indices and their weights
+/// (nearest uses i0 only).
+struct AxisTable {
+  SmallVector<int64_t> i0, i1;
+  SmallVector<double> w0, w1;
+};
+
+/// torch's nearest_idx: exact for the same size and for doubling, else
+/// min(floor(o * scale), in - 1) in float32.
+AxisTable nearestAxis(int64_t in, int64_t out, std::optional<double> ratio) {
+  AxisTable t;
+  float scale = ratio ? static_cast<float>(*ratio)
+                      : static_cast<float>(in) / static_cast<float>(out);
+  for (int64_t o = 0; o < out; ++o) {
+    int64_t i;
+    if (out == in)
+      i = o;
+    else if (out == 2 * in)
+      i = o >> 1;
+    else
+      i = std::min(static_cast<int64_t>(
+                       std::floor(static_cast<float>(o) * scale)),
+                   in - 1);
+    t.i0.push_back(i);
+  }
+  return t;
+}
+
+/// torch's area_pixel_compute_scale / _source_index and the linear
+/// indices and weights, in T.
+template <typename T>
+AxisTable linearAxis(int64_t in, int64_t out, bool alignCorners,
+                     std::optional<double> ratio) {
+  AxisTable t;
+  T scale;
+  if (alignCorners)
+    scale = out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0);
+  else
+    scale = ratio ? static_cast<T>(*ratio)
+                  : static_cast<T>(in) / static_cast<T>(out);
+  for (int64_t o = 0; o < out; ++o) {
+    T real;
+    if (alignCorners) {
+      real = scale * static_cast<T>(o);
+    } else {
+      real = scale * (static_cast<T>(o) + T(0.5)) - T(0.5);
+      real = real < T(0) ? T(0) : real;
+    }
+    int64_t i = std::min(static_cast<int64_t>(std::floor(real)), in - 1);
+    T lambda = std::min(std::max(real - static_cast<T>(i), T(0)), T(1));
+    t.i0.push_back(i);
+    t.i1.push_back(i + (i < in - 1 ? 1 : 0));
+    t.w1.push_back(static_cast<double>(lambda));
+    t.w0.push_back(static_cast<double>(T(1) - lambda));
+  }
+  return t;
+}
+
+Value indexTable(OpBuilder &b, Location loc, ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get({int64_t(values.size())}, b.getI64Type());
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, values));
+}
+
+Value weightTable(OpBuilder &b, Location loc, ArrayRef<double> values,
+                  FloatType type) {
+  auto tensorType = RankedTensorType::get({int64_t(values.size())}, type);
+  SmallVector<Attribute> attrs;
+  for (double v : values)
+    attrs.push_back(b.getFloatAttr(type, v));
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(tensorType, attrs));
+}
+
+struct InterpolatePattern : OpConversionPattern<InterpolateOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(InterpolateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto element = cast<FloatType>(resultType.getElementType());
+    // torch computes in float32 for every float type but double.
+    FloatType compute = element.isF64() ? cast<FloatType>(rewriter.getF64Type())
+                                        : cast<FloatType>(rewriter.getF32Type());
+    int64_t inH = inputType.getDimSize(2), inW = inputType.getDimSize(3);
+    int64_t outH = resultType.getDimSize(2), outW = resultType.getDimSize(3);
+    std::optional<double> ratioH, ratioW;
+    if (auto scales = op.getScales()) {
+      ratioH = (*scales)[0];
+      ratioW = (*scales)[1];
+    }
+    bool bilinear = op.getMode() == "bilinear";
+    bool align = op.getAlignCorners();
+    auto axis = [&](int64_t in, int64_t out, std::optional<double> ratio) {
+      if (!bilinear)
+        return nearestAxis(in, out, ratio);
+      return compute.isF64() ? linearAxis<double>(in, out, align, ratio)
+                             : linearAxis<float>(in, out, align, ratio);
+    };
+    AxisTable rows = axis(inH, outH, ratioH), cols = axis(inW, outW, ratioW);
+
+    SmallVector<Value> tables = {indexTable(rewriter, loc, rows.i0),
+                                 indexTable(rewriter, loc, cols.i0)};
+    if (bilinear) {
+      tables.push_back(indexTable(rewriter, loc, rows.i1));
+      tables.push_back(indexTable(rewriter, loc, cols.i1));
+      tables.push_back(weightTable(rewriter, loc, rows.w0, compute));
+      tables.push_back(weightTable(rewriter, loc, cols.w0, compute));
+      tables.push_back(weightTable(rewriter, loc, rows.w1, compute));
+      tables.push_back(weightTable(rewriter, loc, cols.w1, compute));
+    }
+    AffineMap byRow = AffineMap::get(4, 0, getAffineDimExpr(2, ctx));
+    AffineMap byCol = AffineMap::get(4, 0, getAffineDimExpr(3, ctx));
+    // Tables alternate: row (d2), column (d3).
+    SmallVector<AffineMap> maps;
+    for (size_t t = 0; t < tables.size(); ++t)
+      maps.push_back(t % 2 == 0 ? byRow : byCol);
+    maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
+    SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, tables,
+        ValueRange{emptyLike(rewriter, loc, resultType)}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value n = linalg::IndexOp::create(b, l, 0);
+          Value c = linalg::IndexOp::create(b, l, 1);
+          auto read = [&](Value h, Value w) -> Value {
+            Value hi = arith::IndexCastOp::create(b, l, b.getIndexType(), h);
+            Value wi = arith::IndexCastOp::create(b, l, b.getIndexType(), w);
+            Value x = tensor::ExtractOp::create(b, l, input,
+                                                ValueRange{n, c, hi, wi});
+            if (x.getType() != compute)
+              x = arith::ExtFOp::create(b, l, compute, x);
+            return x;
+          };
+          if (!bilinear) {
+            Value x = read(args[0], args[1]);
+            if (x.getType() != element)
+              x = arith::TruncFOp::create(b, l, element, x);
+            linalg::YieldOp::create(b, l, x);
+            return;
+          }
+          Value h0 = args[0], w0 = args[1], h1 = args[2], w1 = args[3];
+          Value wh0 = args[4], ww0 = args[5], wh1 = args[6], ww1 = args[7];
+          auto mul = [&](Value x, Value y) -> Value {
+            return arith::MulFOp::create(b, l, x, y);
+          };
+          auto add = [&](Value x, Value y) -> Value {
+            return arith::AddFOp::create(b, l, x, y);
+          };
+          // (x00 ww0 + x01 ww1) wh0 + (x10 ww0 + x11 ww1) wh1, one op per
+          // statement.
+          Value x00 = read(h0, w0);
+          Value x01 = read(h0, w1);
+          Value x10 = read(h1, w0);
+          Value x11 = read(h1, w1);
+          Value a = mul(x00, ww0);
+          Value bb = mul(x01, ww1);
+          Value top = add(a, bb);
+          Value cc = mul(x10, ww0);
+          Value d = mul(x11, ww1);
+          Value bottom = add(cc, d);
+          Value t = mul(top, wh0);
+          Value u = mul(bottom, wh1);
+          Value result = add(t, u);
+          if (result.getType() != element)
+            result = arith::TruncFOp::create(b, l, element, result);
+          linalg::YieldOp::create(b, l, result);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void ms::populateResizeToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<InterpolatePattern>(patterns.getContext());
+}

@@ -1,0 +1,42 @@
+// Every verifier and shape-inference error of pow, floor_div, floor_mod and
+// fmod.
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+func.func @pow_no_broadcast(%x: tensor<4x5xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{'ms.pow' op operands do not broadcast: lhs shape [4, 5] vs rhs shape [4]}}
+  %0 = ms.pow %x, %y : tensor<4x5xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @floor_div_mixed(%x: tensor<4xf32>, %y: tensor<4xi32>) {
+  // expected-error@+1 {{'ms.floor_div' op element types differ: lhs 'f32' vs rhs 'i32'}}
+  %0 = ms.floor_div %x, %y : tensor<4xf32>, tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @floor_mod_bool(%x: tensor<4xi1>) {
+  // expected-error@+1 {{operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values}}
+  %0 = "ms.floor_mod"(%x, %x) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @fmod_dynamic(%x: tensor<?xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{'ms.fmod' op lhs must have a static shape, got 'tensor<?xf32>'}}
+  %0 = ms.fmod %x, %y : tensor<?xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @pow_wrong_result(%x: tensor<4xi32>) {
+  // expected-error@+2 {{'ms.pow' op inferred type(s) 'tensor<4xi32>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
+  // expected-error@+1 {{'ms.pow' op failed to infer returned types}}
+  %0 = "ms.pow"(%x, %x) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xf32>
+  return
+}
