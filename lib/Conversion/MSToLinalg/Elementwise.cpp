@@ -71,14 +71,18 @@ Value neg(OpBuilder &b, Location loc, ValueRange args, NegOp) {
   return arith::SubIOp::create(b, loc, scalarConst(b, loc, x.getType(), 0), x);
 }
 
-/// |x|; an unsigned x is its own absolute value, |INT_MIN| wraps to INT_MIN.
+/// |x|; an unsigned x is its own absolute value. Signed: max(x, 0 - x), so
+/// |INT_MIN| wraps to INT_MIN as numpy's does (math.absi has no lowering in
+/// the pipeline's math-to-llvm/libm stage).
 Value abs(OpBuilder &b, Location loc, ValueRange args, AbsOp op) {
   Value x = args[0];
   if (isa<FloatType>(x.getType()))
     return math::AbsFOp::create(b, loc, x);
   if (isUnsignedElement(op.getType()))
     return x;
-  return math::AbsIOp::create(b, loc, x);
+  Value zero = scalarConst(b, loc, x.getType(), 0);
+  Value negated = arith::SubIOp::create(b, loc, zero, x);
+  return arith::MaxSIOp::create(b, loc, x, negated);
 }
 
 template <typename MathOp, typename SourceOp>

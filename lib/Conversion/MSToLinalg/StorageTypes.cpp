@@ -29,8 +29,8 @@ namespace {
 /// True for a tensor whose elements are stored as another type.
 bool needsStorageConversion(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && storageElementType(tensor.getElementType()) !=
-                       tensor.getElementType();
+  return tensor &&
+         storageElementType(tensor.getElementType()) != tensor.getElementType();
 }
 
 /// A tensor of `type` with each element converted by `convert`.
@@ -88,9 +88,8 @@ Value ms::lowering::byteFromBool(OpBuilder &b, Location loc, Value bit) {
 
 void ms::addStorageConversions(TypeConverter &converter) {
   converter.addConversion([](Type type) { return type; });
-  converter.addConversion([](RankedTensorType type) -> Type {
-    return storedType(type);
-  });
+  converter.addConversion(
+      [](RankedTensorType type) -> Type { return storedType(type); });
   converter.addSourceMaterialization(materialize);
   converter.addTargetMaterialization(materialize);
 }

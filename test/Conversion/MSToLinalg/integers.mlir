@@ -12,7 +12,10 @@
 // neg is 0 - x.
 // CHECK: %[[Z:.*]] = arith.constant 0 : i32
 // CHECK: arith.subi %[[Z]], %{{.*}} : i32
-// CHECK: math.absi %{{.*}} : i32
+// abs is max(x, 0 - x) (|INT_MIN| wraps to INT_MIN).
+// CHECK: %[[Z1:.*]] = arith.constant 0 : i32
+// CHECK: %[[N:.*]] = arith.subi %[[Z1]], %[[X:.*]] : i32
+// CHECK: arith.maxsi %[[X]], %[[N]] : i32
 // CHECK: %[[Z2:.*]] = arith.constant 0 : i32
 // CHECK: arith.maxsi %{{.*}}, %[[Z2]] : i32
 func.func @signed(%a: tensor<4xi32>, %b: tensor<4xi32>)
