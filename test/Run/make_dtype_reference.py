@@ -76,6 +76,17 @@ def to_bf16(x):
     return np.where(np.isnan(x), np.float32("nan"), out)
 
 
+def bf16_of_f64(x):
+    """float64 -> nearest bfloat16 (ties to even), rounded once: the value
+    scaled so the 8 significant bits are the integer part, np.round (half to
+    even), scaled back. For normal bf16 range values, NaN and infinities."""
+    x = np.asarray(x, np.float64)
+    finite = np.isfinite(x) & (x != 0)
+    _, e = np.frexp(np.where(finite, x, 1.0))
+    scale = np.ldexp(1.0, e - 8)
+    return np.where(finite, np.round(x / scale) * scale, x).astype(np.float32)
+
+
 def half_op(round_to, fn, *xs):
     """One half-precision op: inputs (already half values) to float32, the
     op in float32 (from float64 then rounded, as an f32 kernel does to
@@ -322,6 +333,20 @@ CASES = {
         [randn(np.float32, 4, 24), randn(np.float32, 6, 24, scale=0.3),
          randn(np.float32, 6)],
         bf16_chain, "--rtol=8e-3"),
+    "f64_to_bf16_rounds_once": (
+        "ms.cast %a0 to bf16 : {t0}\n"
+        "  %1 = ms.cast %0 to f32 : tensor<4x4xbf16>",
+        [np.array([1.00390625 + 1e-9, 1.00390625, 1.01171875, -3.3, 1e5,
+                   65519.0, 1e-30, np.nan, -np.inf, 300.7,
+                   1.00390625 - 1e-12, -1.00390625 - 1e-9, 2.0**-126, 0.0,
+                   -0.0, 3.0e38], np.float64).reshape(4, 4)],
+        bf16_of_f64, "--exact"),
+    "int_to_bf16_rounds_once": (
+        "ms.cast %a0 to bf16 : {t0}\n"
+        "  %1 = ms.cast %0 to f32 : tensor<8xbf16>",
+        [np.array([257, 2**24 + 2**16 + 1, -(2**24 + 2**16 + 1), 100000, 7,
+                   -1, 2**31 - 1, -2**31], np.int32)],
+        lambda x: bf16_of_f64(x.astype(np.float64)), "--exact"),
 }
 
 TEST_TEMPLATE = """\

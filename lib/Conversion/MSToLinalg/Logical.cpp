@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 using namespace ms;
@@ -46,6 +47,36 @@ Value floatToInteger(OpBuilder &b, Location loc, Value value, Type to) {
   return arith::TruncIOp::create(b, loc, to, wide);
 }
 
+/// An f64 scalar rounded once to bf16. LLVM has no f64 -> bf16 conversion
+/// on x86 (__truncdfbf2 is missing from the runtime libraries), and f64 ->
+/// f32 -> bf16 would round twice. Rounding to f32 toward zero and setting
+/// the last bit when inexact ("round to odd") keeps enough of the value for
+/// the second rounding to be the correct one.
+Value f64ToBF16(OpBuilder &b, Location loc, Value value) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value nearest = arith::TruncFOp::create(b, loc, f32, value);
+  Value bits = arith::BitcastOp::create(b, loc, i32, nearest);
+  Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
+  // Rounded away from zero: one f32 ulp back toward it.
+  Value away = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OGT,
+      math::AbsFOp::create(b, loc,
+                           arith::ExtFOp::create(b, loc, value.getType(),
+                                                 nearest)),
+      math::AbsFOp::create(b, loc, value));
+  Value towardZero = arith::SelectOp::create(
+      b, loc, away, arith::SubIOp::create(b, loc, bits, one), bits);
+  Value truncated = arith::BitcastOp::create(b, loc, f32, towardZero);
+  Value inexact = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::UNE,
+      arith::ExtFOp::create(b, loc, value.getType(), truncated), value);
+  Value odd = arith::SelectOp::create(
+      b, loc, inexact, arith::OrIOp::create(b, loc, towardZero, one),
+      towardZero);
+  return arith::TruncFOp::create(b, loc, b.getBF16Type(),
+                                 arith::BitcastOp::create(b, loc, f32, odd));
+}
+
 /// `value` (a scalar of `from`'s storage type, bools already as i1)
 /// converted to `to` as ms.cast defines it; i1 results stay i1, other
 /// integers are signless. `from` and `to` are the ms element types, so ui8
@@ -74,13 +105,22 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type from,
         value = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
         return arith::TruncFOp::create(b, loc, to, value);
       }
+      if (from.isF64() && to.isBF16())
+        return f64ToBF16(b, loc, value);
       return to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth()
                  ? Value(arith::ExtFOp::create(b, loc, to, value))
                  : Value(arith::TruncFOp::create(b, loc, to, value));
     }
     return floatToInteger(b, loc, value, stored);
   }
-  // From an integer.
+  // From an integer. To bf16 through f64 (exact up to 32 bits), rounding
+  // once: LLVM would go through f32 and round twice.
+  if (to.isBF16()) {
+    Type f64 = b.getF64Type();
+    value = fromUnsigned ? Value(arith::UIToFPOp::create(b, loc, f64, value))
+                         : Value(arith::SIToFPOp::create(b, loc, f64, value));
+    return f64ToBF16(b, loc, value);
+  }
   if (isa<FloatType>(to))
     return fromUnsigned ? Value(arith::UIToFPOp::create(b, loc, to, value))
                         : Value(arith::SIToFPOp::create(b, loc, to, value));

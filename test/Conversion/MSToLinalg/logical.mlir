@@ -122,6 +122,24 @@ func.func @half_casts(%x: tensor<4xbf16>) -> tensor<4xf16> {
   return %0 : tensor<4xf16>
 }
 
+// f64 and integers reach bf16 in one rounding: to f32 rounded to odd (toward
+// zero, last bit set when inexact), then to bf16.
+// CHECK-LABEL: func @to_bf16
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf une
+// CHECK: arith.ori
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: arith.sitofp %{{.*}} : i32 to f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+func.func @to_bf16(%x: tensor<4xf64>, %i: tensor<4xi32>) -> (tensor<4xbf16>, tensor<4xbf16>) {
+  %0 = ms.cast %x to bf16 : tensor<4xf64>
+  %1 = ms.cast %i to bf16 : tensor<4xi32>
+  return %0, %1 : tensor<4xbf16>, tensor<4xbf16>
+}
+
 // ui8 compares unsigned, i8 signed.
 // CHECK-LABEL: func @compare_unsigned
 // CHECK: arith.cmpi ult, %{{.*}}, %{{.*}} : i8
