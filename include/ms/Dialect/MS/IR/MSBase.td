@@ -19,6 +19,12 @@ def MS_Dialect : Dialect {
     MindSpore's layouts and semantics: a dense weight is `[out, in]`,
     elementwise ops broadcast like numpy, `flatten` keeps dimension 0.
 
+    Ops take MindSpore's dtypes in three groups: data movement every dtype
+    (f16, bf16, f32, f64, bool as i1, i8, i16, i32, i64, uint8 as ui8),
+    numeric ops every number (integers wrap, ui8 is unsigned), the other
+    ops floats. f16 and bf16 ops compute in f32 and round once
+    (`ms-widen-half-precision`).
+
     A network is a `func.func` (entry `@construct` by default). Its inputs
     come first; its parameters are further arguments tagged with
     `{ms.param = "<cell path>.weight"}`, so one compiled graph serves any
