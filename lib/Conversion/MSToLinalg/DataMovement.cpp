@@ -184,7 +184,7 @@ struct PadPattern : OpConversionPattern<PadOp> {
 
 void ms::populateDataMovementToLinalgPatterns(RewritePatternSet &patterns,
                                               const TypeConverter &converter) {
-  patterns.add<FlattenPattern, ReshapePattern, TransposePattern,
-               ConcatPattern, SlicePattern, BroadcastToPattern, PadPattern>(
+  patterns.add<FlattenPattern, ReshapePattern, TransposePattern, ConcatPattern,
+               SlicePattern, BroadcastToPattern, PadPattern>(
       converter, patterns.getContext());
 }

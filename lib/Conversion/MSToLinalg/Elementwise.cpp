@@ -238,12 +238,19 @@ void add(RewritePatternSet &patterns, const TypeConverter &converter,
 void ms::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns,
                                              const TypeConverter &converter) {
   MLIRContext *ctx = patterns.getContext();
-  add<AddOp>(patterns, converter, numeric<arith::AddFOp, arith::AddIOp, arith::AddIOp, AddOp>);
-  add<SubOp>(patterns, converter, numeric<arith::SubFOp, arith::SubIOp, arith::SubIOp, SubOp>);
-  add<MulOp>(patterns, converter, numeric<arith::MulFOp, arith::MulIOp, arith::MulIOp, MulOp>);
+  add<AddOp>(patterns, converter,
+             numeric<arith::AddFOp, arith::AddIOp, arith::AddIOp, AddOp>);
+  add<SubOp>(patterns, converter,
+             numeric<arith::SubFOp, arith::SubIOp, arith::SubIOp, SubOp>);
+  add<MulOp>(patterns, converter,
+             numeric<arith::MulFOp, arith::MulIOp, arith::MulIOp, MulOp>);
   add<DivOp>(patterns, converter, binary<arith::DivFOp, DivOp>);
-  add<MaximumOp>(patterns, converter, numeric<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp, MaximumOp>);
-  add<MinimumOp>(patterns, converter, numeric<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp, MinimumOp>);
+  add<MaximumOp>(
+      patterns, converter,
+      numeric<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp, MaximumOp>);
+  add<MinimumOp>(
+      patterns, converter,
+      numeric<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp, MinimumOp>);
   add<ReluOp>(patterns, converter, relu);
   add<SigmoidOp>(patterns, converter, sigmoid);
   add<GeluOp>(patterns, converter, gelu);

@@ -73,10 +73,10 @@ Value worstValue(OpBuilder &b, Location loc, Type type, bool isMax,
                       isMax ? -std::numeric_limits<double>::infinity()
                             : std::numeric_limits<double>::infinity());
   unsigned width = type.getIntOrFloatBitWidth();
-  APInt value = isUnsigned ? (isMax ? APInt::getZero(width)
-                                    : APInt::getMaxValue(width))
-                           : (isMax ? APInt::getSignedMinValue(width)
-                                    : APInt::getSignedMaxValue(width));
+  APInt value =
+      isUnsigned ? (isMax ? APInt::getZero(width) : APInt::getMaxValue(width))
+                 : (isMax ? APInt::getSignedMinValue(width)
+                          : APInt::getSignedMaxValue(width));
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 

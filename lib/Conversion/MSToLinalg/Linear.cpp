@@ -99,10 +99,10 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
   LogicalResult
   matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(
-        op, contraction(rewriter, op.getLoc(), adaptor.getLhs(),
-                        adaptor.getRhs(), op.getTransposeA(),
-                        op.getTransposeB(), storedType(op.getType())));
+    rewriter.replaceOp(op, contraction(rewriter, op.getLoc(), adaptor.getLhs(),
+                                       adaptor.getRhs(), op.getTransposeA(),
+                                       op.getTransposeB(),
+                                       storedType(op.getType())));
     return success();
   }
 };

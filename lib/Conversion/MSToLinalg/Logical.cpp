@@ -60,9 +60,8 @@ Value f64ToBF16(OpBuilder &b, Location loc, Value value) {
   // Rounded away from zero: one f32 ulp back toward it.
   Value away = arith::CmpFOp::create(
       b, loc, arith::CmpFPredicate::OGT,
-      math::AbsFOp::create(b, loc,
-                           arith::ExtFOp::create(b, loc, value.getType(),
-                                                 nearest)),
+      math::AbsFOp::create(
+          b, loc, arith::ExtFOp::create(b, loc, value.getType(), nearest)),
       math::AbsFOp::create(b, loc, value));
   Value towardZero = arith::SelectOp::create(
       b, loc, away, arith::SubIOp::create(b, loc, bits, one), bits);
@@ -180,8 +179,8 @@ Value compare(OpBuilder &b, Location loc, ValueRange args, SourceOp op) {
     return arith::CmpFOp::create(b, loc, floatPredicate, lhs, rhs);
   // Bools (0 and 1; as signed i1, true would be -1) and ui8 compare
   // unsigned.
-  bool isUnsigned = lhs.getType().isInteger(1) ||
-                    isUnsignedElement(op.getLhs().getType());
+  bool isUnsigned =
+      lhs.getType().isInteger(1) || isUnsignedElement(op.getLhs().getType());
   return arith::CmpIOp::create(
       b, loc, isUnsigned ? unsignedPredicate : signedPredicate, lhs, rhs);
 }

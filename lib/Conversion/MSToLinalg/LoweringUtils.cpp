@@ -79,8 +79,8 @@ Value lowestValue(OpBuilder &b, Location loc, Type type, bool isUnsigned) {
   if (isa<FloatType>(type))
     return floatConst(b, loc, type, -std::numeric_limits<double>::infinity());
   unsigned width = type.getIntOrFloatBitWidth();
-  APInt lowest = isUnsigned ? APInt::getZero(width)
-                            : APInt::getSignedMinValue(width);
+  APInt lowest =
+      isUnsigned ? APInt::getZero(width) : APInt::getSignedMinValue(width);
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, lowest));
 }
 

@@ -45,8 +45,8 @@ mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                        double value);
 /// A scalar constant of the float or (signless) integer `type`; an integer
 /// gets `value` truncated toward zero.
-mlir::Value scalarConst(mlir::OpBuilder &b, mlir::Location loc,
-                        mlir::Type type, double value);
+mlir::Value scalarConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                        double value);
 /// A tensor of `type` filled with `value`.
 mlir::Value filled(mlir::OpBuilder &b, mlir::Location loc,
                    mlir::RankedTensorType type, double value);
@@ -72,8 +72,8 @@ mlir::Value mulScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
 mlir::Value maxScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
                        mlir::Value rhs, bool isUnsigned);
 /// The lowest value of `type` (-inf, INT_MIN, or 0 when `isUnsigned`).
-mlir::Value lowestValue(mlir::OpBuilder &b, mlir::Location loc,
-                        mlir::Type type, bool isUnsigned);
+mlir::Value lowestValue(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                        bool isUnsigned);
 
 /// `value` + `bias`, the bias broadcast like numpy.
 mlir::Value addBias(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

@@ -53,8 +53,8 @@ struct ConvertMSToLinalgPass
     populateRandomToLinalgPatterns(patterns);
     populateLogicalToLinalgPatterns(patterns, storage);
     populateStoredConstantPatterns(patterns, storage);
-    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(
-        patterns, storage);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   storage);
     populateReturnOpTypeConversionPattern(patterns, storage);
     populateCallOpTypeConversionPattern(patterns, storage);
 

@@ -17,11 +17,11 @@ namespace ms {
 // MS_AllTensor) get the storage type converter (addStorageConversions).
 
 /// add sub mul div maximum minimum, the unary math ops, dropout.
-void populateElementwiseToLinalgPatterns(
-    mlir::RewritePatternSet &patterns, const mlir::TypeConverter &converter);
+void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                         const mlir::TypeConverter &converter);
 /// matmul, dense.
-void populateLinearToLinalgPatterns(
-    mlir::RewritePatternSet &patterns, const mlir::TypeConverter &converter);
+void populateLinearToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                    const mlir::TypeConverter &converter);
 /// conv2d; `convAsMatmul` selects im2col + linalg.matmul for group-1 convs.
 void populateConvolutionToLinalgPatterns(mlir::RewritePatternSet &patterns,
                                          bool convAsMatmul);
@@ -30,17 +30,17 @@ void populatePoolingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// batch_norm, layer_norm.
 void populateNormalizationToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// reduce_sum/mean/max, softmax, log_softmax.
-void populateReductionToLinalgPatterns(
-    mlir::RewritePatternSet &patterns, const mlir::TypeConverter &converter);
+void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                       const mlir::TypeConverter &converter);
 /// flatten, reshape, transpose, concat, slice, pad, broadcast_to.
-void populateDataMovementToLinalgPatterns(
-    mlir::RewritePatternSet &patterns, const mlir::TypeConverter &converter);
+void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                          const mlir::TypeConverter &converter);
 /// gather.
 void populateIndirectDataMovementToLinalgPatterns(
     mlir::RewritePatternSet &patterns, const mlir::TypeConverter &converter);
 /// one_hot, argmax, argmin.
-void populateIndexingToLinalgPatterns(
-    mlir::RewritePatternSet &patterns, const mlir::TypeConverter &converter);
+void populateIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                      const mlir::TypeConverter &converter);
 /// dropout in training mode (Philox4x32-10 masks).
 void populateRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// The comparisons, logical ops, select and cast.
