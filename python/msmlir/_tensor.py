@@ -82,10 +82,11 @@ def _op_error(o, operands, error):
     message = str(error)
     for x in operands:
         t = getattr(x, "_t", None)
-        # A float32-only op (its ODS type constraint, or its operands'
+        # A float-only op (its ODS type constraint, or its operands'
         # element types) rejected a non-float32 operand.
         if t is not None and t.dtype != 0 and (
-                "32-bit float" in message or "element types differ" in message):
+                "ranked tensor of floats" in message or
+                "element types differ" in message):
             dt = x.dtype
             return TypeError(
                 f"{o.public}: got a tensor of dtype {dt}; ms ops compute in "

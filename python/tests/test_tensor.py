@@ -146,9 +146,12 @@ def test_methods():
     assert t.tolist() == a.tolist()
 
 
-def test_integer_tensor_in_an_op_is_a_type_error():
+def test_integer_tensor_in_a_float_op_is_a_type_error():
+    # Numeric ops take integers (issue 16); exp takes floats only.
+    s = Tensor([1, 2], dtype=ms.int32) + Tensor([1, 2], dtype=ms.int32)
+    assert s.dtype == ms.int32 and s.asnumpy().tolist() == [2, 4]
     with pytest.raises(TypeError, match="dtype Int32"):
-        Tensor([1, 2], dtype=ms.int32) + Tensor([1, 2], dtype=ms.int32)
+        ms.ops.exp(Tensor([1, 2], dtype=ms.int32))
 
 
 def test_parameter():
