@@ -488,14 +488,18 @@ class Tensor:
         return ops.masked_fill(self, mask, value)
 
     def __getitem__(self, index):
-        from . import ops
-        result = ops._getitem(self, index)
+        from . import _indexing
+        result = _indexing.getitem(self, index)
         if result is not None:
             return result
         self._host("indexes a tensor")
         if isinstance(index, Tensor):
             index = index.asnumpy()
         return Tensor(np.array(self.asnumpy()[index]), dtype=self.dtype)
+
+    def __setitem__(self, index, value):
+        from . import _indexing
+        _indexing.setitem(self, index, value)
 
     def __str__(self):
         t = self._t
