@@ -21,11 +21,13 @@ Parameter is updated through ops.assign.
 """
 
 import numbers
+import sys
 
 import numpy as np
 
 from . import dtype as mstype
 from . import ops
+from . import _tensor as _tensor_layer
 from ._graph import Sym, value_dependent
 from ._runtime import STATE
 from ._tensor import Tensor, Parameter, op, unary, binary, nary
@@ -527,3 +529,8 @@ def _rebind(x, new):
             sym = new._t
         if sym is not None:
             g.bind(x, sym)
+
+
+# Tensor.__getitem__ / __setitem__ reach this module through _tensor's
+# `_indexing` (msmlir/__init__.py imports it after ops).
+_tensor_layer._indexing = sys.modules[__name__]

@@ -22,6 +22,15 @@ from ._runtime import (STATE, MSError, HostTensor, OpCall, executor,
 _HT = HostTensor
 _onew = object.__new__
 
+# The layers above this one: msmlir.ops (the functional ops) and
+# msmlir._indexing (Tensor[...] and item assignment). The Tensor methods
+# that are compositions of ops call them through these two names, which
+# those modules fill in when they load (see their ends). This module never
+# imports them, so there is no import cycle: they import _tensor, never the
+# reverse (python/tests/test_import_layers.py).
+ops = None
+_indexing = None
+
 # The PyNative executor's bound methods (re-bound when the jit level changes).
 _run1 = _run2 = _runn = None
 
@@ -484,11 +493,9 @@ class Tensor:
         return iter([Tensor(row) for row in _np_view(a)])
 
     def masked_fill(self, mask, value):
-        from . import ops
         return ops.masked_fill(self, mask, value)
 
     def __getitem__(self, index):
-        from . import _indexing
         result = _indexing.getitem(self, index)
         if result is not None:
             return result
@@ -498,7 +505,6 @@ class Tensor:
         return Tensor(np.array(self.asnumpy()[index]), dtype=self.dtype)
 
     def __setitem__(self, index, value):
-        from . import _indexing
         _indexing.setitem(self, index, value)
 
     def __str__(self):
@@ -539,7 +545,6 @@ class Tensor:
 
     # -- conversions -------------------------------------------------------
     def astype(self, dtype, copy=True):
-        from . import ops
         return ops.cast(self, dtype)
 
     to = astype
@@ -576,11 +581,9 @@ class Tensor:
         return binary(_DIV, other, self)
 
     def __matmul__(self, other):
-        from . import ops
         return ops.matmul(self, other)
 
     def __rmatmul__(self, other):
-        from . import ops
         return ops.matmul(other, self)
 
     def __neg__(self):
@@ -594,54 +597,44 @@ class Tensor:
 
     # Comparisons and logic: ms ops, so graphs capture them (results bool).
     def __gt__(self, other):
-        from . import ops
         return ops.greater(self, other)
 
     def __ge__(self, other):
-        from . import ops
         return ops.greater_equal(self, other)
 
     def __lt__(self, other):
-        from . import ops
         return ops.less(self, other)
 
     def __le__(self, other):
-        from . import ops
         return ops.less_equal(self, other)
 
     def __eq__(self, other):
         if not isinstance(other, (Tensor, int, float, np.ndarray,
                                   np.generic)):
             return NotImplemented
-        from . import ops
         return ops.equal(self, other)
 
     def __ne__(self, other):
         if not isinstance(other, (Tensor, int, float, np.ndarray,
                                   np.generic)):
             return NotImplemented
-        from . import ops
         return ops.not_equal(self, other)
 
     def __and__(self, other):
-        from . import ops
         return ops.logical_and(self, other)
 
     __rand__ = __and__
 
     def __or__(self, other):
-        from . import ops
         return ops.logical_or(self, other)
 
     __ror__ = __or__
 
     def __invert__(self):
-        from . import ops
         return ops.logical_not(self)
 
     # -- methods mirroring ops ----------------------------------------------
     def reshape(self, *shape):
-        from . import ops
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
         return ops.reshape(self, shape)
@@ -651,11 +644,9 @@ class Tensor:
 
     def flatten(self, order="C", *, start_dim=0, end_dim=-1):
         # Tensor.flatten flattens everything by default (unlike ops.flatten).
-        from . import ops
         return ops.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
 
     def transpose(self, *axes):
-        from . import ops
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = axes[0]
         if not axes:
@@ -667,35 +658,27 @@ class Tensor:
         return self.transpose()
 
     def expand_dims(self, axis):
-        from . import ops
         return ops.expand_dims(self, axis)
 
     def squeeze(self, axis=None):
-        from . import ops
         return ops.squeeze(self, axis)
 
     def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
-        from . import ops
         return ops.sum(self, axis, keepdims, dtype=dtype)
 
     def argmax(self, axis=None, keepdims=False):
-        from . import ops
         return ops.argmax(self, axis, keepdims)
 
     def argmin(self, axis=None, keepdims=False):
-        from . import ops
         return ops.argmin(self, axis, keepdims)
 
     def logical_and(self, other):
-        from . import ops
         return ops.logical_and(self, other)
 
     def logical_or(self, other):
-        from . import ops
         return ops.logical_or(self, other)
 
     def logical_not(self):
-        from . import ops
         return ops.logical_not(self)
 
     def bool(self):
@@ -708,27 +691,22 @@ class Tensor:
         return self.astype(mstype.int64)
 
     def mean(self, axis=None, keep_dims=False):
-        from . import ops
         return ops.reduce_mean(self, () if axis is None else axis, keep_dims)
 
     def max(self, axis=None, keepdims=False, *, initial=None, where=True,
             return_indices=False):
-        from . import ops
         return ops.reduce_max(self, () if axis is None else axis, keepdims)
 
     def amax(self, axis=None, keepdims=False):
         return self.max(axis, keepdims)
 
     def exp(self):
-        from . import ops
         return ops.exp(self)
 
     def log(self):
-        from . import ops
         return ops.log(self)
 
     def sqrt(self):
-        from . import ops
         return ops.sqrt(self)
 
     def abs(self):
@@ -738,19 +716,15 @@ class Tensor:
         return unary(_NEG, self)
 
     def relu(self):
-        from . import ops
         return ops.relu(self)
 
     def sigmoid(self):
-        from . import ops
         return ops.sigmoid(self)
 
     def tanh(self):
-        from . import ops
         return ops.tanh(self)
 
     def softmax(self, axis=-1):
-        from . import ops
         return ops.softmax(self, axis)
 
     def add(self, other):
@@ -766,7 +740,6 @@ class Tensor:
         return binary(_DIV, self, other)
 
     def matmul(self, other):
-        from . import ops
         return ops.matmul(self, other)
 
 

@@ -8,10 +8,12 @@ attribute text of every op is built once per distinct attribute value.
 
 import math
 import numbers
+import sys
 
 import numpy as np
 
 from . import dtype as mstype
+from . import _tensor as _tensor_layer
 from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
                       check_int_fits, _ADD, _SUB, _MUL, _DIV, _NEG, _ABS)
 from ._ops_indexing import (
@@ -1091,3 +1093,7 @@ from ._losses import (cross_entropy, nll_loss,  # noqa: E402
 
 __all__ += ["stop_gradient", "assign", "cross_entropy", "nll_loss",
             "binary_cross_entropy_with_logits", "mse_loss", "l1_loss"]
+
+
+# Tensor's methods reach the functional ops through this (see _tensor.py).
+_tensor_layer.ops = sys.modules[__name__]
