@@ -350,3 +350,18 @@ def test_update_kernels_do_not_write_into_their_operands():
     b = a.copy()
     b[1] = 0                           # index 9 is out of range: no write
     np.testing.assert_array_equal(z.asnumpy(), b)
+
+
+def test_boolean_mask_read_in_a_graph_mode_cell_names_the_cell():
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x[x > 0].sum()
+
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT)
+    with pytest.raises(ms.GraphSyntaxError) as info:
+        Net()(Tensor(rand(2, 3)))
+    message = str(info.value)
+    assert message.startswith("Net: ")
+    assert "test_setitem.py:" in message and "`return x[x > 0].sum()`" \
+        in message
+    assert "ops.masked_select" in message
