@@ -312,6 +312,15 @@ def _linear_index(arrays, sizes):
     host; symbolic ones in ms ops, where an out-of-range index becomes -1
     (ms.gather reads zeros, ms.scatter_update writes nothing)."""
     if all(isinstance(a, np.ndarray) for a in arrays):
+        if len(arrays) == 1:
+            a, size = arrays[0], sizes[0]
+            if a.size and (a.min() < -size or a.max() >= size):
+                bad = a[(a < -size) | (a >= size)]
+                raise IndexError(f"index {int(bad.flat[0])} is out of bounds "
+                                 f"for a dimension with size {size}")
+            if a.size and a.min() < 0:
+                a = np.where(a < 0, a + size, a)
+            return Tensor(a.astype(np.int64, copy=False)), tuple(a.shape)
         try:
             arrays = np.broadcast_arrays(*arrays)
         except ValueError:
