@@ -20,6 +20,7 @@ from .dtype import (float32, float16, int32, int64, bool_, float_, int_,
 from ._context import set_context, get_context, set_seed, get_seed
 from ._tensor import Tensor, Parameter
 from . import ops
+from . import _indexing  # noqa: F401  (Tensor indexing; see _tensor.py)
 from ._jit import jit, JitConfig, compile_count
 from ._autograd import grad, value_and_grad, ParameterTuple
 from . import nn

@@ -22,6 +22,15 @@ from ._runtime import (STATE, MSError, HostTensor, OpCall, executor,
 _HT = HostTensor
 _onew = object.__new__
 
+# The layers above this one: msmlir.ops (the functional ops) and
+# msmlir._indexing (Tensor[...] and item assignment). The Tensor methods
+# that are compositions of ops call them through these two names, which
+# those modules fill in when they load (see their ends). This module never
+# imports them, so there is no import cycle: they import _tensor, never the
+# reverse (python/tests/test_import_layers.py).
+ops = None
+_indexing = None
+
 # The PyNative executor's bound methods (re-bound when the jit level changes).
 _run1 = _run2 = _runn = None
 
@@ -485,18 +494,19 @@ class Tensor:
         return iter([Tensor(row) for row in _np_view(a)])
 
     def masked_fill(self, mask, value):
-        from . import ops
         return ops.masked_fill(self, mask, value)
 
     def __getitem__(self, index):
-        from . import ops
-        result = ops._getitem(self, index)
+        result = _indexing.getitem(self, index)
         if result is not None:
             return result
         self._host("indexes a tensor")
         if isinstance(index, Tensor):
             index = index.asnumpy()
         return Tensor(np.array(self.asnumpy()[index]), dtype=self.dtype)
+
+    def __setitem__(self, index, value):
+        _indexing.setitem(self, index, value)
 
     def __str__(self):
         t = self._t
@@ -536,7 +546,6 @@ class Tensor:
 
     # -- conversions -------------------------------------------------------
     def astype(self, dtype, copy=True):
-        from . import ops
         return ops.cast(self, dtype)
 
     to = astype
@@ -573,36 +582,28 @@ class Tensor:
         return binary(_DIV, other, self)
 
     def __matmul__(self, other):
-        from . import ops
         return ops.matmul(self, other)
 
     def __rmatmul__(self, other):
-        from . import ops
         return ops.matmul(other, self)
 
     # ** // %: ms.pow, ms.floor_div, ms.floor_mod (ops.pow, ...).
     def __pow__(self, other):
-        from . import ops
         return ops.pow(self, other)
 
     def __rpow__(self, other):
-        from . import ops
         return ops.pow(other, self)
 
     def __floordiv__(self, other):
-        from . import ops
         return ops.floor_divide(self, other)
 
     def __rfloordiv__(self, other):
-        from . import ops
         return ops.floor_divide(other, self)
 
     def __mod__(self, other):
-        from . import ops
         return ops.remainder(self, other)
 
     def __rmod__(self, other):
-        from . import ops
         return ops.remainder(other, self)
 
     def __neg__(self):
@@ -616,54 +617,44 @@ class Tensor:
 
     # Comparisons and logic: ms ops, so graphs capture them (results bool).
     def __gt__(self, other):
-        from . import ops
         return ops.greater(self, other)
 
     def __ge__(self, other):
-        from . import ops
         return ops.greater_equal(self, other)
 
     def __lt__(self, other):
-        from . import ops
         return ops.less(self, other)
 
     def __le__(self, other):
-        from . import ops
         return ops.less_equal(self, other)
 
     def __eq__(self, other):
         if not isinstance(other, (Tensor, int, float, np.ndarray,
                                   np.generic)):
             return NotImplemented
-        from . import ops
         return ops.equal(self, other)
 
     def __ne__(self, other):
         if not isinstance(other, (Tensor, int, float, np.ndarray,
                                   np.generic)):
             return NotImplemented
-        from . import ops
         return ops.not_equal(self, other)
 
     def __and__(self, other):
-        from . import ops
         return ops.logical_and(self, other)
 
     __rand__ = __and__
 
     def __or__(self, other):
-        from . import ops
         return ops.logical_or(self, other)
 
     __ror__ = __or__
 
     def __invert__(self):
-        from . import ops
         return ops.logical_not(self)
 
     # -- methods mirroring ops ----------------------------------------------
     def reshape(self, *shape):
-        from . import ops
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
         return ops.reshape(self, shape)
@@ -673,11 +664,9 @@ class Tensor:
 
     def flatten(self, order="C", *, start_dim=0, end_dim=-1):
         # Tensor.flatten flattens everything by default (unlike ops.flatten).
-        from . import ops
         return ops.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
 
     def transpose(self, *axes):
-        from . import ops
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = axes[0]
         if not axes:
@@ -689,35 +678,27 @@ class Tensor:
         return self.transpose()
 
     def expand_dims(self, axis):
-        from . import ops
         return ops.expand_dims(self, axis)
 
     def squeeze(self, axis=None):
-        from . import ops
         return ops.squeeze(self, axis)
 
     def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
-        from . import ops
         return ops.sum(self, axis, keepdims, dtype=dtype)
 
     def argmax(self, axis=None, keepdims=False):
-        from . import ops
         return ops.argmax(self, axis, keepdims)
 
     def argmin(self, axis=None, keepdims=False):
-        from . import ops
         return ops.argmin(self, axis, keepdims)
 
     def logical_and(self, other):
-        from . import ops
         return ops.logical_and(self, other)
 
     def logical_or(self, other):
-        from . import ops
         return ops.logical_or(self, other)
 
     def logical_not(self):
-        from . import ops
         return ops.logical_not(self)
 
     def bool(self):
@@ -730,12 +711,10 @@ class Tensor:
         return self.astype(mstype.int64)
 
     def mean(self, axis=None, keep_dims=False):
-        from . import ops
         return ops.reduce_mean(self, () if axis is None else axis, keep_dims)
 
     def max(self, axis=None, keepdims=False, *, initial=None, where=True,
             return_indices=False):
-        from . import ops
         if return_indices:
             return ops.max(self, axis, keepdims)
         return ops.reduce_max(self, () if axis is None else axis, keepdims)
@@ -745,7 +724,6 @@ class Tensor:
         """The minimum (values only: reduce_max of the negation for floats;
         ops.min's values otherwise), or (values, indices) with
         return_indices."""
-        from . import ops
         if return_indices or axis is None or not self.dtype.is_float:
             values, indices = ops.min(self, axis, keepdims)
             return (values, indices) if return_indices else values
@@ -755,15 +733,12 @@ class Tensor:
         return self.max(axis, keepdims)
 
     def exp(self):
-        from . import ops
         return ops.exp(self)
 
     def log(self):
-        from . import ops
         return ops.log(self)
 
     def sqrt(self):
-        from . import ops
         return ops.sqrt(self)
 
     def abs(self):
@@ -773,19 +748,15 @@ class Tensor:
         return unary(_NEG, self)
 
     def relu(self):
-        from . import ops
         return ops.relu(self)
 
     def sigmoid(self):
-        from . import ops
         return ops.sigmoid(self)
 
     def tanh(self):
-        from . import ops
         return ops.tanh(self)
 
     def softmax(self, axis=-1):
-        from . import ops
         return ops.softmax(self, axis)
 
     def add(self, other):
@@ -801,47 +772,37 @@ class Tensor:
         return binary(_DIV, self, other)
 
     def matmul(self, other):
-        from . import ops
         return ops.matmul(self, other)
 
     def pow(self, exponent):
-        from . import ops
         return ops.pow(self, exponent)
 
     def floor_divide(self, other):
-        from . import ops
         return ops.floor_divide(self, other)
 
     def remainder(self, other):
-        from . import ops
         return ops.remainder(self, other)
 
     def fmod(self, other):
-        from . import ops
         return ops.fmod(self, other)
 
     def cumsum(self, axis=None, dtype=None):
         """Tensor.cumsum: axis None sums over the flattened tensor."""
-        from . import ops
         x = self
         if axis is None:
             x, axis = x.reshape((-1,)), 0
         return ops.cumsum(x, axis, dtype)
 
     def sort(self, axis=-1, descending=False):
-        from . import ops
         return ops.sort(self, axis, descending)
 
     def argsort(self, axis=-1, descending=False):
-        from . import ops
         return ops.argsort(self, axis, descending)
 
     def topk(self, k, dim=None, largest=True, sorted=True):
-        from . import ops
         return ops.topk(self, k, dim, largest, sorted)
 
     def gather_elements(self, dim, index):
-        from . import ops
         return ops.gather_elements(self, dim, index)
 
 

@@ -8,10 +8,12 @@ attribute text of every op is built once per distinct attribute value.
 
 import math
 import numbers
+import sys
 
 import numpy as np
 
 from . import dtype as mstype
+from . import _tensor as _tensor_layer
 from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
                       check_int_fits, _ADD, _SUB, _MUL, _DIV, _NEG, _ABS)
 from ._ops_indexing import (
@@ -312,6 +314,86 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0,
     if bias is None:
         return binary(o, input, weight)
     return nary(o, (input, weight, bias))
+
+
+def _transposed_length(size, kernel, stride, dilation, pad_mode, pads,
+                       output_padding):
+    """The output length of a transposed conv along one dim (MindSpore's
+    nn.Conv2dTranspose rule): the input length of the conv2d it reverses."""
+    span = dilation * (kernel - 1) + 1
+    if pad_mode == "same":
+        return size * stride
+    if pad_mode == "valid":
+        return size * stride + max(span - stride, 0)
+    return (size - 1) * stride - pads + span + output_padding
+
+
+def _conv_transpose2d(input, weight, bias, stride, pad_mode, pads,
+                      output_padding, dilation, group, what):
+    """ms.conv2d_backprop_input of input [N, Cin, H, W] by weight
+    [Cin, Cout / group, kh, kw]: the adjoint of the conv2d with this
+    geometry, whose input shape is the result's."""
+    shape = input.shape
+    if len(shape) != 4 or len(weight.shape) != 4 or \
+            shape[1] != weight.shape[0]:
+        raise ValueError(f"{what}: input of shape {list(shape)} does not "
+                         f"match weight {list(weight.shape)}: expected [N, "
+                         f"{weight.shape[0] if len(weight.shape) == 4 else 'C'}"
+                         ", H, W]")
+    out = [shape[0], weight.shape[1] * group]
+    for d in range(2):
+        out.append(_transposed_length(
+            shape[2 + d], weight.shape[2 + d], stride[d], dilation[d],
+            pad_mode, pads[2 * d] + pads[2 * d + 1], output_padding[d]))
+    if min(out[2:]) <= 0:
+        raise ValueError(f"{what}: the output of input {list(shape)} would "
+                         f"be {out}")
+    o = op("ms.conv2d_backprop_input",
+           f'{{shape = {_i64_array(out)}, pad_mode = "{pad_mode}", padding = '
+           f"{_i64_array(pads)}, stride = {_i64_array(stride)}, dilation = "
+           f"{_i64_array(dilation)}, group = {int(group)} : i64}}", what)
+    y = binary(o, input, weight)
+    if bias is not None:
+        y = add(y, reshape(bias, (1, out[1], 1, 1)))
+    return y
+
+
+def _output_padding(value, stride, pad_mode, what):
+    pair = (value, value) if isinstance(value, numbers.Integral) else value
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(
+            isinstance(v, numbers.Integral) and 0 <= v for v in pair)):
+        raise ValueError(f"{what}: output_padding must be an int or a tuple "
+                         f"of 2 ints >= 0, got {value!r}")
+    pair = (int(pair[0]), int(pair[1]))
+    if any(pair) and pad_mode != "pad":
+        raise ValueError(f"{what}: output_padding must be 0 when pad_mode is "
+                         f"'{pad_mode}', got {value!r}")
+    if pair[0] >= stride[0] or pair[1] >= stride[1]:
+        raise ValueError(f"{what}: output_padding {value!r} must be smaller "
+                         f"than stride {stride}")
+    return pair
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0,
+                     output_padding=0, groups=1, dilation=1):
+    """2-D transposed convolution (mint.nn.functional.conv_transpose2d's
+    signature): input [N, Cin, H, W], weight [Cin, Cout / groups, kh, kw],
+    bias [Cout] or None; padding an int or (h, w) removed from both sides;
+    H_out = (H - 1) * stride - 2 * padding + dilation * (kh - 1) +
+    output_padding + 1."""
+    what = "ops.conv_transpose2d"
+    stride = _positive_pair(stride, "stride", what)
+    dilation = _positive_pair(dilation, "dilation", what)
+    pads = _conv_padding(padding, "pad", what)
+    if not isinstance(groups, numbers.Integral) or groups <= 0:
+        raise ValueError(f"{what}: groups must be a positive int, got "
+                         f"{groups!r}")
+    out_pad = _output_padding(output_padding, stride, "pad", what)
+    return _conv_transpose2d(input, weight, bias, stride, "pad", pads,
+                             out_pad, dilation, int(groups), what)
+
+
+__all__ += ["conv_transpose2d"]
 
 
 def batch_norm(input_x, running_mean, running_var, weight, bias,
@@ -974,71 +1056,6 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     return Tensor(np.arange(start, end, step).astype(dt.np), dt)
 
 
-def _basic_index(x, index):
-    """x[index] with ints, slices (positive steps), None and Ellipsis as
-    one ms.slice and a reshape; None when the index needs anything else
-    (tensor, list or boolean indices, negative steps)."""
-    if not isinstance(index, tuple):
-        index = (index,)
-    if any(i is Ellipsis for i in index):
-        at = index.index(Ellipsis)
-        used = len([i for i in index if i is not None and i is not Ellipsis])
-        index = index[:at] + (slice(None),) * (x.ndim - used) + \
-            index[at + 1:]
-    begin, end, strides, shape = [], [], [], []
-    d = 0
-    for i in index:
-        if i is None:
-            shape.append(1)
-            continue
-        if d >= x.ndim:
-            raise IndexError(f"too many indices for a tensor of rank "
-                             f"{x.ndim}")
-        size = x.shape[d]
-        if isinstance(i, slice):
-            start, stop, step = i.indices(size)
-            if step <= 0:
-                return None
-            stop = max(start, stop)
-            begin.append(start)
-            end.append(stop)
-            strides.append(step)
-            shape.append(-(-(stop - start) // step))
-        elif isinstance(i, numbers.Integral) and not isinstance(i, bool):
-            k = int(i)
-            if not -size <= k < size:
-                raise IndexError(f"index {k} is out of bounds for dimension "
-                                 f"{d} with size {size}")
-            k = k + size if k < 0 else k
-            begin.append(k)
-            end.append(k + 1)
-            strides.append(1)
-        else:
-            return None
-        d += 1
-    for rest in x.shape[d:]:
-        begin.append(0)
-        end.append(rest)
-        strides.append(1)
-        shape.append(rest)
-    return reshape(_slice(x, begin, end, strides), shape)
-
-
-def _getitem(x, index):
-    """Tensor.__getitem__ in ms ops: basic indexing is one slice; a 1-D
-    integer Tensor or list indexes dim 0 through gather."""
-    if x.dtype == mstype.float32:
-        result = _basic_index(x, index)
-        if result is not None:
-            return result
-        if isinstance(index, (Tensor, list)) and _is_int_index(index):
-            indices = _index_tensor(index, "Tensor.__getitem__")
-            indices = _concrete_in_bounds(indices, x.shape[0] if x.ndim
-                                          else 0)
-            return gather(x, indices, 0)
-    return None
-
-
 def masked_fill(input_x, mask, value):
     """input_x with `value` where the bool `mask` (broadcast like numpy) is
     True: one ms.select."""
@@ -1047,30 +1064,22 @@ def masked_fill(input_x, mask, value):
     return where(mask, value, input_x)
 
 
-__all__ += ["masked_fill"]
+def masked_select(input, mask):
+    """The elements of input where the bool mask (broadcast together with
+    input) is True, as a 1-D Tensor: a gather of the True positions. The
+    result's size depends on the mask's values, so graph mode cannot
+    capture it (see docs/python.md)."""
+    if not isinstance(mask, Tensor) or mask.dtype != mstype.bool_:
+        raise TypeError("ops.masked_select: mask must be a bool Tensor")
+    shape = tuple(np.broadcast_shapes(tuple(input.shape), tuple(mask.shape)))
+    if tuple(mask.shape) != shape:
+        mask = cast(broadcast_to(cast(mask, mstype.float32), shape),
+                    mstype.bool_)
+    return broadcast_to(input, shape)[mask]
 
 
-def _is_int_index(index):
-    if isinstance(index, Tensor):
-        return index.dtype in (mstype.int32, mstype.int64)
-    return all(isinstance(i, numbers.Integral) and not isinstance(i, bool)
-               for i in index)
+__all__ += ["masked_fill", "masked_select"]
 
-
-def _concrete_in_bounds(indices, size):
-    """Known indices with negatives counted from the end, or IndexError
-    for one out of range, as numpy does. Symbolic indices pass unchanged:
-    in a graph, gather gives zeros for them."""
-    if indices.is_symbolic:
-        return indices
-    a = indices.asnumpy()
-    bad = a[(a < -size) | (a >= size)]
-    if bad.size:
-        raise IndexError(f"index {int(bad[0])} is out of bounds for "
-                         f"dimension 0 with size {size}")
-    if (a < 0).any():
-        return Tensor(np.where(a < 0, a + size, a).astype(a.dtype))
-    return indices
 
 
 #===---------------------------------------------------------------------===#
@@ -1197,3 +1206,6 @@ __all__ += ["cumsum", "argsort", "sort", "topk", "gather_elements", "max",
 from ._ops_resize import interpolate  # noqa: E402
 
 __all__ += ["interpolate"]
+
+# Tensor's methods reach the functional ops through this (see _tensor.py).
+_tensor_layer.ops = sys.modules[__name__]

@@ -306,6 +306,23 @@ def _getitem(x, index):
     return x[index]
 
 
+def _getitem_i(x, i, j):
+    return x[i, :, j]
+
+
+def _setitem(x, v, index):
+    """x[index] = v on a copy (the Tensor is rebound, as in MindSpore)."""
+    y = x + 0.0
+    y[index] = v
+    return y
+
+
+def _np_setitem(x, v, index):
+    y = np.array(x)
+    y[index] = v
+    return y
+
+
 OP_DB += [
     OpInfo("slice", lambda x, begin, end, strides:
            ops.strided_slice(x, begin, end, strides),
@@ -329,6 +346,58 @@ OP_DB += [
                name="newaxis"),
         Sample((_uniform((5, 3), seed=46),), {"index": [4, 0, -1]},
                name="int_list")],
+           exact=True),
+    OpInfo("slice_update", _setitem, _np_setitem, lambda: [
+        Sample((_uniform((4, 8), seed=140), _uniform((4, 4), seed=141)),
+               {"index": (slice(None), slice(1, None, 2))}, name="strided"),
+        Sample((_uniform((5, 3), seed=142), _uniform((2, 3), seed=143)),
+               {"index": slice(4, 0, -2)}, name="negative_step"),
+        Sample((_uniform((2, 3, 4), seed=144), _uniform((), seed=145)),
+               {"index": (1, Ellipsis, slice(1, 3))}, name="scalar"),
+        Sample((_uniform((2, 3, 4), seed=146), _uniform((3, 1), seed=147)),
+               {"index": (Ellipsis, None, 1)}, name="newaxis_broadcast")],
+           exact=True),
+    OpInfo("scatter_update", _setitem, _np_setitem, lambda: [
+        Sample((_uniform((5, 3), seed=148), _uniform((3, 3), seed=149)),
+               {"index": [4, 0, -3]}, name="rows"),
+        Sample((_uniform((3, 5, 4), seed=150), _uniform((3, 2, 4), seed=151)),
+               {"index": (slice(None), [1, 3])}, name="middle"),
+        Sample((_uniform((3, 5, 4), seed=152), _uniform((2, 5), seed=153)),
+               {"index": ([0, 2], slice(None), [1, 3])}, name="split"),
+        Sample((_uniform((3, 4), seed=154), _uniform((), seed=155)),
+               {"index": np.array([[True, False, True, False],
+                                   [False, False, False, True],
+                                   [True, True, False, False]])},
+               name="known_mask")],
+           exact=True),
+    OpInfo("scatter_update", lambda x, v, i, j: _setitem(x, v, (i, j)),
+           lambda x, v, i, j: _np_setitem(x, v, (i.astype(np.int64),
+                                                 j.astype(np.int64))),
+           lambda: [
+               Sample((_uniform((3, 4, 2), seed=156),
+                       _uniform((2, 2), seed=157), np.array([2, 0]),
+                       np.array([3, 1])), name="tensor_indices")],
+           exact=True),
+    OpInfo("select", lambda x, m: _setitem(x, 2.5, m),
+           lambda x, m: _np_setitem(x, 2.5, m.astype(bool)), lambda: [
+               Sample((_uniform((3, 4), seed=158),
+                       _uniform((3, 4), seed=159) > 0), name="mask_tensor")],
+           exact=True),
+    OpInfo("gather", _getitem_i, lambda x, i, j: x[i.astype(np.int64),
+                                                  :, j.astype(np.int64)],
+           lambda: [
+               Sample((_uniform((3, 4, 5), seed=160), np.array([[2], [0]]),
+                       np.array([4, 1, 0])), name="getitem_tensors")],
+           exact=True),
+    OpInfo("getitem", _getitem, lambda x, index: x[index], lambda: [
+        Sample((_uniform((4, 5), seed=161),), {"index": slice(None, None, -1)},
+               name="reversed"),
+        Sample((_uniform((3, 5, 4), seed=162),),
+               {"index": (slice(None), [1, 3], 2)}, name="array_and_int"),
+        Sample((_uniform((3, 5, 4), seed=163),),
+               {"index": ([0, 2], slice(1, 4), [1, 3])}, name="split"),
+        Sample((_uniform((3, 4), seed=164),),
+               {"index": np.array([True, False, True])}, name="known_mask")],
            exact=True),
     OpInfo("broadcast_to", lambda x, shape: ops.broadcast_to(x, shape),
            lambda x, shape: np.broadcast_to(x, shape), lambda: [

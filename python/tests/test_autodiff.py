@@ -317,6 +317,20 @@ CASES = {
                                  "tensor<4x3xf32>",
                                  lambda x: x.flip(0).cumsum(0).flip(0) - x,
                                  [0]),
+    "slice_update": ([(4, 8), (4, 4)], None,
+                     "ms.slice_update %a0, %a1 begin [0, 1] end [4, 8] "
+                     "strides [1, 2] : tensor<4x8xf32>, tensor<4x4xf32>",
+                     lambda x, u: torch.cat(
+                         [x[:, :1], torch.stack(
+                             [u[:, 0], x[:, 2], u[:, 1], x[:, 4], u[:, 2],
+                              x[:, 6], u[:, 3]], 1)], 1), [0, 1]),
+    "conv2d_backprop_input_as_layer": (
+        [(1, 6, 5, 5), (6, 2, 3, 3)], None,
+        'ms.conv2d_backprop_input %a0, %a1 shape [1, 4, 9, 9] pad_mode "pad" '
+        "padding [1, 1, 1, 1] stride [2, 2] group 2 : tensor<1x6x5x5xf32>, "
+        "tensor<6x2x3x3xf32>",
+        lambda x, w: F.conv_transpose2d(x, w, stride=2, padding=1, groups=2),
+        [0, 1]),
     "stop_gradient": ([(4, 5)], None,
                       "ms.stop_gradient %a0 : tensor<4x5xf32>",
                       lambda x: x.detach(), [0]),

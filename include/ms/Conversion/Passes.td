@@ -36,6 +36,7 @@ def ConvertMSToLinalg : Pass<"convert-ms-to-linalg"> {
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
+    "mlir::bufferization::BufferizationDialect",
     "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect",
     "mlir::scf::SCFDialect",

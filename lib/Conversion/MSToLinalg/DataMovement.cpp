@@ -2,6 +2,7 @@
 //
 // flatten and reshape become collapse/expand_shape, transpose
 // linalg.transpose, concat tensor.insert_slice, slice tensor.extract_slice,
+// slice_update tensor.insert_slice,
 // pad tensor.pad and broadcast_to a copying linalg.generic.
 //
 //===----------------------------------------------------------------------===//
@@ -146,6 +147,26 @@ struct SlicePattern : OpConversionPattern<SliceOp> {
   }
 };
 
+/// slice_update: the update inserted at the slice's strided positions of a
+/// copy of the input. The copy matters: function arguments are writable
+/// buffers after bufferization, and a kernel run on its own (PyNative)
+/// must not write into its operand.
+struct SliceUpdatePattern : OpConversionPattern<SliceUpdateOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceUpdateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto updateType = cast<RankedTensorType>(adaptor.getUpdate().getType());
+    Value copy = copyOf(rewriter, op.getLoc(), adaptor.getInput());
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, adaptor.getUpdate(), copy,
+        indexAttrs(rewriter, op.getBegin()),
+        indexAttrs(rewriter, updateType.getShape()),
+        indexAttrs(rewriter, op.getStrides()));
+    return success();
+  }
+};
+
 /// broadcast_to: a copy through numpy's broadcasting map.
 struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -185,6 +206,6 @@ struct PadPattern : OpConversionPattern<PadOp> {
 void ms::populateDataMovementToLinalgPatterns(RewritePatternSet &patterns,
                                               const TypeConverter &converter) {
   patterns.add<FlattenPattern, ReshapePattern, TransposePattern, ConcatPattern,
-               SlicePattern, BroadcastToPattern, PadPattern>(
+               SlicePattern, SliceUpdatePattern, BroadcastToPattern, PadPattern>(
       converter, patterns.getContext());
 }

@@ -8,6 +8,7 @@
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
@@ -41,6 +42,13 @@ bool isUnsignedElement(Type type) {
 Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(),
                                  type.getElementType());
+}
+
+Value copyOf(OpBuilder &b, Location loc, Value value) {
+  // Not a linalg.copy: once generalized, canonicalization erases an
+  // identity copy on tensors and the write lands in `value` again.
+  return bufferization::AllocTensorOp::create(
+      b, loc, cast<RankedTensorType>(value.getType()), ValueRange{}, value);
 }
 
 Value floatConst(OpBuilder &b, Location loc, Type type, double value) {

@@ -40,6 +40,9 @@ mlir::Value byteFromBool(mlir::OpBuilder &b, mlir::Location loc,
 /// A tensor.empty of `type`.
 mlir::Value emptyLike(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::RankedTensorType type);
+/// A copy of `value` in a new tensor (bufferization.alloc_tensor copy: a
+/// fresh buffer, never `value`'s, which may be a kernel's argument).
+mlir::Value copyOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
 /// A scalar float constant of `type`.
 mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                        double value);

@@ -12,6 +12,7 @@
 #include "ms/Dialect/MS/IR/MSOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -63,7 +64,8 @@ struct ConvertMSToLinalgPass
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<MSDialect>();
-    target.addLegalDialect<linalg::LinalgDialect, math::MathDialect,
+    target.addLegalDialect<bufferization::BufferizationDialect,
+                           linalg::LinalgDialect, math::MathDialect,
                            scf::SCFDialect, tensor::TensorDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect>(isStorageLegal);
     target.markUnknownOpDynamicallyLegal(isStorageLegal);

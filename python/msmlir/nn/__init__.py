@@ -4,7 +4,7 @@ from .cell import Cell, SequentialCell, CellList, CellDict
 from .layers import (Dense, ReLU, Flatten, Softmax, LogSoftmax, Sigmoid, Tanh,
                      GELU, Dropout, get_activation)
 from .activation import LeakyReLU, SiLU, ELU, Softplus, Identity
-from .conv import Conv2d, Conv1d
+from .conv import Conv2d, Conv1d, Conv2dTranspose
 from .embedding import Embedding
 from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm
@@ -17,7 +17,8 @@ __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "GELU", "Dropout",
            "get_activation", "Conv2d", "MaxPool2d", "AvgPool2d",
            "BatchNorm1d", "BatchNorm2d", "LayerNorm", "CellDict", "LeakyReLU",
-           "SiLU", "ELU", "Softplus", "Identity", "Conv1d", "AdaptiveAvgPool2d",
+           "SiLU", "ELU", "Softplus", "Identity", "Conv1d", "Conv2dTranspose",
+           "AdaptiveAvgPool2d",
            "GroupNorm", "Embedding",
            # training
            "LossBase", "CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits",

@@ -1,4 +1,5 @@
-"""nn.Conv2d (MindSpore's names, defaults and parameter layout)."""
+"""nn.Conv2d, nn.Conv1d and nn.Conv2dTranspose (MindSpore's names,
+defaults and parameter layouts)."""
 
 import math
 import numbers
@@ -9,7 +10,7 @@ from .._tensor import Parameter, Tensor, binary, nary
 from .cell import Cell
 from .layers import _uniform, initializer
 
-__all__ = ["Conv2d", "Conv1d"]
+__all__ = ["Conv2d", "Conv1d", "Conv2dTranspose"]
 
 
 def _positive_int(value, name, what):
@@ -170,3 +171,83 @@ class Conv1d(Cell):
                 f"stride={self.stride}, pad_mode={self.pad_mode}, padding="
                 f"{self.padding}, dilation={self.dilation}, group="
                 f"{self.group}, has_bias={self.has_bias}")
+
+
+class Conv2dTranspose(Cell):
+    """2-D transposed convolution on NCHW input (MindSpore's
+    nn.Conv2dTranspose): the gradient of Conv2d with respect to its input,
+    one ms.conv2d_backprop_input (+ bias).
+
+    weight: [in_channels, out_channels / group, kh, kw], HeUniform(sqrt(5))
+    by default with fan_in = out_channels / group * kh * kw; bias (only with
+    has_bias=True): [out_channels], U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
+    The output is H * stride with pad_mode 'same' (the default),
+    H * stride + max(dilation * (kh - 1) + 1 - stride, 0) with 'valid', and
+    (H - 1) * stride - (top + bottom) + dilation * (kh - 1) + 1 +
+    output_padding with 'pad'; output_padding (smaller than stride) only
+    with 'pad', its rows computed like the others (as torch does).
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1,
+                 pad_mode="same", padding=0, output_padding=0, dilation=1,
+                 group=1, has_bias=False, weight_init=None, bias_init=None,
+                 dtype=mstype.float32):
+        super().__init__()
+        what = "nn.Conv2dTranspose"
+        self.in_channels = _positive_int(in_channels, "in_channels", what)
+        self.out_channels = _positive_int(out_channels, "out_channels", what)
+        self.group = _positive_int(group, "group", what)
+        for value, name in ((self.in_channels, "in_channels"),
+                            (self.out_channels, "out_channels")):
+            if value % self.group:
+                raise ValueError(f"{what}: {name}={value} is not divisible "
+                                 f"by group={self.group}")
+        self.kernel_size = ops._positive_pair(kernel_size, "kernel_size",
+                                              what)
+        self.stride = ops._positive_pair(stride, "stride", what)
+        self.dilation = ops._positive_pair(dilation, "dilation", what)
+        self.pad_mode = ops._pad_mode(pad_mode, ops._PAD_MODES, what)
+        self._pads = ops._conv_padding(padding, self.pad_mode, what)
+        self.padding = padding
+        self._output_padding = ops._output_padding(
+            output_padding, self.stride, self.pad_mode, what)
+        self.output_padding = output_padding
+        self.has_bias = bool(has_bias)
+        self.weight_init = "he_uniform" if weight_init is None else \
+            weight_init
+        self.bias_init = bias_init
+        shape = (self.in_channels, self.out_channels // self.group) + \
+            self.kernel_size
+        self.weight = Parameter(initializer(self.weight_init, shape, dtype),
+                                name="weight")
+        self.bias = None
+        if self.has_bias:
+            fan_in = shape[1] * shape[2] * shape[3]
+            if bias_init is None:
+                data = Tensor(_uniform((self.out_channels,),
+                                       1.0 / math.sqrt(fan_in)), dtype)
+            else:
+                data = initializer(bias_init, (self.out_channels,), dtype)
+            self.bias = Parameter(data, name="bias")
+
+    def construct(self, x):
+        shape = x.shape
+        if len(shape) != 4 or shape[1] != self.in_channels:
+            raise ValueError(
+                f"input of shape {list(shape)} does not match in_channels="
+                f"{self.in_channels}: Conv2dTranspose expects [N, "
+                f"{self.in_channels}, H, W] (weight is "
+                f"{list(self.weight.shape)})")
+        return ops._conv_transpose2d(
+            x, self.weight, self.bias, self.stride, self.pad_mode,
+            self._pads, self._output_padding, self.dilation, self.group,
+            "Conv2dTranspose")
+
+    def extend_repr(self):
+        return (f"input_channels={self.in_channels}, output_channels="
+                f"{self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, pad_mode={self.pad_mode}, padding="
+                f"{self.padding}, output_padding={self.output_padding}, "
+                f"dilation={self.dilation}, group={self.group}, has_bias="
+                f"{self.has_bias}, weight_init={self.weight_init}, "
+                f"bias_init={self.bias_init}")

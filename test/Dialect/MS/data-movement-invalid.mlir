@@ -110,3 +110,75 @@ func.func @gather_float_indices(%x: tensor<4x8xf32>, %i: tensor<3xf32>) {
   %0 = "ms.gather"(%x, %i) {axis = 0 : i64} : (tensor<4x8xf32>, tensor<3xf32>) -> tensor<3x8xf32>
   return
 }
+
+// -----
+
+func.func @slice_update_shape(%x: tensor<4x8xf32>, %u: tensor<4x3xf32>) {
+  // expected-error@+1 {{'ms.slice_update' op update has shape [4, 3] but the slice has shape [4, 4]}}
+  %0 = ms.slice_update %x, %u begin [0, 1] end [4, 8] strides [1, 2] : tensor<4x8xf32>, tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_update_bounds(%x: tensor<4x8xf32>, %u: tensor<4x3xf32>) {
+  // expected-error@+1 {{'ms.slice_update' op dim 1: begin 2 and end 9 must satisfy 0 <= begin <= end <= 8}}
+  %0 = ms.slice_update %x, %u begin [0, 2] end [4, 9] strides [1, 3] : tensor<4x8xf32>, tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_update_rank(%x: tensor<4x8xf32>, %u: tensor<4x3xf32>) {
+  // expected-error@+1 {{'ms.slice_update' op strides [1] has 1 entries but the input has rank 2}}
+  %0 = ms.slice_update %x, %u begin [0, 2] end [4, 5] strides [1] : tensor<4x8xf32>, tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_update_stride(%x: tensor<4x8xf32>, %u: tensor<4x3xf32>) {
+  // expected-error@+1 {{'ms.slice_update' op dim 1: stride 0 must be at least 1}}
+  %0 = ms.slice_update %x, %u begin [0, 2] end [4, 5] strides [1, 0] : tensor<4x8xf32>, tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_update_dtype(%x: tensor<4x8xf32>, %u: tensor<4x3xi32>) {
+  // expected-error@+1 {{'ms.slice_update' op update element type 'i32' differs from input's 'f32'}}
+  %0 = ms.slice_update %x, %u begin [0, 2] end [4, 5] strides [1, 1] : tensor<4x8xf32>, tensor<4x3xi32>
+  return
+}
+
+// -----
+
+func.func @scatter_update_shape(%x: tensor<10x4xf32>, %i: tensor<3xi32>, %u: tensor<3x5xf32>) {
+  // expected-error@+1 {{'ms.scatter_update' op updates has shape [3, 5], expected [3, 4] (indices.shape + input.shape[1:])}}
+  %0 = ms.scatter_update %x, %i, %u : tensor<10x4xf32>, tensor<3xi32>, tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_update_scalar(%x: tensor<f32>, %i: tensor<i32>, %u: tensor<f32>) {
+  // expected-error@+1 {{'ms.scatter_update' op input must have rank 1 or more}}
+  %0 = ms.scatter_update %x, %i, %u : tensor<f32>, tensor<i32>, tensor<f32>
+  return
+}
+
+// -----
+
+func.func @scatter_update_dtype(%x: tensor<10xf32>, %i: tensor<2xi32>, %u: tensor<2xf16>) {
+  // expected-error@+1 {{'ms.scatter_update' op updates element type 'f16' differs from input's 'f32'}}
+  %0 = ms.scatter_update %x, %i, %u : tensor<10xf32>, tensor<2xi32>, tensor<2xf16>
+  return
+}
+
+// -----
+
+func.func @scatter_update_float_indices(%x: tensor<10xf32>, %i: tensor<2xf32>, %u: tensor<2xf32>) {
+  // expected-error@+1 {{'ms.scatter_update' op operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %0 = "ms.scatter_update"(%x, %i, %u) : (tensor<10xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<10xf32>
+  return
+}

@@ -34,3 +34,21 @@ func.func @gather(%t: tensor<100x16xf32>, %ids: tensor<8x5xi32>, %x: tensor<2x3x
   %1 = ms.gather %x, %j axis -1 : tensor<2x3x4xf32>, tensor<6xi64>
   return %0, %1 : tensor<8x5x16xf32>, tensor<2x3x6xf32>
 }
+
+// CHECK-LABEL: func @slice_update
+// CHECK: ms.slice_update %{{.*}}, %{{.*}} begin [0, 1] end [4, 8] strides [1, 2] : tensor<4x8xf32>, tensor<4x4xf32>
+// CHECK: ms.slice_update %{{.*}}, %{{.*}} begin [1] end [2] strides [1] : tensor<3xi32>, tensor<1xi32>
+func.func @slice_update(%x: tensor<4x8xf32>, %u: tensor<4x4xf32>, %i: tensor<3xi32>, %v: tensor<1xi32>) -> (tensor<4x8xf32>, tensor<3xi32>) {
+  %0 = ms.slice_update %x, %u begin [0, 1] end [4, 8] strides [1, 2] : tensor<4x8xf32>, tensor<4x4xf32>
+  %1 = ms.slice_update %i, %v begin [1] end [2] strides [1] : tensor<3xi32>, tensor<1xi32>
+  return %0, %1 : tensor<4x8xf32>, tensor<3xi32>
+}
+
+// CHECK-LABEL: func @scatter_update
+// CHECK: ms.scatter_update %{{.*}}, %{{.*}}, %{{.*}} : tensor<10x4xf32>, tensor<2x3xi64>, tensor<2x3x4xf32>
+// CHECK: ms.scatter_update %{{.*}}, %{{.*}}, %{{.*}} : tensor<5xf32>, tensor<i32>, tensor<f32>
+func.func @scatter_update(%x: tensor<10x4xf32>, %ids: tensor<2x3xi64>, %rows: tensor<2x3x4xf32>, %y: tensor<5xf32>, %j: tensor<i32>, %s: tensor<f32>) -> (tensor<10x4xf32>, tensor<5xf32>) {
+  %0 = ms.scatter_update %x, %ids, %rows : tensor<10x4xf32>, tensor<2x3xi64>, tensor<2x3x4xf32>
+  %1 = ms.scatter_update %y, %j, %s : tensor<5xf32>, tensor<i32>, tensor<f32>
+  return %0, %1 : tensor<10x4xf32>, tensor<5xf32>
+}

@@ -25,6 +25,31 @@ LogicalResult checkRankEntries(StringRef opName, std::optional<Location> loc,
   return success();
 }
 
+/// The shape `ms.slice` reads from `input` with these attributes, or the
+/// error naming the offending dimension.
+FailureOr<SmallVector<int64_t>>
+slicedShape(StringRef name, std::optional<Location> loc,
+            RankedTensorType input, ArrayRef<int64_t> begin,
+            ArrayRef<int64_t> end, ArrayRef<int64_t> strides) {
+  int64_t rank = input.getRank();
+  if (failed(checkRankEntries(name, loc, "begin", begin, rank)) ||
+      failed(checkRankEntries(name, loc, "end", end, rank)) ||
+      failed(checkRankEntries(name, loc, "strides", strides, rank)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = input.getDimSize(d);
+    if (begin[d] < 0 || begin[d] > end[d] || end[d] > size)
+      return opError(name, loc, "dim ", d, ": begin ", begin[d], " and end ",
+                     end[d], " must satisfy 0 <= begin <= end <= ", size);
+    if (strides[d] < 1)
+      return opError(name, loc, "dim ", d, ": stride ", strides[d],
+                     " must be at least 1");
+    shape.push_back((end[d] - begin[d] + strides[d] - 1) / strides[d]);
+  }
+  return shape;
+}
+
 } // namespace
 
 LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
@@ -35,25 +60,37 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
   if (failed(input))
     return failure();
-  int64_t rank = input->getRank();
-  ArrayRef<int64_t> begin = adaptor.getBegin(), end = adaptor.getEnd(),
-                    strides = adaptor.getStrides();
-  if (failed(checkRankEntries(name, loc, "begin", begin, rank)) ||
-      failed(checkRankEntries(name, loc, "end", end, rank)) ||
-      failed(checkRankEntries(name, loc, "strides", strides, rank)))
+  auto shape = slicedShape(name, loc, *input, adaptor.getBegin(),
+                           adaptor.getEnd(), adaptor.getStrides());
+  if (failed(shape))
     return failure();
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t size = input->getDimSize(d);
-    if (begin[d] < 0 || begin[d] > end[d] || end[d] > size)
-      return opError(name, loc, "dim ", d, ": begin ", begin[d], " and end ",
-                     end[d], " must satisfy 0 <= begin <= end <= ", size);
-    if (strides[d] < 1)
-      return opError(name, loc, "dim ", d, ": stride ", strides[d],
-                     " must be at least 1");
-    shape.push_back((end[d] - begin[d] + strides[d] - 1) / strides[d]);
-  }
-  types.push_back(RankedTensorType::get(shape, input->getElementType()));
+  types.push_back(RankedTensorType::get(*shape, input->getElementType()));
+  return success();
+}
+
+LogicalResult SliceUpdateOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto update =
+      staticTensor(name, loc, adaptor.getUpdate().getType(), "update");
+  if (failed(input) || failed(update))
+    return failure();
+  auto shape = slicedShape(name, loc, *input, adaptor.getBegin(),
+                           adaptor.getEnd(), adaptor.getStrides());
+  if (failed(shape))
+    return failure();
+  if (update->getShape() != ArrayRef<int64_t>(*shape))
+    return opError(name, loc, "update has shape ",
+                   shapeStr(update->getShape()), " but the slice has shape ",
+                   shapeStr(*shape));
+  if (update->getElementType() != input->getElementType())
+    return opError(name, loc, "update element type ",
+                   update->getElementType(), " differs from input's ",
+                   input->getElementType());
+  types.push_back(*input);
   return success();
 }
 
@@ -140,6 +177,35 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   if (failed(staticTensor(name, loc, result, "result")))
     return failure();
   types.push_back(result);
+  return success();
+}
+
+LogicalResult ScatterUpdateOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto indices =
+      staticTensor(name, loc, adaptor.getIndices().getType(), "indices");
+  auto updates =
+      staticTensor(name, loc, adaptor.getUpdates().getType(), "updates");
+  if (failed(input) || failed(indices) || failed(updates))
+    return failure();
+  if (input->getRank() == 0)
+    return opError(name, loc, "input must have rank 1 or more");
+  // The shape gather(input, indices, axis 0) would read.
+  SmallVector<int64_t> expected(indices->getShape());
+  llvm::append_range(expected, input->getShape().drop_front());
+  if (updates->getShape() != ArrayRef<int64_t>(expected))
+    return opError(name, loc, "updates has shape ",
+                   shapeStr(updates->getShape()), ", expected ",
+                   shapeStr(expected), " (indices.shape + input.shape[1:])");
+  if (updates->getElementType() != input->getElementType())
+    return opError(name, loc, "updates element type ",
+                   updates->getElementType(), " differs from input's ",
+                   input->getElementType());
+  types.push_back(*input);
   return success();
 }
 

@@ -95,4 +95,56 @@ def MS_GatherOp : MS_Op<"gather", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+def MS_SliceUpdateOp : MS_Op<"slice_update", [Pure, InferTypeOpAdaptor]> {
+  let summary = "a copy of a tensor with a strided slice replaced (Tensor.__setitem__)";
+  let description = [{
+    The functional form of `input[begin:end:strides] = update`: the result
+    equals `input` except at the positions `ms.slice` with the same
+    attributes reads, which hold `update` in order. `update` has exactly
+    that slice's shape (the frontend broadcasts a value to it first), and
+    the same element type as `input`.
+
+    Example:
+
+    ```mlir
+    %y = ms.slice_update %x, %u begin [0, 1] end [4, 7] strides [1, 2] : tensor<4x8xf32>, tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins MS_AllTensor:$input, MS_AllTensor:$update,
+                   DenseI64ArrayAttr:$begin, DenseI64ArrayAttr:$end,
+                   DenseI64ArrayAttr:$strides);
+  let results = (outs MS_AllTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $update `begin` $begin `end` $end `strides` $strides
+    attr-dict `:` type($input) `,` type($update)
+  }];
+}
+
+def MS_ScatterUpdateOp : MS_Op<"scatter_update", [Pure, InferTypeOpAdaptor]> {
+  let summary = "a copy of a tensor with rows replaced at indices (Tensor.__setitem__, the inverse of gather axis 0)";
+  let description = [{
+    The functional form of MindSpore's ScatterUpdate:
+    `result[indices[i...], q...] = updates[i..., q...]`, every other row
+    as in `input`. `updates` has the shape `indices.shape +
+    input.shape[1:]` and `input`'s element type. The updates are applied
+    in row-major order of `indices`, so with a repeated index the last one
+    wins (as numpy's item assignment); an index outside
+    `[0, input.shape[0])` writes nothing, as `ms.gather` reads nothing for
+    it.
+
+    Example:
+
+    ```mlir
+    %y = ms.scatter_update %x, %ids, %rows : tensor<10x4xf32>, tensor<3xi64>, tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins MS_AllTensor:$input, MS_IndexTensor:$indices,
+                   MS_AllTensor:$updates);
+  let results = (outs MS_AllTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $indices `,` $updates attr-dict `:` type($input) `,`
+    type($indices) `,` type($updates)
+  }];
+}
+
 #endif // MS_DIALECT_MS_IR_MSDATAMOVEMENTOPS_TD

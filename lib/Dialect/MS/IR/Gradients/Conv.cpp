@@ -2,7 +2,8 @@
 //
 // The input and weight cotangents are ms.conv2d_backprop_input/_filter with
 // the forward op's geometry (every pad_mode, padding, stride, dilation and
-// group); the bias cotangent sums dy over N, H and W.
+// group); the bias cotangent sums dy over N, H and W. conv2d_backprop_input
+// is also a forward op (nn.Conv2dTranspose), so it has a rule too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,10 +36,31 @@ LogicalResult conv2dRule(Conv2DOp op, OpBuilder &b, ArrayRef<Value> dys,
   return success();
 }
 
+/// conv2d_backprop_input as a layer (nn.Conv2dTranspose): y = A^T x for
+/// the conv A of this geometry, so dx = A dy (a conv2d) and dw is the
+/// filter gradient of conv2d(dy, w) against the cotangent x.
+LogicalResult conv2dBackpropInputRule(Conv2DBackpropInputOp op, OpBuilder &b,
+                                      ArrayRef<Value> dys,
+                                      MutableArrayRef<Value> dxs) {
+  Location loc = op.getLoc();
+  Value dy = dys[0];
+  dxs[0] = Conv2DOp::create(b, loc, dy, op.getOther(), Value(),
+                            op.getPadModeAttr(), op.getPaddingAttr(),
+                            op.getStrideAttr(), op.getDilationAttr(),
+                            op.getGroupAttr());
+  dxs[1] = Conv2DBackpropFilterOp::create(
+      b, loc, op.getDy(), dy,
+      b.getDenseI64ArrayAttr(tensorType(op.getOther()).getShape()),
+      op.getPadModeAttr(), op.getPaddingAttr(), op.getStrideAttr(),
+      op.getDilationAttr(), op.getGroupAttr());
+  return success();
+}
+
 } // namespace
 
 void attachConvGradients(MLIRContext &context) {
   attachRule<Conv2DOp, conv2dRule>(context);
+  attachRule<Conv2DBackpropInputOp, conv2dBackpropInputRule>(context);
 }
 
 } // namespace grad

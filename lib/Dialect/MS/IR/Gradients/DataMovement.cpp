@@ -131,32 +131,90 @@ LogicalResult padRule(PadOp op, OpBuilder &b, Grads dys, OperandGrads dxs) {
   return success();
 }
 
-/// Gather's input gradient along axis 0: one_hot(indices)^T @ dy, with the
-/// indices flattened to [M] and dy to [M, rest]. Each input row sums the
-/// cotangents of its picks in index order (the matmul's in-order K sum),
-/// so the bits are fixed; an out-of-range index has an all-zero one_hot
-/// row and contributes nothing, as it read nothing.
+/// `value` transposed by `perm`, or `value` itself for the identity.
+Value transposed(OpBuilder &b, Location loc, Value value,
+                 ArrayRef<int64_t> perm) {
+  bool identity = true;
+  for (auto [i, p] : llvm::enumerate(perm))
+    identity &= int64_t(i) == p;
+  if (identity)
+    return value;
+  return TransposeOp::create(b, loc, value, b.getDenseI64ArrayAttr(perm));
+}
+
+/// Gather's input gradient: one_hot(indices)^T @ dy, with the indices
+/// flattened to [M] and dy to [M, rest] (for an axis other than 0, dy's
+/// index dims are first moved to the front and the sum moved back after).
+/// Each input row sums the cotangents of its picks in index order (the
+/// matmul's in-order K sum), so the bits are fixed; an out-of-range index
+/// has an all-zero one_hot row and contributes nothing, as it read nothing.
 LogicalResult gatherRule(GatherOp op, OpBuilder &b, Grads dys,
                          OperandGrads dxs) {
   Location loc = op.getLoc();
   RankedTensorType inputType = tensorType(op.getInput());
+  int64_t rank = inputType.getRank();
   int64_t axis = op.getAxis();
   if (axis < 0)
-    axis += inputType.getRank();
-  if (axis != 0) {
-    error(op) << "has a gradient rule for axis 0 only, got axis " << axis;
-    return failure();
-  }
+    axis += rank;
+  int64_t indexRank = tensorType(op.getIndices()).getRank();
+  int64_t dyRank = tensorType(dys[0]).getRank();
+  // dy [pre..., I..., post...] -> [I..., pre..., post...].
+  SmallVector<int64_t> toFront;
+  for (int64_t d = axis; d < axis + indexRank; ++d)
+    toFront.push_back(d);
+  for (int64_t d = 0; d < axis; ++d)
+    toFront.push_back(d);
+  for (int64_t d = axis + indexRank; d < dyRank; ++d)
+    toFront.push_back(d);
+  Value dy = transposed(b, loc, dys[0], toFront);
   int64_t picks = tensorType(op.getIndices()).getNumElements();
-  int64_t rows = inputType.getDimSize(0);
+  int64_t rows = inputType.getDimSize(axis);
   int64_t rest = rows ? inputType.getNumElements() / rows : 0;
   Value indices = reshape(b, loc, op.getIndices(), {picks});
   Value hot = OneHotOp::create(b, loc, indices, b.getI64IntegerAttr(rows),
                                b.getI64IntegerAttr(-1), b.getF32FloatAttr(1.0f),
                                b.getF32FloatAttr(0.0f));
-  Value dy = reshape(b, loc, dys[0], {picks, rest});
-  Value summed = MatmulOp::create(b, loc, hot, dy, b.getUnitAttr(), UnitAttr());
-  dxs[0] = reshape(b, loc, summed, inputType.getShape());
+  Value flatDy = reshape(b, loc, dy, {picks, rest});
+  Value summed = MatmulOp::create(b, loc, hot, flatDy, b.getUnitAttr(),
+                                  UnitAttr());
+  // [rows, pre..., post...] -> [pre..., rows, post...].
+  SmallVector<int64_t> movedShape = {rows};
+  SmallVector<int64_t> back;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != axis)
+      movedShape.push_back(inputType.getDimSize(d));
+    back.push_back(d < axis ? d + 1 : d == axis ? 0 : d);
+  }
+  dxs[0] = transposed(b, loc, reshape(b, loc, summed, movedShape), back);
+  return success();
+}
+
+/// slice_update: the input's cotangent is dy with the overwritten slice
+/// zeroed; the update's is that slice of dy.
+LogicalResult sliceUpdateRule(SliceUpdateOp op, OpBuilder &b, Grads dys,
+                              OperandGrads dxs) {
+  Location loc = op.getLoc();
+  RankedTensorType updateType = tensorType(op.getUpdate());
+  dxs[0] = SliceUpdateOp::create(b, loc, dys[0], splat(b, loc, updateType, 0),
+                                 op.getBeginAttr(), op.getEndAttr(),
+                                 op.getStridesAttr());
+  dxs[1] = SliceOp::create(b, loc, dys[0], op.getBeginAttr(),
+                           op.getEndAttr(), op.getStridesAttr());
+  return success();
+}
+
+/// scatter_update: the input's cotangent is dy with the written rows
+/// zeroed; the updates' is gather(dy, indices). With a repeated index
+/// every one of its updates gets the row's cotangent (as torch's
+/// index_put does), although only the last one was kept.
+LogicalResult scatterUpdateRule(ScatterUpdateOp op, OpBuilder &b, Grads dys,
+                                OperandGrads dxs) {
+  Location loc = op.getLoc();
+  RankedTensorType updatesType = tensorType(op.getUpdates());
+  dxs[0] = ScatterUpdateOp::create(b, loc, dys[0], op.getIndices(),
+                                   splat(b, loc, updatesType, 0));
+  dxs[2] = GatherOp::create(b, loc, dys[0], op.getIndices(),
+                            b.getI64IntegerAttr(0));
   return success();
 }
 
@@ -171,6 +229,8 @@ void attachDataMovementGradients(MLIRContext &context) {
   attachRule<BroadcastToOp, broadcastToRule>(context);
   attachRule<PadOp, padRule>(context);
   attachRule<GatherOp, gatherRule>(context);
+  attachRule<SliceUpdateOp, sliceUpdateRule>(context);
+  attachRule<ScatterUpdateOp, scatterUpdateRule>(context);
 }
 
 } // namespace grad
