@@ -26,7 +26,7 @@ def test_from_numpy_list_and_scalars():
     assert Tensor(3).dtype == ms.int64
     assert Tensor(True).dtype == ms.bool_
     assert Tensor(np.float64(2.0)).dtype == ms.float32
-    assert Tensor(np.ones(3)).dtype == ms.float32  # float64 -> float32
+    assert Tensor(np.ones(3)).dtype == ms.float64  # numpy dtypes stay
 
 
 @pytest.mark.parametrize("dtype,np_dtype", [
@@ -146,9 +146,10 @@ def test_methods():
     assert t.tolist() == a.tolist()
 
 
-def test_integer_tensor_in_an_op_is_a_type_error():
-    with pytest.raises(TypeError, match="dtype Int32"):
-        Tensor([1, 2], dtype=ms.int32) + Tensor([1, 2], dtype=ms.int32)
+def test_integer_tensor_in_a_float_only_op_is_a_type_error():
+    x = Tensor(np.ones((1, 1, 3, 3)), dtype=ms.int32)
+    with pytest.raises(TypeError, match="ops.conv2d: .*Int32"):
+        ms.ops.conv2d(x, x)
 
 
 def test_parameter():
