@@ -277,9 +277,35 @@ _BOOL_FORMS = {"ms.add": "ms.logical_or", "ms.mul": "ms.logical_and",
                "ms.maximum": "ms.logical_or", "ms.minimum": "ms.logical_and"}
 
 
+def _same_dtype_first(o, x, y):
+    """The PyNative hot path of the promoting ops: two concrete Tensors go
+    straight to the kernel. Reading both dtypes first would cost more than
+    the kernel call (a native property read each), so a mismatch is found
+    by the op itself: the ms ops take one element type (and no bool
+    arithmetic) and reject anything else before computing. None when they
+    did, or when an operand is not a concrete Tensor."""
+    if x.__class__ is y.__class__ is Tensor:
+        a = x._t
+        b = y._t
+        if a.__class__ is _HT and b.__class__ is _HT:
+            try:
+                h = _run2(o.call, a, b)
+            except MSError:
+                return None  # the promoting path raises the real error
+            r = _onew(Tensor)
+            r._t = h
+            if STATE.tape is not None:
+                STATE.tape.record(o, (x, y), r)
+            return r
+    return None
+
+
 def elementwise(o, x, y):
     """A binary elementwise op on promoted operands (Tensor operators and
     ops.add/sub/mul/maximum/minimum)."""
+    r = _same_dtype_first(o, x, y)
+    if r is not None:
+        return r
     x, y = promoted(o, x, y)
     if x._t.dtype == _BOOL_CODE:
         form = _BOOL_FORMS.get(o.call.name)
@@ -293,8 +319,11 @@ def elementwise(o, x, y):
 def true_divide(o, x, y):
     """x / y: integer and bool operands divide in float32 (MindSpore's
     ops.div and `/`)."""
+    r = _same_dtype_first(o, x, y)
+    if r is not None:
+        return r
     x, y = promoted(o, x, y)
-    if not mstype.BY_CODE[x._t.dtype].is_float:
+    if x._t.dtype not in _FLOAT_CODES:
         x, y = as_dtype(x, mstype.float32), as_dtype(y, mstype.float32)
     return binary(o, x, y)
 
@@ -302,9 +331,24 @@ def true_divide(o, x, y):
 def float_unary(o, x):
     """A float-valued unary op (exp, log, sqrt, sigmoid, tanh, gelu, ...):
     integer and bool tensors compute in float32, as in MindSpore 2.x and
-    PyTorch."""
-    t = getattr(x, "_t", None)
-    if t is not None and not mstype.BY_CODE[t.dtype].is_float:
+    PyTorch. As in _same_dtype_first, the op itself finds them: it takes
+    only floats."""
+    if x.__class__ is Tensor and x._t.__class__ is _HT:
+        try:
+            h = _run1(o.call, x._t)
+        except MSError:
+            pass  # not a float: cast below
+        else:
+            r = _onew(Tensor)
+            r._t = h
+            if STATE.tape is not None:
+                STATE.tape.record(o, (x,), r)
+            return r
+    try:
+        code = x._t.dtype
+    except AttributeError:
+        return unary(o, x)  # raises the not-a-tensor TypeError
+    if code not in _FLOAT_CODES:
         x = as_dtype(x, mstype.float32)
     return unary(o, x)
 
@@ -338,6 +382,7 @@ _MATMUL = op("ms.matmul")
 _INT_BOUNDS = {t: (int(np.iinfo(t.np).min), int(np.iinfo(t.np).max))
                for t in mstype.int_type + mstype.uint_type}
 _BOOL_CODE = mstype.bool_.code
+_FLOAT_CODES = frozenset(t.code for t in mstype.float_type)
 _BF16 = mstype.bfloat16
 
 

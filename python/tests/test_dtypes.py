@@ -297,7 +297,7 @@ def test_float_only_ops_reject_ints():
         ops.softmax(x)
     with pytest.raises(TypeError, match="ops.log_softmax: .*Int32"):
         ops.log_softmax(x)
-    with pytest.raises(TypeError, match="ops.conv2d"):
+    with pytest.raises(TypeError, match=r"[Cc]onv2d: .*Int8"):
         ops.conv2d(Tensor(np.ones((1, 1, 3, 3), np.int8)),
                    Tensor(np.ones((1, 1, 3, 3), np.int8)))
 
