@@ -615,6 +615,11 @@ ms::data::readMnist(const std::string &dir, const std::string &usage) {
   if (usage != "train")
     prefixes.push_back("t10k");
   for (const std::string &prefix : prefixes) {
+    // As MindSpore's MnistDataset: 'all' reads the splits that are there,
+    // so the Quick Start's MNIST_Data/train (train files only) loads.
+    if (usage == "all" && findFile(dir, prefix + "-images", "idx3").empty() &&
+        findFile(dir, prefix + "-labels", "idx1").empty())
+      continue;
     auto images = readSplitFile(dir, prefix + "-images", "idx3");
     if (!images)
       return images.takeError();
@@ -647,6 +652,10 @@ ms::data::readMnist(const std::string &dir, const std::string &usage) {
     data->owners.push_back(imageFile);
     data->labelOwners.push_back(labelFile);
   }
+  if (data->counts.empty())
+    return makeError(dir + ": no MNIST files (looked for train-images-idx3-"
+                     "ubyte and t10k-images-idx3-ubyte, also with '.' for "
+                     "the first '-' and with .gz)");
   return std::shared_ptr<const MnistData>(std::move(data));
 }
 

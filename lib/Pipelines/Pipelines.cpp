@@ -190,8 +190,10 @@ PipelineStage llvmStage(unsigned threads) {
 std::vector<PipelineStage> kernelStages(const CompileOptions &options,
                                         GraphWork work) {
   unsigned threads = effectiveThreads(options);
-  // ms-level folds (relu of relu, reshape chains, dropout at inference).
-  return {{"ms-canonicalize", "canonicalize"},
+  // f16/bf16 ops computed in f32, rounded once per op, the same in every
+  // mode; then ms-level folds (relu of relu, reshape chains, dropout at
+  // inference).
+  return {{"ms-canonicalize", "ms-widen-half-precision,canonicalize"},
           toLinalgStage(),
           vectorizeStage(threads, work),
           genericStage(threads, work),

@@ -6,6 +6,7 @@
 
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <algorithm>
 #include <csetjmp>
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +45,15 @@ Cache &cache() {
 }
 
 Header *headerOf(void *pointer) { return static_cast<Header *>(pointer) - 1; }
+
+/// Books `size` bytes handed out (the caller holds the cache's mutex).
+void noteAllocated(CachingAllocatorStats &stats, size_t size) {
+  stats.allocatedBytes += size;
+  stats.maxAllocatedBytes = std::max(stats.maxAllocatedBytes,
+                                     stats.allocatedBytes);
+  stats.maxReservedBytes = std::max(stats.maxReservedBytes,
+                                    stats.allocatedBytes + stats.cachedBytes);
+}
 
 /// Where the block handed out from the malloc block `raw` starts.
 void *userPointer(void *raw, size_t alignment) {
@@ -100,22 +110,26 @@ void *allocateAligned(size_t size, size_t alignment) {
 void *allocate(size_t size, size_t alignment) {
   if (alignment < alignof(Header))
     alignment = alignof(Header);
-  if (size < kCachedBlockMinBytes || alignment > kCachedAlignment)
+  if (size < kCachedBlockMinBytes)
     return allocateAligned(size, alignment);
   Cache &c = cache();
   {
     std::lock_guard<std::mutex> lock(c.mutex);
-    auto it = c.freeBlocks.find(size);
+    // Over-aligned blocks are counted too: msCachedFree takes them back.
+    auto it = alignment > kCachedAlignment ? c.freeBlocks.end()
+                                           : c.freeBlocks.find(size);
     if (it != c.freeBlocks.end() && !it->second.empty()) {
       void *raw = it->second.back();
       it->second.pop_back();
       c.stats.cachedBytes -= size;
       ++c.stats.hits;
+      noteAllocated(c.stats, size);
       return userPointer(raw, kCachedAlignment);
     }
     ++c.stats.misses;
+    noteAllocated(c.stats, size);
   }
-  return allocateAligned(size, kCachedAlignment);
+  return allocateAligned(size, std::max(alignment, kCachedAlignment));
 }
 
 } // namespace
@@ -139,6 +153,7 @@ extern "C" void ms::runtime::msCachedFree(void *pointer) {
   if (cacheable) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
+    c.stats.allocatedBytes -= header.size;
     if (c.stats.cachedBytes + header.size <= kCachedBytesLimit) {
       // The malloc block itself, so leak checkers see it as reachable.
       c.freeBlocks[header.size].push_back(header.raw);
@@ -169,6 +184,13 @@ CachingAllocatorStats ms::runtime::cachingAllocatorStats() {
   Cache &c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   return c.stats;
+}
+
+void ms::runtime::resetPeakStats() {
+  Cache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.stats.maxAllocatedBytes = c.stats.allocatedBytes;
+  c.stats.maxReservedBytes = c.stats.allocatedBytes + c.stats.cachedBytes;
 }
 
 void ms::runtime::releaseCachedBlocks() {

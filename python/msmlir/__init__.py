@@ -28,6 +28,7 @@ from . import nn
 from ._checkpoint import save_checkpoint, load_checkpoint, \
     load_param_into_net
 from . import dataset
+from . import runtime
 from ._runtime import executor as _executor, pynative_level as _pn_level
 
 __version__ = "0.1.0"
@@ -42,7 +43,7 @@ __all__ = [
     "get_context", "set_seed", "get_seed", "Tensor", "Parameter", "ops",
     "jit", "JitConfig", "compile_count", "nn", "save_checkpoint",
     "load_checkpoint", "load_param_into_net", "pynative_stats", "dataset",
-    "grad", "value_and_grad", "ParameterTuple",
+    "grad", "value_and_grad", "ParameterTuple", "runtime",
 ]
 
 

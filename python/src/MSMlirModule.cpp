@@ -20,6 +20,7 @@
 #include "DatasetBindings.h"
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Runtime/Autodiff.h"
+#include "ms/Runtime/CachingAllocator.h"
 #include "ms/Runtime/EagerExecutor.h"
 #include "ms/Runtime/GraphCompiler.h"
 #include "ms/Runtime/HostTensor.h"
@@ -660,6 +661,22 @@ PYBIND11_MODULE(_msmlir, m) {
 
   m.def("invalidate_packed_params", &invalidatePackedParams,
         "Parameter data changed: graphs pack their parameters again");
+  m.def(
+      "caching_allocator_stats",
+      [] {
+        CachingAllocatorStats s = cachingAllocatorStats();
+        py::dict d;
+        d["hits"] = s.hits;
+        d["misses"] = s.misses;
+        d["cached_bytes"] = s.cachedBytes;
+        d["allocated_bytes"] = s.allocatedBytes;
+        d["max_allocated_bytes"] = s.maxAllocatedBytes;
+        d["max_reserved_bytes"] = s.maxReservedBytes;
+        return d;
+      },
+      "The compiled code's caching allocator: large-block counts and bytes");
+  m.def("reset_peak_memory_stats", &resetPeakStats);
+  m.def("release_cached_blocks", &releaseCachedBlocks);
   m.def("parse_jit_level", [](const std::string &text) {
     return jitLevelName(levelFromString(text)).str();
   });

@@ -157,6 +157,18 @@ def test_mnist_errors(tmp_path):
     with pytest.raises(ms.MSError, match="no t10k-labels file .*"
                        "t10k-labels-idx1-ubyte"):
         ds.MnistDataset(tmp_path / "m", usage="test")
+    # 'all' (the default) reads the splits that are there, as MindSpore
+    # does; a directory with neither says what it looked for.
+    # Half a split (t10k images without labels) is still an error.
+    with pytest.raises(ms.MSError, match="no t10k-labels file"):
+        ds.MnistDataset(tmp_path / "m")
+    (tmp_path / "m" / "t10k-images-idx3-ubyte.gz").unlink()
+    assert ds.MnistDataset(tmp_path / "m").get_dataset_size() == 10
+    for name in ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz"):
+        (tmp_path / "m" / name).unlink()
+    with pytest.raises(ms.MSError, match="no MNIST files"):
+        ds.MnistDataset(tmp_path / "m")
+    make_mnist(tmp_path / "m")
     # A corrupt file names the file.
     bad = tmp_path / "m" / "train-images-idx3-ubyte.gz"
     bad.write_bytes(gzip.compress(b"\x00\x00\x08\x03" + bytes(5)))

@@ -141,6 +141,55 @@ def test_one_graph_across_steps(kind):
         assert step.compile_count == 1
 
 
+@pytest.mark.parametrize("kind", ["jit", "cell", "pynative"])
+def test_steady_state_step_allocates_nothing_new(kind):
+    """After two warm-up steps a train step's buffers all come back from the
+    caching allocator (issue 15's memory target): no new large block, and
+    what compiled code holds between steps does not grow."""
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    net = _fresh_net()
+    opt = nn.Momentum(net.trainable_params(), 0.01, 0.9)
+    if kind == "cell":
+        ms.set_context(mode=ms.GRAPH_MODE)
+        step = nn.TrainOneStepCell(nn.WithLossCell(net,
+                                                   nn.CrossEntropyLoss()),
+                                   opt)
+    else:
+        step = _jit_step(net, opt, kind == "jit")
+    batches = [(Tensor(x), Tensor(y)) for x, y in _batches(6)]
+    for x, y in batches[:2]:
+        step(x, y)
+    warm = ms.runtime.memory_stats()
+    for x, y in batches[2:]:
+        step(x, y)
+    after = ms.runtime.memory_stats()
+    assert after["cache_hits"] > warm["cache_hits"]
+    assert after["cache_misses"] == warm["cache_misses"]
+    assert after["total_allocated_memory"] == warm["total_allocated_memory"]
+
+
+def test_memory_stats_api():
+    stats = ms.runtime.memory_stats()
+    for key in ("total_reserved_memory", "total_allocated_memory",
+                "total_idle_memory", "max_reserved_memory",
+                "max_allocated_memory", "cache_hits", "cache_misses"):
+        assert isinstance(stats[key], int) and stats[key] >= 0, key
+    assert stats["total_reserved_memory"] == (
+        stats["total_allocated_memory"] + stats["total_idle_memory"])
+    ms.runtime.reset_peak_stats()
+    assert ms.runtime.max_memory_allocated() == ms.runtime.memory_allocated()
+    # A train step's activations ([8, 512] float32 and more) raise the peak
+    # and are then kept for reuse.
+    net = _fresh_net()
+    step = _jit_step(net, nn.SGD(net.trainable_params(), 0.01), True)
+    step(*[Tensor(a) for a in _batches(1)[0]])
+    assert ms.runtime.max_memory_allocated() >= 8 * 512 * 4
+    assert ms.runtime.memory_stats()["total_idle_memory"] >= 8 * 512 * 4
+    assert ms.runtime.memory_reserved() >= ms.runtime.memory_allocated()
+    ms.runtime.empty_cache()
+    assert ms.runtime.memory_stats()["total_idle_memory"] == 0
+
+
 def test_assign_in_jit():
     """ops.assign inside a jitted function: the Parameter holds the value
     after the call, the graph reads the new value after the assign, and

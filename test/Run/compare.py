@@ -34,8 +34,10 @@ def main():
         a = actual.reshape(-1).view(np.uint8)
         e = expected.reshape(-1).view(np.uint8)
         if not np.array_equal(a, e):
-            diff = np.flatnonzero(actual.reshape(-1).view(np.uint32) !=
-                                  expected.reshape(-1).view(np.uint32))
+            # One row of bytes per element, whatever the dtype's size.
+            rows = (actual.size, actual.dtype.itemsize)
+            diff = np.flatnonzero(np.any(a.reshape(rows) != e.reshape(rows),
+                                         axis=1))
             i = diff[0]
             print(f"FAIL: not bit-identical: {len(diff)} elements differ, first "
                   f"at flat index {i}: {actual.reshape(-1)[i]!r} vs "

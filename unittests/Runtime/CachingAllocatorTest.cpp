@@ -37,6 +37,29 @@ TEST(CachingAllocatorTest, ReusesFreedBlocksOfTheSameSize) {
   EXPECT_EQ(cachingAllocatorStats().cachedBytes, 0u);
 }
 
+TEST(CachingAllocatorTest, CountsLiveAndPeakBytes) {
+  releaseCachedBlocks();
+  resetPeakStats();
+  size_t base = cachingAllocatorStats().allocatedBytes;
+  void *a = msCachedMalloc(100000);
+  void *b = msCachedAlignedAlloc(256, 50000); // Over-aligned: counted too.
+  CachingAllocatorStats both = cachingAllocatorStats();
+  EXPECT_EQ(both.allocatedBytes - base, 150000u);
+  EXPECT_EQ(both.maxAllocatedBytes - base, 150000u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(b) % 256, 0u);
+  msCachedFree(b);
+  msCachedFree(a);
+  CachingAllocatorStats freed = cachingAllocatorStats();
+  EXPECT_EQ(freed.allocatedBytes, base);
+  EXPECT_EQ(freed.maxAllocatedBytes - base, 150000u); // The peak stays...
+  EXPECT_EQ(freed.maxReservedBytes - base, 150000u);
+  resetPeakStats(); // ...until reset.
+  CachingAllocatorStats reset = cachingAllocatorStats();
+  EXPECT_EQ(reset.maxAllocatedBytes, base);
+  EXPECT_EQ(reset.maxReservedBytes, base + reset.cachedBytes);
+  releaseCachedBlocks();
+}
+
 TEST(CachingAllocatorTest, SmallBlocksAndNullPassThrough) {
   CachingAllocatorStats before = cachingAllocatorStats();
   void *small = msCachedMalloc(16);
@@ -47,6 +70,7 @@ TEST(CachingAllocatorTest, SmallBlocksAndNullPassThrough) {
   EXPECT_EQ(after.hits, before.hits);
   EXPECT_EQ(after.misses, before.misses);
   EXPECT_EQ(after.cachedBytes, before.cachedBytes);
+  EXPECT_EQ(after.allocatedBytes, before.allocatedBytes);
 }
 
 // A conv lowered at O2 allocates scratch buffers inside its loop over the

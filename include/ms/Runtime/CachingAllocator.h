@@ -41,12 +41,21 @@ extern "C" void msCachedFree(void *pointer);
 /// error on stderr and exits the process with status 1.
 llvm::Error callCatchingAllocationFailure(llvm::function_ref<void()> entry);
 
+/// Counts of the large blocks (kCachedBlockMinBytes and up), which hold
+/// every tensor-sized buffer; smaller ones go to malloc uncounted.
 struct CachingAllocatorStats {
   uint64_t hits = 0;   // Large allocations served from the cache.
   uint64_t misses = 0; // Large allocations that went to malloc.
-  size_t cachedBytes = 0;
+  size_t cachedBytes = 0;       // Freed and kept for reuse.
+  size_t allocatedBytes = 0;    // Handed out and not yet freed.
+  size_t maxAllocatedBytes = 0; // Peak of allocatedBytes.
+  size_t maxReservedBytes = 0;  // Peak of allocatedBytes + cachedBytes.
 };
 CachingAllocatorStats cachingAllocatorStats();
+
+/// Restarts both peaks from the current values (MindSpore's
+/// reset_max_memory_allocated / reset_max_memory_reserved).
+void resetPeakStats();
 
 /// Frees every cached block (they are otherwise kept until exit).
 void releaseCachedBlocks();

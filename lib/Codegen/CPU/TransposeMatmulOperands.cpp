@@ -1,4 +1,4 @@
-//===- TransposeMatmulOperands.cpp - x @ w^T as (w @ x^T)^T ---------------===//
+//===- TransposeMatmulOperands.cpp - Transposed matmuls as plain ones -----===//
 
 #include "ms/Codegen/CPU/Passes.h"
 
@@ -43,24 +43,49 @@ Value transposedInit(OpBuilder &b, Location loc, Value init) {
 struct MSTransposeMatmulOperandsPass
     : ms::impl::MSTransposeMatmulOperandsBase<MSTransposeMatmulOperandsPass> {
   void runOnOperation() override {
-    SmallVector<linalg::MatmulOp> candidates;
+    SmallVector<linalg::MatmulOp> transposedB, transposedA;
     getOperation()->walk([&](linalg::MatmulOp op) {
-      if (linalg::MatmulTransposeBOp::classof(op) && op.hasPureTensorSemantics())
-        candidates.push_back(op);
+      if (!op.hasPureTensorSemantics())
+        return;
+      if (linalg::MatmulTransposeBOp::classof(op))
+        transposedB.push_back(op);
+      else if (linalg::MatmulTransposeAOp::classof(op))
+        transposedA.push_back(op);
     });
-    for (linalg::MatmulOp op : candidates) {
-      OpBuilder b(op);
-      Location loc = op.getLoc();
-      Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
-      Value init = op.getDpsInits()[0];
-      Value xT = transposed(b, loc, x);
-      Value cTInit = transposedInit(b, loc, init);
-      Value cT = linalg::MatmulOp::create(b, loc, TypeRange{cTInit.getType()},
-                                          ValueRange{w, xT}, ValueRange{cTInit})
-                     .getResult(0);
-      op->getResult(0).replaceAllUsesWith(transposed(b, loc, cT));
-      op->erase();
-    }
+    for (linalg::MatmulOp op : transposedB)
+      rewriteTransposedB(op);
+    for (linalg::MatmulOp op : transposedA)
+      rewriteTransposedA(op);
+  }
+
+  /// x @ w^T as (w @ x^T)^T.
+  static void rewriteTransposedB(linalg::MatmulOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
+    Value init = op.getDpsInits()[0];
+    Value xT = transposed(b, loc, x);
+    Value cTInit = transposedInit(b, loc, init);
+    Value cT = linalg::MatmulOp::create(b, loc, TypeRange{cTInit.getType()},
+                                        ValueRange{w, xT}, ValueRange{cTInit})
+                   .getResult(0);
+    op->getResult(0).replaceAllUsesWith(transposed(b, loc, cT));
+    op->erase();
+  }
+
+  /// a^T @ b as (a^T) @ b, a^T materialized: a gradient's dw = dy^T @ x
+  /// then runs on the row-major register tiles like any matmul.
+  static void rewriteTransposedA(linalg::MatmulOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value aT = transposed(b, loc, op.getDpsInputs()[0]);
+    Value init = op.getDpsInits()[0];
+    Value c = linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                                       ValueRange{aT, op.getDpsInputs()[1]},
+                                       ValueRange{init})
+                  .getResult(0);
+    op->getResult(0).replaceAllUsesWith(c);
+    op->erase();
   }
 };
 

@@ -1,7 +1,8 @@
 //===- Convolution.cpp - ms.conv2d to linalg --------------------------------===//
 //
-// conv2d as one in-order accumulation over (channel, kh, kw), or as im2col
-// plus linalg.matmul (the same sum) when conv-as-matmul asks for it.
+// conv2d and its two gradients, each as one in-order accumulation, or as
+// im2col plus linalg.matmul (the same sums, in the same order) when
+// conv-as-matmul asks for it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,132 @@ using namespace ms::lowering;
 namespace {
 
 using utils::IteratorType;
+
+/// Whether one image's im2col copy, [c*kh*kw, oh*ow], stays under
+/// kMaxIm2colElements. Past it (a kernel as large as the image, say) the
+/// copy would dwarf the image and the weights, and take longer to write
+/// than the direct conv takes to run, so the conv stays direct.
+bool im2colFits(int64_t c, int64_t kh, int64_t kw, int64_t oh, int64_t ow) {
+  constexpr int64_t kMaxIm2colElements = int64_t(1) << 24;
+  std::optional<int64_t> elements = c;
+  for (int64_t factor : {kh, kw, oh, ow})
+    if (elements)
+      elements = llvm::checkedMul(*elements, factor);
+  return elements && *elements <= kMaxIm2colElements;
+}
+
+/// Offsets [index, 0, ...] of a rank-`rank` slice at `index` of dim 0.
+SmallVector<OpFoldResult> atIndex(OpBuilder &b, OpFoldResult index,
+                                  size_t rank) {
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  offsets[0] = index;
+  return offsets;
+}
+
+/// Sizes [1, dims...] of one slice of dim 0.
+SmallVector<OpFoldResult> oneOf(OpBuilder &b, ArrayRef<int64_t> dims) {
+  SmallVector<OpFoldResult> result = {b.getIndexAttr(1)};
+  for (int64_t d : dims)
+    result.push_back(b.getIndexAttr(d));
+  return result;
+}
+
+SmallVector<OpFoldResult> unitStrides(OpBuilder &b, size_t rank) {
+  return SmallVector<OpFoldResult>(rank, b.getIndexAttr(1));
+}
+
+/// images[index] of an [N, dims...] tensor, as a [dims...] tensor.
+Value sliceOf(OpBuilder &b, Location loc, Value images, OpFoldResult index) {
+  auto type = cast<RankedTensorType>(images.getType());
+  ArrayRef<int64_t> dims = type.getShape().drop_front();
+  return tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(dims, type.getElementType()), images,
+      atIndex(b, index, type.getRank()), oneOf(b, dims),
+      unitStrides(b, type.getRank()));
+}
+
+/// The im2col columns of one image [C, H, W]: windows[d0..d4] =
+/// image[read(d0..d4)] over the iteration space `windowDims`, collapsed by
+/// `collapse` into a matrix.
+Value im2colColumns(OpBuilder &b, Location loc, Value image,
+                    ArrayRef<int64_t> windowDims, AffineMap read,
+                    ArrayRef<ReassociationIndices> collapse) {
+  Type elementType = cast<RankedTensorType>(image.getType()).getElementType();
+  auto windowsType = RankedTensorType::get(windowDims, elementType);
+  Value windows =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{windowsType}, ValueRange{image},
+          ValueRange{emptyLike(b, loc, windowsType)},
+          SmallVector<AffineMap>{read, AffineMap::getMultiDimIdentityMap(
+                                           windowDims.size(), b.getContext())},
+          SmallVector<IteratorType>(windowDims.size(), IteratorType::parallel),
+          [](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, args[0]);
+          })
+          .getResult(0);
+  SmallVector<int64_t> matrixDims;
+  for (const ReassociationIndices &group : collapse) {
+    int64_t size = 1;
+    for (int64_t i : group)
+      size *= windowDims[i];
+    matrixDims.push_back(size);
+  }
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(matrixDims, elementType), windows,
+      collapse);
+}
+
+/// result[n, r, oh, ow] = lhs[r, (c, kh, kw)] x cols_n[(c, kh, kw), (oh,
+/// ow)], cols_n[c, kh, kw, oh, ow] = images[n][read(c, kh, kw, oh, ow)],
+/// over windowDims = {C, KH, KW, OH, OW}: im2col one image at a time (an
+/// scf.forall over the batch, so each image's columns are still in cache
+/// when the matmul reads them, and images run in parallel at O2), summed
+/// in (c, kh, kw) order like the direct forms, so the bits do not change.
+/// The columns are per-iteration scratch (the runtime's caching allocator
+/// makes that cheap). Each iteration inserts a whole [1, R, OH, OW] image,
+/// so ms-fuse-batch-loops can pull consumers into the loop.
+Value perImageIm2colMatmul(OpBuilder &b, Location loc, Value images,
+                           Value lhs, ArrayRef<int64_t> windowDims,
+                           AffineMap read, RankedTensorType resultType) {
+  Type elementType = resultType.getElementType();
+  int64_t n = resultType.getDimSize(0), r = resultType.getDimSize(1);
+  int64_t outH = windowDims[3], outW = windowDims[4];
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
+      ValueRange{emptyLike(b, loc, resultType)}, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  Value image = forall.getInductionVars()[0];
+  Value sharedOut = forall.getRegionIterArgs()[0];
+  Value cols = im2colColumns(b, loc, sliceOf(b, loc, images, image),
+                             windowDims, read, {{0, 1, 2}, {3, 4}});
+  auto productType = RankedTensorType::get({r, outH * outW}, elementType);
+  auto imageType = RankedTensorType::get({1, r, outH, outW}, elementType);
+  SmallVector<OpFoldResult> imageSizes = oneOf(b, {r, outH, outW});
+  Value imageSlot = tensor::ExtractSliceOp::create(
+      b, loc, imageType, sharedOut, atIndex(b, image, 4), imageSizes,
+      unitStrides(b, 4));
+  SmallVector<ReassociationIndices> imageToProduct = {{0, 1}, {2, 3}};
+  Value productSlot = tensor::CollapseShapeOp::create(
+      b, loc, productType, imageSlot, imageToProduct);
+  Value zeros =
+      linalg::FillOp::create(b, loc,
+                             ValueRange{floatConst(b, loc, elementType, 0.0)},
+                             ValueRange{productSlot})
+          .getResult(0);
+  Value product =
+      linalg::MatmulOp::create(b, loc, TypeRange{productType},
+                               ValueRange{lhs, cols}, ValueRange{zeros})
+          .getResult(0);
+  Value imageResult = tensor::ExpandShapeOp::create(b, loc, imageType, product,
+                                                    imageToProduct);
+  b.setInsertionPointToEnd(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, imageResult, sharedOut,
+                                        atIndex(b, image, 4), imageSizes,
+                                        unitStrides(b, 4));
+  b.setInsertionPointAfter(forall);
+  return forall.getResult(0);
+}
 
 /// conv2d as one linalg.generic over (n, g, o, oh, ow, c, kh, kw): channels
 /// split into groups by reshapes, padding by tensor.pad, then a zero-filled
@@ -69,10 +196,25 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
                                     floatConst(rewriter, loc, elementType, 0.0));
     }
     if (asMatmul && g == 1 && im2colFits(c, kh, kw, h.output, w.output)) {
-      rewriter.replaceOp(op, im2colMatmul(rewriter, loc, op, input,
-                                          adaptor.getWeight(),
-                                          adaptor.getBias(), h.output,
-                                          w.output));
+      Value weightMatrix = tensor::CollapseShapeOp::create(
+          rewriter, loc, RankedTensorType::get({o, c * kh * kw}, elementType),
+          adaptor.getWeight(), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+      ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+      AffineExpr d[5]; // (c, kh, kw, oh, ow)
+      for (unsigned i = 0; i < 5; ++i)
+        d[i] = getAffineDimExpr(i, ctx);
+      AffineMap read = AffineMap::get(
+          5, 0,
+          {d[0], d[3] * stride[0] + d[1] * dilation[0],
+           d[4] * stride[1] + d[2] * dilation[1]},
+          ctx);
+      Value result = perImageIm2colMatmul(rewriter, loc, input, weightMatrix,
+                                          {c, kh, kw, h.output, w.output},
+                                          read, resultType);
+      if (Value bias = adaptor.getBias())
+        result = addBias(rewriter, loc, result,
+                         channelColumn(rewriter, loc, bias, resultType.getRank()));
+      rewriter.replaceOp(op, result);
       return success();
     }
     auto paddedType = cast<RankedTensorType>(input.getType());
@@ -127,130 +269,6 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
   }
 
 private:
-  /// Whether one image's im2col copy, [c*kh*kw, oh*ow], stays under
-  /// kMaxIm2colElements. Past it (a kernel as large as the image, say) the
-  /// copy would dwarf the image and the weights, and take longer to write
-  /// than the direct conv takes to run, so the conv stays direct.
-  static bool im2colFits(int64_t c, int64_t kh, int64_t kw, int64_t oh,
-                         int64_t ow) {
-    constexpr int64_t kMaxIm2colElements = int64_t(1) << 24;
-    std::optional<int64_t> elements = c;
-    for (int64_t factor : {kh, kw, oh, ow})
-      if (elements)
-        elements = llvm::checkedMul(*elements, factor);
-    return elements && *elements <= kMaxIm2colElements;
-  }
-
-  /// im2col, one image at a time (an scf.forall over the batch, so each
-  /// image's columns are still in cache when the matmul reads them, and
-  /// images run in parallel at O2): cols[(c, kh, kw), (oh, ow)] = the padded
-  /// image under each window, then weight [O, C*kh*kw] x cols into the
-  /// image's [O, OH*OW] of the NCHW result, zero-initialized and summed in
-  /// (c, kh, kw) order like the direct form, so the bits do not change. The
-  /// columns are per-iteration scratch (the runtime's caching allocator
-  /// makes that cheap). Each iteration inserts a whole [1, O, OH, OW] image,
-  /// so ms-fuse-batch-loops can pull consumers into the loop. The bias is
-  /// added afterwards.
-  static Value im2colMatmul(OpBuilder &b, Location loc, Conv2DOp op,
-                            Value input, Value weight, Value bias,
-                            int64_t outH, int64_t outW) {
-    MLIRContext *ctx = b.getContext();
-    auto inputType = cast<RankedTensorType>(input.getType());
-    auto weightType = cast<RankedTensorType>(weight.getType());
-    Type elementType = inputType.getElementType();
-    int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1),
-            paddedH = inputType.getDimSize(2), paddedW = inputType.getDimSize(3);
-    int64_t o = weightType.getDimSize(0), kh = weightType.getDimSize(2),
-            kw = weightType.getDimSize(3);
-    int64_t k = c * kh * kw, pixels = outH * outW;
-    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
-
-    Value weightMatrix = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({o, k}, elementType), weight,
-        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-    auto resultType = cast<RankedTensorType>(op.getType());
-    auto forall = scf::ForallOp::create(
-        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
-        ValueRange{emptyLike(b, loc, resultType)}, std::nullopt);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(forall.getTerminator());
-    Value image = forall.getInductionVars()[0];
-    Value sharedOut = forall.getRegionIterArgs()[0];
-    OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-    auto sizes = [&](ArrayRef<int64_t> dims) {
-      SmallVector<OpFoldResult> result = {one};
-      for (int64_t d : dims)
-        result.push_back(b.getIndexAttr(d));
-      return result;
-    };
-    auto at = [&](size_t rank) {
-      SmallVector<OpFoldResult> offsets(rank, zero);
-      offsets[0] = image;
-      return offsets;
-    };
-    auto unitStrides = [&](size_t rank) {
-      return SmallVector<OpFoldResult>(rank, one);
-    };
-    Value pixelsOfImage = tensor::ExtractSliceOp::create(
-        b, loc, RankedTensorType::get({c, paddedH, paddedW}, elementType),
-        input, at(4), sizes({c, paddedH, paddedW}), unitStrides(4));
-
-    // Iteration space (c, kh, kw, oh, ow) = d0..d4.
-    AffineExpr d[5];
-    for (unsigned i = 0; i < 5; ++i)
-      d[i] = getAffineDimExpr(i, ctx);
-    auto windowsType =
-        RankedTensorType::get({c, kh, kw, outH, outW}, elementType);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(5, 0,
-                       {d[0], d[3] * stride[0] + d[1] * dilation[0],
-                        d[4] * stride[1] + d[2] * dilation[1]},
-                       ctx),
-        AffineMap::getMultiDimIdentityMap(5, ctx)};
-    Value windows =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{windowsType}, ValueRange{pixelsOfImage},
-            ValueRange{emptyLike(b, loc, windowsType)}, maps,
-            SmallVector<IteratorType>(5, IteratorType::parallel),
-            [](OpBuilder &nb, Location l, ValueRange args) {
-              linalg::YieldOp::create(nb, l, args[0]);
-            })
-            .getResult(0);
-    Value cols = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({k, pixels}, elementType), windows,
-        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
-    auto productType = RankedTensorType::get({o, pixels}, elementType);
-    auto imageType = RankedTensorType::get({1, o, outH, outW}, elementType);
-    SmallVector<OpFoldResult> imageSizes = sizes({o, outH, outW});
-    Value imageSlot = tensor::ExtractSliceOp::create(
-        b, loc, imageType, sharedOut, at(4), imageSizes, unitStrides(4));
-    SmallVector<ReassociationIndices> imageToProduct = {{0, 1}, {2, 3}};
-    Value productSlot = tensor::CollapseShapeOp::create(
-        b, loc, productType, imageSlot, imageToProduct);
-    Value zeros =
-        linalg::FillOp::create(b, loc,
-                               ValueRange{floatConst(b, loc, elementType, 0.0)},
-                               ValueRange{productSlot})
-            .getResult(0);
-    Value product =
-        linalg::MatmulOp::create(b, loc, TypeRange{productType},
-                                 ValueRange{weightMatrix, cols},
-                                 ValueRange{zeros})
-            .getResult(0);
-    Value imageResult = tensor::ExpandShapeOp::create(
-        b, loc, imageType, product, imageToProduct);
-    b.setInsertionPointToEnd(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(b, loc, imageResult, sharedOut,
-                                          at(4), imageSizes, unitStrides(4));
-    b.setInsertionPointAfter(forall);
-
-    Value result = forall.getResult(0);
-    if (bias)
-      result = addBias(b, loc, result,
-                       channelColumn(b, loc, bias, resultType.getRank()));
-    return result;
-  }
-
   bool asMatmul;
 };
 
@@ -300,7 +318,8 @@ void yieldProductSum(OpBuilder &b, Location l, ValueRange args) {
 /// that an affine read, i + padTop + (KH - 1 - kh) * dilation.
 struct Conv2DBackpropInputPattern
     : OpConversionPattern<Conv2DBackpropInputOp> {
-  using OpConversionPattern::OpConversionPattern;
+  Conv2DBackpropInputPattern(MLIRContext *ctx, bool asMatmul)
+      : OpConversionPattern(ctx), asMatmul(asMatmul) {}
   LogicalResult
   matchAndRewrite(Conv2DBackpropInputOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -321,6 +340,24 @@ struct Conv2DBackpropInputPattern
         G.width + G.w.padBefore + G.w.padAfter + extentW};
     Value spread = spreadSpatialDims(rewriter, loc, adaptor.getDy(), stride,
                                      {extentH, extentW}, size, 0.0);
+    AffineExpr d[8];
+    for (unsigned i = 0; i < 8; ++i)
+      d[i] = getAffineDimExpr(i, ctx);
+    int64_t offsetH = G.h.padBefore + extentH, offsetW = G.w.padBefore + extentW;
+    if (asMatmul && G.g == 1 && im2colFits(G.o, G.kh, G.kw, G.height, G.width)) {
+      // (o, kh, kw, i, j): the direct form's read, one image at a time.
+      AffineMap read = AffineMap::get(
+          5, 0,
+          {d[0], d[3] - d[1] * dilation[0] + offsetH,
+           d[4] - d[2] * dilation[1] + offsetW},
+          ctx);
+      rewriter.replaceOp(
+          op, perImageIm2colMatmul(
+                  rewriter, loc, spread,
+                  transposedWeightMatrix(rewriter, loc, adaptor.getOther()),
+                  {G.o, G.kh, G.kw, G.height, G.width}, read, resultType));
+      return success();
+    }
     int64_t og = G.o / G.g, cg = G.c / G.g;
     Value groupedDy = tensor::ExpandShapeOp::create(
         rewriter, loc,
@@ -334,14 +371,10 @@ struct Conv2DBackpropInputPattern
     auto groupedType = RankedTensorType::get(
         {G.n, G.g, cg, G.height, G.width}, elementType);
     // (n, g, c, i, j, o, kh, kw)
-    AffineExpr d[8];
-    for (unsigned i = 0; i < 8; ++i)
-      d[i] = getAffineDimExpr(i, ctx);
     SmallVector<AffineMap> maps = {
         AffineMap::get(8, 0,
-                       {d[0], d[1], d[5],
-                        d[3] - d[6] * dilation[0] + (G.h.padBefore + extentH),
-                        d[4] - d[7] * dilation[1] + (G.w.padBefore + extentW)},
+                       {d[0], d[1], d[5], d[3] - d[6] * dilation[0] + offsetH,
+                        d[4] - d[7] * dilation[1] + offsetW},
                        ctx),
         AffineMap::get(8, 0, {d[1], d[5], d[2], d[6], d[7]}, ctx),
         AffineMap::get(8, 0, {d[0], d[1], d[2], d[3], d[4]}, ctx)};
@@ -359,13 +392,35 @@ struct Conv2DBackpropInputPattern
         ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
     return success();
   }
+
+private:
+  /// w [O, C, KH, KW] as the [C, O*KH*KW] matrix of dx = w^T x dy's
+  /// columns.
+  static Value transposedWeightMatrix(OpBuilder &b, Location loc, Value w) {
+    auto type = cast<RankedTensorType>(w.getType());
+    ArrayRef<int64_t> dims = type.getShape();
+    auto transposedType = RankedTensorType::get(
+        {dims[1], dims[0], dims[2], dims[3]}, type.getElementType());
+    Value transposed =
+        linalg::TransposeOp::create(b, loc, w, emptyLike(b, loc, transposedType),
+                                    ArrayRef<int64_t>{1, 0, 2, 3})
+            ->getResult(0);
+    return tensor::CollapseShapeOp::create(
+        b, loc,
+        RankedTensorType::get({dims[1], dims[0] * dims[2] * dims[3]},
+                              type.getElementType()),
+        transposed, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  }
+
+  bool asMatmul;
 };
 
 /// dw[o, c, kh, kw] = sum over (n, oh, ow), in that order, of
 /// dy[n, o, oh, ow] * x_padded[n, c, oh * stride + kh * dilation, ...].
 struct Conv2DBackpropFilterPattern
     : OpConversionPattern<Conv2DBackpropFilterOp> {
-  using OpConversionPattern::OpConversionPattern;
+  Conv2DBackpropFilterPattern(MLIRContext *ctx, bool asMatmul)
+      : OpConversionPattern(ctx), asMatmul(asMatmul) {}
   LogicalResult
   matchAndRewrite(Conv2DBackpropFilterOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -382,6 +437,13 @@ struct Conv2DBackpropFilterPattern
     ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
     Value padded =
         padSpatialDims(rewriter, loc, adaptor.getOther(), G.h, G.w, 0.0);
+    if (asMatmul && G.g == 1 &&
+        im2colFits(G.c, G.kh, G.kw, G.h.output, G.w.output)) {
+      rewriter.replaceOp(op, filterAsMatmul(rewriter, loc, padded,
+                                            adaptor.getDy(), G, stride,
+                                            dilation, resultType));
+      return success();
+    }
     auto paddedType = cast<RankedTensorType>(padded.getType());
     int64_t og = G.o / G.g, cg = G.c / G.g;
     Value groupedInput = tensor::ExpandShapeOp::create(
@@ -422,6 +484,54 @@ struct Conv2DBackpropFilterPattern
         ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
     return success();
   }
+
+private:
+  /// dw[o, (c, kh, kw)] += dy_n[o, (oh, ow)] x cols_n[(oh, ow), (c, kh, kw)]
+  /// for n = 0, 1, ... in turn (an scf.for carrying dw), so the sum runs in
+  /// the direct form's (n, oh, ow) order and the bits do not change.
+  static Value filterAsMatmul(OpBuilder &b, Location loc, Value padded,
+                              Value dy, const ConvGradGeometry &G,
+                              ArrayRef<int64_t> stride,
+                              ArrayRef<int64_t> dilation,
+                              RankedTensorType resultType) {
+    MLIRContext *ctx = b.getContext();
+    Type elementType = resultType.getElementType();
+    int64_t k = G.c * G.kh * G.kw, pixels = G.h.output * G.w.output;
+    auto sumType = RankedTensorType::get({G.o, k}, elementType);
+    AffineExpr d[5]; // (oh, ow, c, kh, kw)
+    for (unsigned i = 0; i < 5; ++i)
+      d[i] = getAffineDimExpr(i, ctx);
+    AffineMap read = AffineMap::get(
+        5, 0,
+        {d[2], d[0] * stride[0] + d[3] * dilation[0],
+         d[1] * stride[1] + d[4] * dilation[1]},
+        ctx);
+    Value lower = arith::ConstantIndexOp::create(b, loc, 0);
+    Value upper = arith::ConstantIndexOp::create(b, loc, G.n);
+    Value step = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ForOp::create(
+        b, loc, lower, upper, step, ValueRange{filled(b, loc, sumType, 0.0)},
+        [&](OpBuilder &nb, Location l, Value image, ValueRange sum) {
+          Value cols = im2colColumns(
+              nb, l, sliceOf(nb, l, padded, image),
+              {G.h.output, G.w.output, G.c, G.kh, G.kw}, read,
+              {{0, 1}, {2, 3, 4}});
+          Value dyImage = tensor::CollapseShapeOp::create(
+              nb, l, RankedTensorType::get({G.o, pixels}, elementType),
+              sliceOf(nb, l, dy, image),
+              ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+          Value next = linalg::MatmulOp::create(nb, l, TypeRange{sumType},
+                                                ValueRange{dyImage, cols},
+                                                ValueRange{sum[0]})
+                           .getResult(0);
+          scf::YieldOp::create(nb, l, next);
+        });
+    return tensor::ExpandShapeOp::create(
+        b, loc, resultType, loop.getResult(0),
+        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  }
+
+  bool asMatmul;
 };
 
 } // namespace
@@ -430,5 +540,5 @@ void ms::populateConvolutionToLinalgPatterns(RewritePatternSet &patterns,
                                              bool convAsMatmul) {
   patterns.add<Conv2DPattern>(patterns.getContext(), convAsMatmul);
   patterns.add<Conv2DBackpropInputPattern, Conv2DBackpropFilterPattern>(
-      patterns.getContext());
+      patterns.getContext(), convAsMatmul);
 }

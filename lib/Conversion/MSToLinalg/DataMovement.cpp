@@ -33,7 +33,7 @@ struct FlattenPattern : OpConversionPattern<FlattenOp> {
     for (int64_t i = 1; i < rank; ++i)
       rest.push_back(i);
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, op.getType(), adaptor.getInput(),
+        op, storedType(op.getType()), adaptor.getInput(),
         ArrayRef<ReassociationIndices>{{0}, rest});
     return success();
   }
@@ -47,7 +47,7 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = storedType(op.getType());
     auto allDims = [](int64_t rank) {
       ReassociationIndices all;
       for (int64_t i = 0; i < rank; ++i)
@@ -88,7 +88,7 @@ struct TransposePattern : OpConversionPattern<TransposeOp> {
   LogicalResult
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getType());
+    auto type = storedType(op.getType());
     Value init = emptyLike(rewriter, op.getLoc(), type);
     auto transpose = linalg::TransposeOp::create(
         rewriter, op.getLoc(), adaptor.getInput(), init, op.getPerm());
@@ -103,7 +103,7 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
   matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(op.getType());
+    auto type = storedType(op.getType());
     int64_t axis = op.getNormalizedAxis();
     Value result = emptyLike(rewriter, loc, type);
     int64_t offset = 0;
@@ -137,7 +137,7 @@ struct SlicePattern : OpConversionPattern<SliceOp> {
   LogicalResult
   matchAndRewrite(SliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getType());
+    auto type = storedType(op.getType());
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, type, adaptor.getInput(), indexAttrs(rewriter, op.getBegin()),
         indexAttrs(rewriter, type.getShape()),
@@ -153,7 +153,7 @@ struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
   matchAndRewrite(BroadcastToOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value result = elementwise(
-        rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
+        rewriter, op.getLoc(), storedType(op.getType()),
         ValueRange{adaptor.getInput()},
         [](OpBuilder &, Location, ValueRange args) { return args[0]; });
     rewriter.replaceOp(op, result);
@@ -166,9 +166,13 @@ struct PadPattern : OpConversionPattern<PadOp> {
   LogicalResult
   matchAndRewrite(PadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getType());
-    Value value = floatConst(rewriter, op.getLoc(), type.getElementType(),
-                             op.getValue().convertToDouble());
+    auto type = storedType(op.getType());
+    // An integer pad value truncates toward zero; a bool one is value != 0.
+    double padValue = op.getValue().convertToDouble();
+    if (op.getType().getElementType().isInteger(1))
+      padValue = padValue != 0.0;
+    Value value =
+        scalarConst(rewriter, op.getLoc(), type.getElementType(), padValue);
     rewriter.replaceOpWithNewOp<tensor::PadOp>(
         op, type, adaptor.getInput(), indexAttrs(rewriter, op.getLow()),
         indexAttrs(rewriter, op.getHigh()), value);
@@ -178,8 +182,9 @@ struct PadPattern : OpConversionPattern<PadOp> {
 
 } // namespace
 
-void ms::populateDataMovementToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<FlattenPattern, ReshapePattern, TransposePattern,
-               ConcatPattern, SlicePattern, BroadcastToPattern, PadPattern>(
-      patterns.getContext());
+void ms::populateDataMovementToLinalgPatterns(RewritePatternSet &patterns,
+                                              const TypeConverter &converter) {
+  patterns.add<FlattenPattern, ReshapePattern, TransposePattern, ConcatPattern,
+               SlicePattern, BroadcastToPattern, PadPattern>(
+      converter, patterns.getContext());
 }

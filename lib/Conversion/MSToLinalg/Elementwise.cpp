@@ -27,13 +27,14 @@ using utils::IteratorType;
 template <typename SourceOp>
 struct ElementwisePattern : OpConversionPattern<SourceOp> {
   using ScalarFn = Value (*)(OpBuilder &, Location, ValueRange, SourceOp);
-  ElementwisePattern(MLIRContext *ctx, ScalarFn fn)
-      : OpConversionPattern<SourceOp>(ctx), fn(fn) {}
+  ElementwisePattern(const TypeConverter &converter, MLIRContext *ctx,
+                     ScalarFn fn)
+      : OpConversionPattern<SourceOp>(converter, ctx), fn(fn) {}
 
   LogicalResult
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = storedType(op.getType());
     Value result = elementwise(
         rewriter, op.getLoc(), resultType, adaptor.getOperands(),
         [&](OpBuilder &b, Location loc, ValueRange args) {
@@ -50,14 +51,48 @@ Value binary(OpBuilder &b, Location loc, ValueRange args, SourceOp) {
   return ArithOp::create(b, loc, args[0], args[1]);
 }
 
+/// A float op, or for integers the signed or unsigned one by the ms type
+/// (integers wrap, two's complement, as numpy's do).
+template <typename FloatOp, typename SignedOp, typename UnsignedOp,
+          typename SourceOp>
+Value numeric(OpBuilder &b, Location loc, ValueRange args, SourceOp op) {
+  if (isa<FloatType>(args[0].getType()))
+    return FloatOp::create(b, loc, args[0], args[1]);
+  if (isUnsignedElement(op.getType()))
+    return UnsignedOp::create(b, loc, args[0], args[1]);
+  return SignedOp::create(b, loc, args[0], args[1]);
+}
+
+/// -x; for integers 0 - x (wrapping: -INT_MIN is INT_MIN).
+Value neg(OpBuilder &b, Location loc, ValueRange args, NegOp) {
+  Value x = args[0];
+  if (isa<FloatType>(x.getType()))
+    return arith::NegFOp::create(b, loc, x);
+  return arith::SubIOp::create(b, loc, scalarConst(b, loc, x.getType(), 0), x);
+}
+
+/// |x|; an unsigned x is its own absolute value. Signed: max(x, 0 - x), so
+/// |INT_MIN| wraps to INT_MIN as numpy's does (math.absi has no lowering in
+/// the pipeline's math-to-llvm/libm stage).
+Value abs(OpBuilder &b, Location loc, ValueRange args, AbsOp op) {
+  Value x = args[0];
+  if (isa<FloatType>(x.getType()))
+    return math::AbsFOp::create(b, loc, x);
+  if (isUnsignedElement(op.getType()))
+    return x;
+  Value zero = scalarConst(b, loc, x.getType(), 0);
+  Value negated = arith::SubIOp::create(b, loc, zero, x);
+  return arith::MaxSIOp::create(b, loc, x, negated);
+}
+
 template <typename MathOp, typename SourceOp>
 Value unary(OpBuilder &b, Location loc, ValueRange args, SourceOp) {
   return MathOp::create(b, loc, args[0]);
 }
 
-Value relu(OpBuilder &b, Location loc, ValueRange args, ReluOp) {
-  Value zero = floatConst(b, loc, args[0].getType(), 0.0);
-  return arith::MaximumFOp::create(b, loc, args[0], zero);
+Value relu(OpBuilder &b, Location loc, ValueRange args, ReluOp op) {
+  Value zero = scalarConst(b, loc, args[0].getType(), 0.0);
+  return maxScalars(b, loc, args[0], zero, isUnsignedElement(op.getType()));
 }
 
 /// 1 / (1 + e^-x) for x >= 0 and e^x / (1 + e^x) below, from one
@@ -191,29 +226,41 @@ struct DropoutPattern : OpConversionPattern<DropoutOp> {
   }
 };
 
+template <typename SourceOp>
+void add(RewritePatternSet &patterns, const TypeConverter &converter,
+         typename ElementwisePattern<SourceOp>::ScalarFn fn) {
+  patterns.add<ElementwisePattern<SourceOp>>(converter, patterns.getContext(),
+                                             fn);
+}
+
 } // namespace
 
-void ms::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
+void ms::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns,
+                                             const TypeConverter &converter) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ElementwisePattern<AddOp>>(ctx, binary<arith::AddFOp, AddOp>);
-  patterns.add<ElementwisePattern<SubOp>>(ctx, binary<arith::SubFOp, SubOp>);
-  patterns.add<ElementwisePattern<MulOp>>(ctx, binary<arith::MulFOp, MulOp>);
-  patterns.add<ElementwisePattern<DivOp>>(ctx, binary<arith::DivFOp, DivOp>);
-  patterns.add<ElementwisePattern<MaximumOp>>(
-      ctx, binary<arith::MaximumFOp, MaximumOp>);
-  patterns.add<ElementwisePattern<MinimumOp>>(
-      ctx, binary<arith::MinimumFOp, MinimumOp>);
-  patterns.add<ElementwisePattern<ReluOp>>(ctx, relu);
-  patterns.add<ElementwisePattern<SigmoidOp>>(ctx, sigmoid);
-  patterns.add<ElementwisePattern<GeluOp>>(ctx, gelu);
-  patterns.add<ElementwisePattern<TanhOp>>(ctx, unary<math::TanhOp, TanhOp>);
-  patterns.add<ElementwisePattern<ExpOp>>(ctx, unary<math::ExpOp, ExpOp>);
-  patterns.add<ElementwisePattern<LogOp>>(ctx, unary<math::LogOp, LogOp>);
-  patterns.add<ElementwisePattern<SqrtOp>>(ctx, unary<math::SqrtOp, SqrtOp>);
-  patterns.add<ElementwisePattern<NegOp>>(ctx, unary<arith::NegFOp, NegOp>);
-  patterns.add<ElementwisePattern<AbsOp>>(ctx, unary<math::AbsFOp, AbsOp>);
-  patterns.add<DropoutPattern>(ctx);
-  patterns.add<ElementwisePattern<ReluGradOp>>(ctx, reluGrad);
-  patterns.add<ElementwisePattern<GeluGradOp>>(ctx, geluGrad);
-  patterns.add<StopGradientPattern>(ctx);
+  add<AddOp>(patterns, converter,
+             numeric<arith::AddFOp, arith::AddIOp, arith::AddIOp, AddOp>);
+  add<SubOp>(patterns, converter,
+             numeric<arith::SubFOp, arith::SubIOp, arith::SubIOp, SubOp>);
+  add<MulOp>(patterns, converter,
+             numeric<arith::MulFOp, arith::MulIOp, arith::MulIOp, MulOp>);
+  add<DivOp>(patterns, converter, binary<arith::DivFOp, DivOp>);
+  add<MaximumOp>(
+      patterns, converter,
+      numeric<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp, MaximumOp>);
+  add<MinimumOp>(
+      patterns, converter,
+      numeric<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp, MinimumOp>);
+  add<ReluOp>(patterns, converter, relu);
+  add<SigmoidOp>(patterns, converter, sigmoid);
+  add<GeluOp>(patterns, converter, gelu);
+  add<TanhOp>(patterns, converter, unary<math::TanhOp, TanhOp>);
+  add<ExpOp>(patterns, converter, unary<math::ExpOp, ExpOp>);
+  add<LogOp>(patterns, converter, unary<math::LogOp, LogOp>);
+  add<SqrtOp>(patterns, converter, unary<math::SqrtOp, SqrtOp>);
+  add<NegOp>(patterns, converter, neg);
+  add<AbsOp>(patterns, converter, abs);
+  add<ReluGradOp>(patterns, converter, reluGrad);
+  add<GeluGradOp>(patterns, converter, geluGrad);
+  patterns.add<DropoutPattern, StopGradientPattern>(converter, ctx);
 }

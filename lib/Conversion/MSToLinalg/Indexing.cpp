@@ -66,14 +66,17 @@ struct OneHotPattern : OpConversionPattern<OneHotOp> {
 
 /// The identity of the (value, index) reduction: the lowest (for max) or
 /// highest (for min) value of the element type.
-Value worstValue(OpBuilder &b, Location loc, Type type, bool isMax) {
+Value worstValue(OpBuilder &b, Location loc, Type type, bool isMax,
+                 bool isUnsigned) {
   if (auto floatType = dyn_cast<FloatType>(type))
     return floatConst(b, loc, type,
                       isMax ? -std::numeric_limits<double>::infinity()
                             : std::numeric_limits<double>::infinity());
   unsigned width = type.getIntOrFloatBitWidth();
-  APInt value = isMax ? APInt::getSignedMinValue(width)
-                      : APInt::getSignedMaxValue(width);
+  APInt value =
+      isUnsigned ? (isMax ? APInt::getZero(width) : APInt::getMaxValue(width))
+                 : (isMax ? APInt::getSignedMinValue(width)
+                          : APInt::getSignedMaxValue(width));
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 
@@ -104,7 +107,8 @@ struct ArgReducePattern : OpConversionPattern<SourceOp> {
     }
     auto valuesType = RankedTensorType::get(reducedShape, element);
     auto indicesType = RankedTensorType::get(reducedShape, indexType);
-    Value worst = worstValue(rewriter, loc, element, isMax);
+    bool isUnsigned = isUnsignedElement(op.getInput().getType());
+    Value worst = worstValue(rewriter, loc, element, isMax, isUnsigned);
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getIntegerAttr(indexType, 0));
     auto fill = [&](RankedTensorType type, Value scalar) {
@@ -136,10 +140,10 @@ struct ArgReducePattern : OpConversionPattern<SourceOp> {
             better = arith::OrIOp::create(
                 b, nloc, better, arith::AndIOp::create(b, nloc, xNaN, bestNumber));
           } else {
-            better = arith::CmpIOp::create(
-                b, nloc, isMax ? arith::CmpIPredicate::sgt
-                               : arith::CmpIPredicate::slt,
-                x, best);
+            using P = arith::CmpIPredicate;
+            P predicate = isUnsigned ? (isMax ? P::ugt : P::ult)
+                                     : (isMax ? P::sgt : P::slt);
+            better = arith::CmpIOp::create(b, nloc, predicate, x, best);
           }
           Value position = arith::IndexCastOp::create(
               b, nloc, indexType, linalg::IndexOp::create(b, nloc, axis));
@@ -167,8 +171,9 @@ struct ArgReducePattern : OpConversionPattern<SourceOp> {
 
 } // namespace
 
-void ms::populateIndexingToLinalgPatterns(RewritePatternSet &patterns) {
+void ms::populateIndexingToLinalgPatterns(RewritePatternSet &patterns,
+                                          const TypeConverter &converter) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<OneHotPattern, ArgReducePattern<ArgmaxOp, true>,
-               ArgReducePattern<ArgminOp, false>>(ctx);
+               ArgReducePattern<ArgminOp, false>>(converter, ctx);
 }

@@ -32,7 +32,7 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = storedType(op.getType());
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     auto indicesType = cast<RankedTensorType>(adaptor.getIndices().getType());
     int64_t axis = op.getAxis();
@@ -73,7 +73,7 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
           for (int64_t d = axis + indexRank; d < rank; ++d)
             at.push_back(linalg::IndexOp::create(b, l, d));
           Value element = tensor::ExtractOp::create(b, l, input, at);
-          Value fill = floatConst(b, l, element.getType(), 0.0);
+          Value fill = scalarConst(b, l, element.getType(), 0.0);
           linalg::YieldOp::create(
               b, l, arith::SelectOp::create(b, l, inRange, element, fill)
                         .getResult());
@@ -86,6 +86,6 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
 } // namespace
 
 void ms::populateIndirectDataMovementToLinalgPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<GatherPattern>(patterns.getContext());
+    RewritePatternSet &patterns, const TypeConverter &converter) {
+  patterns.add<GatherPattern>(converter, patterns.getContext());
 }

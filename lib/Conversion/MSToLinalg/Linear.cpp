@@ -87,8 +87,8 @@ Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init},
       maps, iterators, [](OpBuilder &nb, Location nloc, ValueRange args) {
-        Value prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
-        Value sum = arith::AddFOp::create(nb, nloc, args[2], prod);
+        Value prod = mulScalars(nb, nloc, args[0], args[1]);
+        Value sum = addScalars(nb, nloc, args[2], prod);
         linalg::YieldOp::create(nb, nloc, sum);
       });
   return generic.getResult(0);
@@ -99,11 +99,10 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
   LogicalResult
   matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(
-        op, contraction(rewriter, op.getLoc(), adaptor.getLhs(),
-                        adaptor.getRhs(), op.getTransposeA(),
-                        op.getTransposeB(),
-                        cast<RankedTensorType>(op.getType())));
+    rewriter.replaceOp(op, contraction(rewriter, op.getLoc(), adaptor.getLhs(),
+                                       adaptor.getRhs(), op.getTransposeA(),
+                                       op.getTransposeB(),
+                                       storedType(op.getType())));
     return success();
   }
 };
@@ -116,7 +115,7 @@ struct DensePattern : OpConversionPattern<DenseOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = storedType(op.getType());
     Type elementType = resultType.getElementType();
     int64_t in = inputType.getShape().back();
     int64_t out = resultType.getShape().back();
@@ -163,6 +162,7 @@ struct DensePattern : OpConversionPattern<DenseOp> {
 
 } // namespace
 
-void ms::populateLinearToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<DensePattern, MatmulPattern>(patterns.getContext());
+void ms::populateLinearToLinalgPatterns(RewritePatternSet &patterns,
+                                        const TypeConverter &converter) {
+  patterns.add<DensePattern, MatmulPattern>(converter, patterns.getContext());
 }

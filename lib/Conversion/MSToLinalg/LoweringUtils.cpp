@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <limits>
 
@@ -19,6 +20,23 @@ using namespace mlir;
 namespace ms::lowering {
 
 using utils::IteratorType;
+
+Type storageElementType(Type type) {
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer)
+    return type;
+  unsigned width = integer.getWidth() == 1 ? 8 : integer.getWidth();
+  return IntegerType::get(type.getContext(), width);
+}
+
+RankedTensorType storedType(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return tensor.clone(storageElementType(tensor.getElementType()));
+}
+
+bool isUnsignedElement(Type type) {
+  return getElementTypeOrSelf(type).isUnsignedInteger();
+}
 
 Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(),
@@ -29,10 +47,47 @@ Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
+Value scalarConst(OpBuilder &b, Location loc, Type type, double value) {
+  if (isa<FloatType>(type))
+    return floatConst(b, loc, type, value);
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+Value addScalars(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (isa<FloatType>(lhs.getType()))
+    return arith::AddFOp::create(b, loc, lhs, rhs);
+  return arith::AddIOp::create(b, loc, lhs, rhs);
+}
+
+Value mulScalars(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (isa<FloatType>(lhs.getType()))
+    return arith::MulFOp::create(b, loc, lhs, rhs);
+  return arith::MulIOp::create(b, loc, lhs, rhs);
+}
+
+Value maxScalars(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                 bool isUnsigned) {
+  if (isa<FloatType>(lhs.getType()))
+    return arith::MaximumFOp::create(b, loc, lhs, rhs);
+  if (isUnsigned)
+    return arith::MaxUIOp::create(b, loc, lhs, rhs);
+  return arith::MaxSIOp::create(b, loc, lhs, rhs);
+}
+
+Value lowestValue(OpBuilder &b, Location loc, Type type, bool isUnsigned) {
+  if (isa<FloatType>(type))
+    return floatConst(b, loc, type, -std::numeric_limits<double>::infinity());
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt lowest =
+      isUnsigned ? APInt::getZero(width) : APInt::getSignedMinValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, lowest));
+}
+
 /// A tensor of `type` filled with `value`.
 Value filled(OpBuilder &b, Location loc, RankedTensorType type, double value) {
   Value init = emptyLike(b, loc, type);
-  Value scalar = floatConst(b, loc, type.getElementType(), value);
+  Value scalar = scalarConst(b, loc, type.getElementType(), value);
   return linalg::FillOp::create(b, loc, ValueRange{scalar}, ValueRange{init})
       .getResult(0);
 }
@@ -97,33 +152,33 @@ Value addBias(OpBuilder &b, Location loc, Value value, Value bias) {
   return elementwise(b, loc, cast<RankedTensorType>(value.getType()),
                      ValueRange{value, bias},
                      [](OpBuilder &nb, Location l, ValueRange args) {
-                       return arith::AddFOp::create(nb, l, args[0], args[1])
-                           .getResult();
+                       return addScalars(nb, l, args[0], args[1]);
                      });
 }
 
 
 /// Reduces `input` over the sorted `axes` (dropping them) with linalg.reduce.
 Value reduce(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
-             ReduceKind kind) {
+             ReduceKind kind, bool isUnsigned) {
   auto inputType = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape;
   for (int64_t i = 0; i < inputType.getRank(); ++i)
     if (!llvm::is_contained(axes, i))
       shape.push_back(inputType.getDimSize(i));
   auto resultType = RankedTensorType::get(shape, inputType.getElementType());
-  double initValue = kind == ReduceKind::Sum
-                         ? 0.0
-                         : -std::numeric_limits<double>::infinity();
-  Value init = filled(b, loc, resultType, initValue);
+  Type element = resultType.getElementType();
+  Value initScalar = kind == ReduceKind::Sum
+                         ? scalarConst(b, loc, element, 0.0)
+                         : lowestValue(b, loc, element, isUnsigned);
+  Value init = linalg::FillOp::create(b, loc, ValueRange{initScalar},
+                                      ValueRange{emptyLike(b, loc, resultType)})
+                   .getResult(0);
   auto op = linalg::ReduceOp::create(
       b, loc, ValueRange{input}, ValueRange{init}, axes,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value r = kind == ReduceKind::Sum
-                      ? arith::AddFOp::create(nb, nloc, args[1], args[0])
-                            .getResult()
-                      : arith::MaximumFOp::create(nb, nloc, args[1], args[0])
-                            .getResult();
+                      ? addScalars(nb, nloc, args[1], args[0])
+                      : maxScalars(nb, nloc, args[1], args[0], isUnsigned);
         linalg::YieldOp::create(nb, nloc, r);
       });
   return op.getResult(0);
@@ -182,7 +237,7 @@ Value padSpatialDims(OpBuilder &b, Location loc, Value input, ConvDim h,
       b, loc, paddedType, input,
       {index(0), index(0), index(h.padBefore), index(w.padBefore)},
       {index(0), index(0), index(h.padAfter), index(w.padAfter)},
-      floatConst(b, loc, type.getElementType(), value));
+      scalarConst(b, loc, type.getElementType(), value));
 }
 
 Value spreadSpatialDims(OpBuilder &b, Location loc, Value value,

@@ -22,12 +22,31 @@ using BodyFn =
     llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
                                    mlir::ValueRange)>;
 
+/// The element type a tensor of `type` is stored with after MSToLinalg: arith
+/// takes signless integers only, so ui8 becomes i8 (its ops chose unsigned
+/// arithmetic from the ms types) and bool (i1) becomes i8, one byte per bool.
+mlir::Type storageElementType(mlir::Type type);
+/// `type` (a ranked tensor) with its storage element type.
+mlir::RankedTensorType storedType(mlir::Type type);
+/// True when the element type of `type` (a tensor or a scalar) is unsigned.
+bool isUnsignedElement(mlir::Type type);
+
+/// A stored bool (i8, 0 or 1) as an i1, or an i1 as a stored bool.
+mlir::Value boolFromByte(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value byte);
+mlir::Value byteFromBool(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value bit);
+
 /// A tensor.empty of `type`.
 mlir::Value emptyLike(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::RankedTensorType type);
 /// A scalar float constant of `type`.
 mlir::Value floatConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                        double value);
+/// A scalar constant of the float or (signless) integer `type`; an integer
+/// gets `value` truncated toward zero.
+mlir::Value scalarConst(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                        double value);
 /// A tensor of `type` filled with `value`.
 mlir::Value filled(mlir::OpBuilder &b, mlir::Location loc,
                    mlir::RankedTensorType type, double value);
@@ -43,12 +62,27 @@ mlir::Value elementwise(mlir::OpBuilder &b, mlir::Location loc,
 /// A per-channel parameter [C] reshaped to line up with dimension 1.
 mlir::Value channelColumn(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value param, int64_t rank);
+/// lhs + rhs for floats or (wrapping) integers.
+mlir::Value addScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                       mlir::Value rhs);
+/// lhs * rhs for floats or (wrapping) integers.
+mlir::Value mulScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                       mlir::Value rhs);
+/// max(lhs, rhs): NaN-propagating for floats, unsigned when `isUnsigned`.
+mlir::Value maxScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                       mlir::Value rhs, bool isUnsigned);
+/// The lowest value of `type` (-inf, INT_MIN, or 0 when `isUnsigned`).
+mlir::Value lowestValue(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                        bool isUnsigned);
+
 /// `value` + `bias`, the bias broadcast like numpy.
 mlir::Value addBias(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                     mlir::Value bias);
-/// `input` reduced over the sorted `axes` (dropped) with linalg.reduce.
+/// `input` reduced over the sorted `axes` (dropped) with linalg.reduce;
+/// `isUnsigned` says how an integer max compares.
 mlir::Value reduce(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
-                   llvm::ArrayRef<int64_t> axes, ReduceKind kind);
+                   llvm::ArrayRef<int64_t> axes, ReduceKind kind,
+                   bool isUnsigned = false);
 /// `reduced` with size-1 dims re-inserted at `axes`, as keep_dims asks.
 mlir::Value keepDims(mlir::OpBuilder &b, mlir::Location loc,
                      mlir::Value reduced, mlir::RankedTensorType keptType,

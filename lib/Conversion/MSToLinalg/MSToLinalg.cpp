@@ -37,35 +37,36 @@ struct ConvertMSToLinalgPass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    populateElementwiseToLinalgPatterns(patterns);
-    populateLinearToLinalgPatterns(patterns);
+    // Bool and ui8 tensors are stored as i8: signatures, returns, calls and
+    // constants change type with the ops (StorageTypes.cpp says why).
+    TypeConverter storage;
+    addStorageConversions(storage);
+    populateElementwiseToLinalgPatterns(patterns, storage);
+    populateLinearToLinalgPatterns(patterns, storage);
     populateConvolutionToLinalgPatterns(patterns, convAsMatmul);
     populatePoolingToLinalgPatterns(patterns);
     populateNormalizationToLinalgPatterns(patterns);
-    populateReductionToLinalgPatterns(patterns);
-    populateDataMovementToLinalgPatterns(patterns);
-    populateIndirectDataMovementToLinalgPatterns(patterns);
-    populateIndexingToLinalgPatterns(patterns);
+    populateReductionToLinalgPatterns(patterns, storage);
+    populateDataMovementToLinalgPatterns(patterns, storage);
+    populateIndirectDataMovementToLinalgPatterns(patterns, storage);
+    populateIndexingToLinalgPatterns(patterns, storage);
     populateRandomToLinalgPatterns(patterns);
-    // Bool tensors are stored as i8: signatures, returns, calls and bool
-    // constants change type with the ops (Logical.cpp says why).
-    TypeConverter boolStorage;
-    addBoolStorageConversions(boolStorage);
-    populateLogicalToLinalgPatterns(patterns, boolStorage);
-    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(
-        patterns, boolStorage);
-    populateReturnOpTypeConversionPattern(patterns, boolStorage);
-    populateCallOpTypeConversionPattern(patterns, boolStorage);
+    populateLogicalToLinalgPatterns(patterns, storage);
+    populateStoredConstantPatterns(patterns, storage);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   storage);
+    populateReturnOpTypeConversionPattern(patterns, storage);
+    populateCallOpTypeConversionPattern(patterns, storage);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<MSDialect>();
     target.addLegalDialect<linalg::LinalgDialect, math::MathDialect,
                            scf::SCFDialect, tensor::TensorDialect>();
-    target.addDynamicallyLegalDialect<arith::ArithDialect>(isBoolStorageLegal);
-    target.markUnknownOpDynamicallyLegal(isBoolStorageLegal);
+    target.addDynamicallyLegalDialect<arith::ArithDialect>(isStorageLegal);
+    target.markUnknownOpDynamicallyLegal(isStorageLegal);
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
-      return boolStorage.isSignatureLegal(func.getFunctionType()) &&
-             boolStorage.isLegal(&func.getBody());
+      return storage.isSignatureLegal(func.getFunctionType()) &&
+             storage.isLegal(&func.getBody());
     });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -31,14 +31,15 @@ struct ReducePattern : OpConversionPattern<SourceOp> {
     Location loc = op.getLoc();
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     SmallVector<int64_t> axes = op.getNormalizedAxes();
-    Value result = reduce(rewriter, loc, adaptor.getInput(), axes, kind);
+    Value result = reduce(rewriter, loc, adaptor.getInput(), axes, kind,
+                          isUnsignedElement(op.getType()));
     if (mean) {
       int64_t count = 1;
       for (int64_t axis : axes)
         count *= inputType.getDimSize(axis);
       result = divideByCount(rewriter, loc, result, count);
     }
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = storedType(op.getType());
     if (op.getKeepDims())
       result = keepDims(rewriter, loc, result, resultType, axes);
     rewriter.replaceOp(op, result);
@@ -114,9 +115,11 @@ struct LogSoftmaxPattern : OpConversionPattern<LogSoftmaxOp> {
 
 } // namespace
 
-void ms::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
+void ms::populateReductionToLinalgPatterns(RewritePatternSet &patterns,
+                                           const TypeConverter &converter) {
   patterns.add<ReducePattern<ReduceSumOp, ReduceKind::Sum, false>,
                ReducePattern<ReduceMeanOp, ReduceKind::Sum, true>,
                ReducePattern<ReduceMaxOp, ReduceKind::Max, false>,
-               SoftmaxPattern, LogSoftmaxPattern>(patterns.getContext());
+               SoftmaxPattern, LogSoftmaxPattern>(converter,
+                                                  patterns.getContext());
 }

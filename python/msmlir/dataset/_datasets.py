@@ -269,7 +269,9 @@ class MnistDataset(Dataset):
     t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte, each possibly
     gzipped (told by its magic bytes) and named with ``.gz``; ``.idx3-ubyte``
     for ``-idx3-ubyte`` is accepted too. usage: 'train' (60,000), 'test'
-    (10,000) or 'all' (None: train then test). shuffle (None: True) draws a
+    (10,000) or 'all' (None: train then test, whichever of the two is in
+    the directory, as MindSpore reads a Quick Start's MNIST_Data/train).
+    shuffle (None: True) draws a
     new order every epoch from the dataset seed. num_samples is a limit
     (per shard with num_shards/shard_id; every shard gets
     ceil(N / num_shards) rows).

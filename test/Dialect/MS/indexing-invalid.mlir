@@ -91,7 +91,7 @@ func.func @argmax_no_output_type(%x: tensor<4x5xf32>) {
 // -----
 
 func.func @argmax_bool(%x: tensor<4xi1>) {
-  // expected-error@+1 {{operand #0 must be ranked tensor of 32-bit float or 16-bit float or 32-bit signless integer or 64-bit signless integer values}}
+  // expected-error@+1 {{operand #0 must be ranked tensor of numbers (f16, bf16, f32, f64, i8, i16, i32, i64 or ui8), but got 'tensor<4xi1>'}}
   %0 = "ms.argmax"(%x) {axis = 0 : i64, output_type = i32} : (tensor<4xi1>) -> tensor<i32>
   return
 }
@@ -155,8 +155,8 @@ func.func @select_broadcast(%c: tensor<3xi1>, %x: tensor<4xf32>) {
 // -----
 
 func.func @cast_target(%x: tensor<4xf32>) {
-  // expected-error@+1 {{'ms.cast' op cannot cast to 'bf16'; expected f32, f16, i32, i64 or i1}}
-  %0 = ms.cast %x to bf16 : tensor<4xf32>
+  // expected-error@+1 {{'ms.cast' op cannot cast to 'ui16'; expected f16, bf16, f32, f64, i1, i8, i16, i32, i64 or ui8}}
+  %0 = ms.cast %x to ui16 : tensor<4xf32>
   return
 }
 

@@ -58,16 +58,16 @@ func.func @dense_dynamic(%x: tensor<?x8xf32>, %w: tensor<3x8xf32>) {
 // -----
 
 func.func @unranked(%x: tensor<*xf32>) {
-  // expected-error@+1 {{'ms.relu' op operand #0 must be ranked tensor of 32-bit float values, but got 'tensor<*xf32>'}}
+  // expected-error@+1 {{'ms.relu' op operand #0 must be ranked tensor of numbers (f16, bf16, f32, f64, i8, i16, i32, i64 or ui8), but got 'tensor<*xf32>'}}
   %0 = "ms.relu"(%x) : (tensor<*xf32>) -> tensor<*xf32>
   return
 }
 
 // -----
 
-func.func @f32_only(%x: tensor<4xf16>) {
-  // expected-error@+1 {{'ms.relu' op operand #0 must be ranked tensor of 32-bit float values}}
-  %0 = ms.relu %x : tensor<4xf16>
+func.func @numbers_only(%x: tensor<4xi1>) {
+  // expected-error@+1 {{'ms.relu' op operand #0 must be ranked tensor of numbers (f16, bf16, f32, f64, i8, i16, i32, i64 or ui8), but got 'tensor<4xi1>'}}
+  %0 = ms.relu %x : tensor<4xi1>
   return
 }
 

@@ -78,14 +78,21 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
 
 def MSTransposeMatmulOperands
     : Pass<"ms-transpose-matmul-operands", "mlir::ModuleOp"> {
-  let summary = "Compute x @ w^T as (w @ x^T)^T so weights stream by rows";
+  let summary = "Compute x @ w^T as (w @ x^T)^T and a^T @ b with a^T "
+                "materialized, so both run on the row-major register tiles";
   let description = [{
     A dense layer multiplies by its `[out, in]` weight transposed. The
     register-tiled kernel needs one operand broadcast element by element and
     the other read as contiguous vectors; with `w` on the left both hold:
     `C^T = w @ x^T` reads `w` row by row and `x^T` (small, transposed once)
-    as vectors, and the final transpose fuses into the epilogue. Each output
-    element still accumulates the same products in the same K order.
+    as vectors, and the final transpose fuses into the epilogue.
+
+    A gradient's weight update `dw = dy^T @ x` (`linalg.matmul` with a
+    transposed A) becomes a plain matmul of `dy^T`, transposed once into
+    its own buffer (it is the small operand: batch x features).
+
+    Each output element still accumulates the same products in the same K
+    order, so the bits do not change.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];

@@ -13,10 +13,15 @@
 
 namespace ms {
 
+// The families whose ops take integers or bools (MS_NumericTensor,
+// MS_AllTensor) get the storage type converter (addStorageConversions).
+
 /// add sub mul div maximum minimum, the unary math ops, dropout.
-void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                         const mlir::TypeConverter &converter);
 /// matmul, dense.
-void populateLinearToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateLinearToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                    const mlir::TypeConverter &converter);
 /// conv2d; `convAsMatmul` selects im2col + linalg.matmul for group-1 convs.
 void populateConvolutionToLinalgPatterns(mlir::RewritePatternSet &patterns,
                                          bool convAsMatmul);
@@ -25,25 +30,32 @@ void populatePoolingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// batch_norm, layer_norm.
 void populateNormalizationToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// reduce_sum/mean/max, softmax, log_softmax.
-void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                       const mlir::TypeConverter &converter);
 /// flatten, reshape, transpose, concat, slice, pad, broadcast_to.
-void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                          const mlir::TypeConverter &converter);
 /// gather.
 void populateIndirectDataMovementToLinalgPatterns(
-    mlir::RewritePatternSet &patterns);
+    mlir::RewritePatternSet &patterns, const mlir::TypeConverter &converter);
 /// one_hot, argmax, argmin.
-void populateIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                      const mlir::TypeConverter &converter);
 /// dropout in training mode (Philox4x32-10 masks).
 void populateRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
-/// The comparisons, logical ops, select and cast, and bool constants; bool
-/// tensors are stored as i8 through `converter` (addBoolStorageConversions).
+/// The comparisons, logical ops, select and cast.
 void populateLogicalToLinalgPatterns(mlir::RewritePatternSet &patterns,
                                      const mlir::TypeConverter &converter);
+/// Bool and ui8 constants in their stored form (StorageTypes.cpp).
+void populateStoredConstantPatterns(mlir::RewritePatternSet &patterns,
+                                    const mlir::TypeConverter &converter);
 /// Makes `converter` store i1 tensors as i8 (0 or 1), one byte per bool as
-/// the runtime holds them, and leave every other type alone.
-void addBoolStorageConversions(mlir::TypeConverter &converter);
-/// True when `op` has no bool (i1) tensor operand or result.
-bool isBoolStorageLegal(mlir::Operation *op);
+/// the runtime holds them, and ui8 tensors as i8 (arith is signless; the
+/// patterns chose unsigned ops from the ms types), and leave every other
+/// type alone. The families taking a converter build their results with it.
+void addStorageConversions(mlir::TypeConverter &converter);
+/// True when `op` has no i1 or unsigned tensor operand or result.
+bool isStorageLegal(mlir::Operation *op);
 
 } // namespace ms
 

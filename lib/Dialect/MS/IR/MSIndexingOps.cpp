@@ -177,10 +177,15 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *,
   if (!adaptor.getToAttr())
     return opError(name, loc, "requires attribute 'to'");
   Type to = adaptor.getTo();
-  if (!to.isF32() && !to.isF16() && !to.isSignlessInteger(32) &&
-      !to.isSignlessInteger(64) && !to.isInteger(1) && !to.isSignlessInteger(1))
+  // MS_AllTensor's element types: MindSpore's dtypes.
+  bool known = to.isF16() || to.isBF16() || to.isF32() || to.isF64() ||
+               to.isSignlessInteger(1) || to.isSignlessInteger(8) ||
+               to.isSignlessInteger(16) || to.isSignlessInteger(32) ||
+               to.isSignlessInteger(64) || to.isUnsignedInteger(8);
+  if (!known)
     return opError(name, loc, "cannot cast to ", to,
-                   "; expected f32, f16, i32, i64 or i1");
+                   "; expected f16, bf16, f32, f64, i1, i8, i16, i32, i64 "
+                   "or ui8");
   types.push_back(input->clone(to));
   return success();
 }

@@ -19,6 +19,12 @@ def MS_Dialect : Dialect {
     MindSpore's layouts and semantics: a dense weight is `[out, in]`,
     elementwise ops broadcast like numpy, `flatten` keeps dimension 0.
 
+    Ops take MindSpore's dtypes in three groups: data movement every dtype
+    (f16, bf16, f32, f64, bool as i1, i8, i16, i32, i64, uint8 as ui8),
+    numeric ops every number (integers wrap, ui8 is unsigned), the other
+    ops floats. f16 and bf16 ops compute in f32 and round once
+    (`ms-widen-half-precision`).
+
     A network is a `func.func` (entry `@construct` by default). Its inputs
     come first; its parameters are further arguments tagged with
     `{ms.param = "<cell path>.weight"}`, so one compiled graph serves any
@@ -40,28 +46,36 @@ def MS_Dialect : Dialect {
 class MS_Op<string mnemonic, list<Trait> traits = []>
     : Op<MS_Dialect, mnemonic, traits>;
 
-// f32 first; other element types come with their lowerings.
+// f32 only: what ops that make f32 from non-float input (one_hot) produce.
 def MS_Tensor : RankedTensorOf<[F32]>;
 
 // What the indexing, comparison and cast ops accept: bool is i1 in the IR
 // (stored one byte per element; MSToLinalg widens i1 tensors to i8).
 def MS_BoolTensor : RankedTensorOf<[I1]>;
 def MS_IndexTensor : RankedTensorOf<[I32, I64]>;
+// Older, narrower groups; the ops use the dtype groups below.
 def MS_AnyTensor : RankedTensorOf<[F32, F16, I32, I64, I1]>;
-// Numbers only: what argmax/argmin compare.
 def MS_NumberTensor : RankedTensorOf<[F32, F16, I32, I64]>;
 
 // The dtype groups of MindSpore's dtype list (issue 16), as ops widen to
 // them. uint8 is ui8 in the IR (signedness matters for div, max, compare
 // and casts); MSToLinalg maps it to signless i8 after choosing the op.
 // Float ops: what transcendental, normalization, conv and pool ops take.
-def MS_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
+def MS_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]> {
+  let summary = "ranked tensor of floats (f16, bf16, f32 or f64)";
+}
 // Numbers: what add/sub/mul, max/min, neg/abs, sums and matmul take.
 def MS_NumericTensor
-    : RankedTensorOf<[F16, BF16, F32, F64, I8, I16, I32, I64, UI8]>;
+    : RankedTensorOf<[F16, BF16, F32, F64, I8, I16, I32, I64, UI8]> {
+  let summary =
+      "ranked tensor of numbers (f16, bf16, f32, f64, i8, i16, i32, i64 or ui8)";
+}
 // Any element: what data movement (reshape, transpose, concat, slice,
 // pad, gather, select, cast) moves without looking at values.
 def MS_AllTensor
-    : RankedTensorOf<[F16, BF16, F32, F64, I8, I16, I32, I64, UI8, I1]>;
+    : RankedTensorOf<[F16, BF16, F32, F64, I8, I16, I32, I64, UI8, I1]> {
+  let summary = "ranked tensor of f16, bf16, f32, f64, i1, i8, i16, i32, i64 "
+                "or ui8";
+}
 
 #endif // MS_DIALECT_MS_IR_MSBASE_TD

@@ -23,9 +23,9 @@ def MS_SliceOp : MS_Op<"slice", [Pure, InferTypeOpAdaptor]> {
     %y = ms.slice %x begin [0, 1] end [4, 7] strides [1, 2] : tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$begin,
+  let arguments = (ins MS_AllTensor:$input, DenseI64ArrayAttr:$begin,
                    DenseI64ArrayAttr:$end, DenseI64ArrayAttr:$strides);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = [{
     $input `begin` $begin `end` $end `strides` $strides attr-dict `:`
     type($input)
@@ -44,8 +44,8 @@ def MS_BroadcastToOp : MS_Op<"broadcast_to", [Pure, InferTypeOpAdaptor]> {
     %y = ms.broadcast_to %b to [64, 10] : tensor<10xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$shape);
-  let results = (outs MS_Tensor:$output);
+  let arguments = (ins MS_AllTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = "$input `to` $shape attr-dict `:` type($input)";
 }
 
@@ -61,10 +61,10 @@ def MS_PadOp : MS_Op<"pad", [Pure, InferTypeOpAdaptor]> {
     %y = ms.pad %x low [0, 1] high [0, 2] value 0.000000e+00 : tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$low,
+  let arguments = (ins MS_AllTensor:$input, DenseI64ArrayAttr:$low,
                    DenseI64ArrayAttr:$high,
                    DefaultValuedAttr<F32Attr, "0.0">:$value);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = [{
     $input `low` $low `high` $high (`value` $value^)? attr-dict `:`
     type($input)
@@ -86,9 +86,9 @@ def MS_GatherOp : MS_Op<"gather", [Pure, InferTypeOpAdaptor]> {
     %e = ms.gather %table, %ids axis 0 : tensor<100x16xf32>, tensor<8x5xi32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, MS_IndexTensor:$indices,
+  let arguments = (ins MS_AllTensor:$input, MS_IndexTensor:$indices,
                    DefaultValuedAttr<I64Attr, "0">:$axis);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = [{
     $input `,` $indices `axis` $axis attr-dict `:` type($input) `,`
     type($indices)

@@ -30,8 +30,8 @@ def MS_StopGradientOp : MS_Op<"stop_gradient", [Pure, InferTypeOpAdaptor]> {
     %y = ms.stop_gradient %x : tensor<64x10xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input);
-  let results = (outs MS_Tensor:$output);
+  let arguments = (ins MS_AllTensor:$input);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input)";
   let hasFolder = 1;
 }
@@ -50,8 +50,8 @@ def MS_ReluGradOp : MS_Op<"relu_grad", [Pure, InferTypeOpAdaptor]> {
     %dx = ms.relu_grad %dy, %y : tensor<64x10xf32>, tensor<64x10xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$dy, MS_Tensor:$y);
-  let results = (outs MS_Tensor:$output);
+  let arguments = (ins MS_FloatTensor:$dy, MS_FloatTensor:$y);
+  let results = (outs MS_FloatTensor:$output);
   let assemblyFormat = "$dy `,` $y attr-dict `:` type($dy) `,` type($y)";
 }
 
@@ -69,9 +69,9 @@ def MS_GeluGradOp : MS_Op<"gelu_grad", [Pure, InferTypeOpAdaptor]> {
     %dx = ms.gelu_grad %dy, %x : tensor<64x512xf32>, tensor<64x512xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$dy, MS_Tensor:$x,
+  let arguments = (ins MS_FloatTensor:$dy, MS_FloatTensor:$x,
                    DefaultValuedAttr<BoolAttr, "true">:$approximate);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_FloatTensor:$output);
   let assemblyFormat = "$dy `,` $x attr-dict `:` type($dy) `,` type($x)";
 }
 
@@ -91,11 +91,11 @@ class MS_PoolGradOp<string mnemonic, string what, string rule>
     %dx = ms.}], mnemonic, [{ %x, %dy kernel_size [2, 2] stride [2, 2] : tensor<1x6x28x28xf32>, tensor<1x6x14x14xf32>
     ```
   }]);
-  let arguments = (ins MS_Tensor:$x, MS_Tensor:$dy,
+  let arguments = (ins MS_FloatTensor:$x, MS_FloatTensor:$dy,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$kernel_size,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
                    DefaultValuedAttr<StrAttr, "\"valid\"">:$pad_mode);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_FloatTensor:$output);
   let assemblyFormat = [{
     $x `,` $dy (`kernel_size` $kernel_size^)? (`stride` $stride^)?
     (`pad_mode` $pad_mode^)? attr-dict `:` type($x) `,` type($dy)
@@ -133,14 +133,14 @@ class MS_ConvGradOp<string mnemonic, string summaryText, string shapeName,
                     string otherName, string exampleText>
     : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let summary = summaryText;
-  let arguments = (ins MS_Tensor:$dy, MS_Tensor:$other,
+  let arguments = (ins MS_FloatTensor:$dy, MS_FloatTensor:$other,
                    DenseI64ArrayAttr:$shape,
                    DefaultValuedAttr<StrAttr, "\"same\"">:$pad_mode,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
                    DefaultValuedAttr<I64Attr, "1">:$group);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_FloatTensor:$output);
   let assemblyFormat = [{
     $dy `,` $other `shape` $shape (`pad_mode` $pad_mode^)?
     (`padding` $padding^)? (`stride` $stride^)? (`dilation` $dilation^)?

@@ -64,7 +64,7 @@ class MS_ArgReduceOp<string mnemonic, string what>
     %j = ms.}], mnemonic, [{ %x axis -1 keep_dims output_type i32 : tensor<4x5xi32>
     ```
   }]);
-  let arguments = (ins MS_NumberTensor:$input,
+  let arguments = (ins MS_NumericTensor:$input,
                    DefaultValuedAttr<I64Attr, "-1">:$axis,
                    UnitAttr:$keep_dims,
                    TypeAttrOf<AnySignlessInteger>:$output_type);

@@ -24,7 +24,7 @@ class MS_CompareOp<string mnemonic, string formula, list<Trait> traits = []>
     %m = ms.}], mnemonic, [{ %x, %y : tensor<64xi32>, tensor<64xi32>
     ```
   }]);
-  let arguments = (ins MS_AnyTensor:$lhs, MS_AnyTensor:$rhs);
+  let arguments = (ins MS_AllTensor:$lhs, MS_AllTensor:$rhs);
   let results = (outs MS_BoolTensor:$output);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
@@ -107,9 +107,9 @@ def MS_SelectOp : MS_Op<"select", [Pure, InferTypeOpAdaptor]> {
     %z = ms.select %mask, %x, %y : tensor<64x10xi1>, tensor<64x10xf32>, tensor<f32>
     ```
   }];
-  let arguments = (ins MS_BoolTensor:$condition, MS_AnyTensor:$true_value,
-                   MS_AnyTensor:$false_value);
-  let results = (outs MS_AnyTensor:$output);
+  let arguments = (ins MS_BoolTensor:$condition, MS_AllTensor:$true_value,
+                   MS_AllTensor:$false_value);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = [{
     $condition `,` $true_value `,` $false_value attr-dict `:`
     type($condition) `,` type($true_value) `,` type($false_value)
@@ -130,8 +130,8 @@ def MS_CastOp : MS_Op<"cast", [Pure, InferTypeOpAdaptor]> {
     %b = ms.cast %i to i1 : tensor<4xi64>
     ```
   }];
-  let arguments = (ins MS_AnyTensor:$input, TypeAttr:$to);
-  let results = (outs MS_AnyTensor:$output);
+  let arguments = (ins MS_AllTensor:$input, TypeAttr:$to);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = "$input `to` $to attr-dict `:` type($input)";
   let hasFolder = 1;
 }

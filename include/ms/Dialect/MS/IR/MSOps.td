@@ -17,7 +17,9 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 //===----------------------------------------------------------------------===//
 
 // Elementwise op of one tensor; the result has the input's type.
-class MS_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
+// `type` is the dtype group it takes (MSBase.td): floats unless it says so.
+class MS_UnaryOp<string mnemonic, string formula, list<Trait> traits = [],
+                 Type type = MS_FloatTensor>
     : MS_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor]> {
   let summary = "elementwise " # formula;
   let description = !strconcat("Computes `", formula, [{` elementwise. The
@@ -29,8 +31,8 @@ class MS_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
     %y = ms.}], mnemonic, [{ %x : tensor<64x512xf32>
     ```
   }]);
-  let arguments = (ins MS_Tensor:$input);
-  let results = (outs MS_Tensor:$output);
+  let arguments = (ins type:$input);
+  let results = (outs type:$output);
   let assemblyFormat = "$input attr-dict `:` type($input)";
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
@@ -42,8 +44,10 @@ class MS_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
   }];
 }
 
-// Elementwise op of two tensors with numpy broadcasting.
-class MS_BinaryOp<string mnemonic, string formula, list<Trait> traits = []>
+// Elementwise op of two tensors with numpy broadcasting; `type` as for
+// MS_UnaryOp.
+class MS_BinaryOp<string mnemonic, string formula, list<Trait> traits = [],
+                  Type type = MS_FloatTensor>
     : MS_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor]> {
   let summary = "elementwise " # formula # " with numpy broadcasting";
   let description = !strconcat("Computes `", formula, [{` elementwise.
@@ -56,8 +60,8 @@ class MS_BinaryOp<string mnemonic, string formula, list<Trait> traits = []>
     %z = ms.}], mnemonic, [{ %x, %y : tensor<64x10xf32>, tensor<10xf32>
     ```
   }]);
-  let arguments = (ins MS_Tensor:$lhs, MS_Tensor:$rhs);
-  let results = (outs MS_Tensor:$output);
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$output);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
   let extraClassDefinition = [{
@@ -72,7 +76,7 @@ class MS_BinaryOp<string mnemonic, string formula, list<Trait> traits = []>
 }
 
 // Reduction over `axes`; an empty list reduces every axis.
-class MS_ReduceOp<string mnemonic, string what>
+class MS_ReduceOp<string mnemonic, string what, Type type = MS_FloatTensor>
     : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let summary = "reduces a tensor to its " # what # " over axes";
   let description = !strconcat("Computes the ", what, [{ over the listed
@@ -86,9 +90,9 @@ class MS_ReduceOp<string mnemonic, string what>
     %s = ms.}], mnemonic, [{ %x axes [1] keep_dims : tensor<64x10xf32>
     ```
   }]);
-  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$axes,
+  let arguments = (ins type:$input, DenseI64ArrayAttr:$axes,
                    UnitAttr:$keep_dims);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs type:$output);
   let assemblyFormat =
       "$input `axes` $axes (`keep_dims` $keep_dims^)? attr-dict `:` type($input)";
   let extraClassDeclaration = [{
@@ -124,9 +128,9 @@ class MS_AxisOp<string mnemonic, string formula>
     %p = ms.}], mnemonic, [{ %logits axis -1 : tensor<64x10xf32>
     ```
   }]);
-  let arguments = (ins MS_Tensor:$input,
+  let arguments = (ins MS_FloatTensor:$input,
                    DefaultValuedAttr<I64Attr, "-1">:$axis);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_FloatTensor:$output);
   let assemblyFormat = "$input `axis` $axis attr-dict `:` type($input)";
   let extraClassDeclaration = [{
     /// `axis` normalized to [0, rank).
@@ -169,9 +173,9 @@ def MS_DenseOp : MS_Op<"dense", [Pure, InferTypeOpAdaptor]> {
     %z = ms.dense %x, %w : tensor<64x784xf32>, tensor<512x784xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, MS_Tensor:$weight,
-                       Optional<MS_Tensor>:$bias);
-  let results = (outs MS_Tensor:$output);
+  let arguments = (ins MS_NumericTensor:$input, MS_NumericTensor:$weight,
+                       Optional<MS_NumericTensor>:$bias);
+  let results = (outs MS_NumericTensor:$output);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` type($input) `,` type($weight)
     (`,` type($bias)^)?
@@ -194,9 +198,9 @@ def MS_MatmulOp : MS_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
     %e = ms.matmul %p, %q : tensor<8x4x3xf32>, tensor<3x5xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$lhs, MS_Tensor:$rhs,
+  let arguments = (ins MS_NumericTensor:$lhs, MS_NumericTensor:$rhs,
                        UnitAttr:$transpose_a, UnitAttr:$transpose_b);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_NumericTensor:$output);
   let assemblyFormat = [{
     $lhs `,` $rhs (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
     attr-dict `:` type($lhs) `,` type($rhs)
@@ -221,14 +225,14 @@ def MS_Conv2DOp : MS_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
     %z = ms.conv2d %x, %w, %b pad_mode "pad" padding [1, 1, 2, 2] stride [2, 2] group 2 : tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, MS_Tensor:$weight,
-                   Optional<MS_Tensor>:$bias,
+  let arguments = (ins MS_FloatTensor:$input, MS_FloatTensor:$weight,
+                   Optional<MS_FloatTensor>:$bias,
                    DefaultValuedAttr<StrAttr, "\"same\"">:$pad_mode,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
                    DefaultValuedAttr<I64Attr, "1">:$group);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_FloatTensor:$output);
   // Keywords rather than attr-dict: the parser infers the result type from
   // these, and only keyword attributes are visible to it then.
   let assemblyFormat = [{
@@ -252,10 +256,10 @@ def MS_BatchNormOp : MS_Op<"batch_norm", [Pure, InferTypeOpAdaptor]> {
     %y = ms.batch_norm %x, %gamma, %beta, %mean, %var epsilon 1.000000e-05 : tensor<8x6x28x28xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, MS_Tensor:$gamma, MS_Tensor:$beta,
-                   MS_Tensor:$moving_mean, MS_Tensor:$moving_variance,
+  let arguments = (ins MS_FloatTensor:$input, MS_FloatTensor:$gamma, MS_FloatTensor:$beta,
+                   MS_FloatTensor:$moving_mean, MS_FloatTensor:$moving_variance,
                    DefaultValuedAttr<F32Attr, "1e-5">:$epsilon);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_FloatTensor:$output);
   let assemblyFormat = [{
     $input `,` $gamma `,` $beta `,` $moving_mean `,` $moving_variance
     (`epsilon` $epsilon^)? attr-dict `:` type($input) `,` type($gamma) `,`
@@ -282,11 +286,11 @@ def MS_LayerNormOp : MS_Op<"layer_norm", [Pure, InferTypeOpAdaptor]> {
     %y = ms.layer_norm %x, %gamma, %beta begin_norm_axis 1 begin_params_axis 1 epsilon 1.000000e-05 : tensor<8x16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, MS_Tensor:$gamma, MS_Tensor:$beta,
+  let arguments = (ins MS_FloatTensor:$input, MS_FloatTensor:$gamma, MS_FloatTensor:$beta,
                    DefaultValuedAttr<I64Attr, "-1">:$begin_norm_axis,
                    DefaultValuedAttr<I64Attr, "-1">:$begin_params_axis,
                    DefaultValuedAttr<F32Attr, "1e-7">:$epsilon);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_FloatTensor:$output);
   // Keywords, not attr-dict: result inference reads the axes while the
   // custom form is parsed, before an attr-dict would be attached.
   let assemblyFormat = [{
@@ -327,11 +331,11 @@ class MS_PoolOp<string mnemonic, string what> : MS_Op<mnemonic,
     %y = ms.}], mnemonic, [{ %x kernel_size [2, 2] stride [2, 2] : tensor<1x6x28x28xf32>
     ```
   }]);
-  let arguments = (ins MS_Tensor:$input,
+  let arguments = (ins MS_FloatTensor:$input,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$kernel_size,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
                    DefaultValuedAttr<StrAttr, "\"valid\"">:$pad_mode);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_FloatTensor:$output);
   let assemblyFormat = [{
     $input (`kernel_size` $kernel_size^)? (`stride` $stride^)?
     (`pad_mode` $pad_mode^)? attr-dict `:` type($input)
@@ -361,21 +365,29 @@ def MS_AvgPool2DOp : MS_PoolOp<"avg_pool2d", "average">;
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-def MS_AddOp : MS_BinaryOp<"add", "lhs + rhs", [Commutative]>;
-def MS_SubOp : MS_BinaryOp<"sub", "lhs - rhs">;
-def MS_MulOp : MS_BinaryOp<"mul", "lhs * rhs", [Commutative]>;
+def MS_AddOp : MS_BinaryOp<"add", "lhs + rhs", [Commutative], MS_NumericTensor>;
+def MS_SubOp : MS_BinaryOp<"sub", "lhs - rhs", [], MS_NumericTensor>;
+def MS_MulOp : MS_BinaryOp<"mul", "lhs * rhs", [Commutative], MS_NumericTensor>;
 def MS_DivOp : MS_BinaryOp<"div", "lhs / rhs">;
-def MS_MaximumOp : MS_BinaryOp<"maximum", "max(lhs, rhs)", [Commutative]>;
-def MS_MinimumOp : MS_BinaryOp<"minimum", "min(lhs, rhs)", [Commutative]>;
+def MS_MaximumOp : MS_BinaryOp<"maximum", "max(lhs, rhs)", [Commutative],
+                                 MS_NumericTensor>;
+def MS_MinimumOp : MS_BinaryOp<"minimum", "min(lhs, rhs)", [Commutative],
+                                 MS_NumericTensor>;
 
-def MS_ReluOp : MS_UnaryOp<"relu", "max(x, 0)"> { let hasFolder = 1; }
+def MS_ReluOp : MS_UnaryOp<"relu", "max(x, 0)", [], MS_NumericTensor> {
+  let hasFolder = 1;
+}
 def MS_SigmoidOp : MS_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
 def MS_TanhOp : MS_UnaryOp<"tanh", "tanh(x)">;
 def MS_ExpOp : MS_UnaryOp<"exp", "exp(x)">;
 def MS_LogOp : MS_UnaryOp<"log", "log(x)">;
 def MS_SqrtOp : MS_UnaryOp<"sqrt", "sqrt(x)">;
-def MS_NegOp : MS_UnaryOp<"neg", "-x"> { let hasFolder = 1; }
-def MS_AbsOp : MS_UnaryOp<"abs", "|x|"> { let hasFolder = 1; }
+def MS_NegOp : MS_UnaryOp<"neg", "-x", [], MS_NumericTensor> {
+  let hasFolder = 1;
+}
+def MS_AbsOp : MS_UnaryOp<"abs", "|x|", [], MS_NumericTensor> {
+  let hasFolder = 1;
+}
 
 def MS_GeluOp : MS_Op<"gelu", [Pure, InferTypeOpAdaptor]> {
   let summary = "elementwise GELU (nn.GELU)";
@@ -391,9 +403,9 @@ def MS_GeluOp : MS_Op<"gelu", [Pure, InferTypeOpAdaptor]> {
     %z = ms.gelu %x {approximate = false} : tensor<64x512xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input,
+  let arguments = (ins MS_FloatTensor:$input,
                    DefaultValuedAttr<BoolAttr, "true">:$approximate);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_FloatTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
@@ -422,11 +434,11 @@ def MS_DropoutOp : MS_Op<"dropout", [Pure, InferTypeOpAdaptor]> {
     %z = ms.dropout %x, %state {p = 5.000000e-01 : f32, training} : tensor<64x512xf32>, tensor<2xi64>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input,
+  let arguments = (ins MS_FloatTensor:$input,
                    Optional<RankedTensorOf<[I64]>>:$rng_state,
                    DefaultValuedAttr<F32Attr, "0.5">:$p,
                    UnitAttr:$training);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_FloatTensor:$output);
   let assemblyFormat = [{
     $input (`,` $rng_state^)? attr-dict `:` type($input)
     (`,` type($rng_state)^)?
@@ -451,8 +463,8 @@ def MS_FlattenOp : MS_Op<"flatten", [Pure, InferTypeOpAdaptor]> {
     %y = ms.flatten %x : tensor<64x1x28x28xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input);
-  let results = (outs MS_Tensor:$output);
+  let arguments = (ins MS_AllTensor:$input);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input)";
   let hasFolder = 1;
 }
@@ -469,10 +481,8 @@ def MS_ReshapeOp : MS_Op<"reshape", [Pure, InferTypeOpAdaptor]> {
     %y = ms.reshape %x to [64, -1] : tensor<64x1x28x28xf32>
     ```
   }];
-  // Numbers of any width: argmax over a flattened integer tensor reshapes
-  // it. (Bools would need the i8 storage conversion of Logical.cpp.)
-  let arguments = (ins MS_NumberTensor:$input, DenseI64ArrayAttr:$shape);
-  let results = (outs MS_NumberTensor:$output);
+  let arguments = (ins MS_AllTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = "$input `to` $shape attr-dict `:` type($input)";
   let hasFolder = 1;
   let hasCanonicalizer = 1;
@@ -489,8 +499,8 @@ def MS_TransposeOp : MS_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
     %y = ms.transpose %x perm [1, 0] : tensor<64x10xf32>
     ```
   }];
-  let arguments = (ins MS_Tensor:$input, DenseI64ArrayAttr:$perm);
-  let results = (outs MS_Tensor:$output);
+  let arguments = (ins MS_AllTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = "$input `perm` $perm attr-dict `:` type($input)";
   let hasFolder = 1;
   let hasCanonicalizer = 1;
@@ -508,9 +518,9 @@ def MS_ConcatOp : MS_Op<"concat", [Pure, InferTypeOpAdaptor]> {
     %y = ms.concat %a, %b axis 1 : tensor<4x3xf32>, tensor<4x5xf32>
     ```
   }];
-  let arguments = (ins Variadic<MS_Tensor>:$inputs,
+  let arguments = (ins Variadic<MS_AllTensor>:$inputs,
                    DefaultValuedAttr<I64Attr, "0">:$axis);
-  let results = (outs MS_Tensor:$output);
+  let results = (outs MS_AllTensor:$output);
   let assemblyFormat = "$inputs `axis` $axis attr-dict `:` type($inputs)";
   let extraClassDeclaration = [{
     /// `axis` normalized to [0, rank).
@@ -531,9 +541,9 @@ def MS_ConcatOp : MS_Op<"concat", [Pure, InferTypeOpAdaptor]> {
 def MS_SoftmaxOp : MS_AxisOp<"softmax", "exp(x - max(x)) / sum(exp(x - max(x)))">;
 def MS_LogSoftmaxOp : MS_AxisOp<"log_softmax", "x - max(x) - log(sum(exp(x - max(x))))">;
 
-def MS_ReduceSumOp : MS_ReduceOp<"reduce_sum", "sum">;
+def MS_ReduceSumOp : MS_ReduceOp<"reduce_sum", "sum", MS_NumericTensor>;
 def MS_ReduceMeanOp : MS_ReduceOp<"reduce_mean", "mean">;
-def MS_ReduceMaxOp : MS_ReduceOp<"reduce_max", "maximum">;
+def MS_ReduceMaxOp : MS_ReduceOp<"reduce_max", "maximum", MS_NumericTensor>;
 
 include "ms/Dialect/MS/IR/MSDataMovementOps.td"
 // Ops that gradients are built from (ms-autodiff).

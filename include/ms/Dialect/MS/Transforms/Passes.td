@@ -22,6 +22,33 @@ def MSCheckTensorSizes : Pass<"ms-check-tensor-sizes"> {
   ];
 }
 
+def MSWidenHalfPrecision : Pass<"ms-widen-half-precision"> {
+  let summary = "Compute f16 and bf16 ops in f32, rounding once per op";
+  let description = [{
+    Wraps every ms op that computes on f16 or bf16 tensors in `ms.cast`s:
+    its half-precision operands are cast to f32, the op runs on f32, and
+    each half-precision result is cast back, rounding once (PyTorch's CPU
+    "opmath"). A matmul then accumulates in f32, a softmax sums in f32, and
+    transcendentals use the f32 kernels. Ops that only move or compare
+    values (reshape, flatten, transpose, concat, slice, broadcast_to, pad,
+    gather, select, cast, stop_gradient, the comparisons, argmax/argmin)
+    stay in half precision: they are exact there.
+
+    Every pipeline (O0, O1, O2, and PyNative's per-op kernels) runs it
+    first, and no later pass merges the casts between two ops, so a chain
+    rounds after each op in every mode alike: PyNative and Graph stay bit
+    for bit identical.
+
+    ```mlir
+    %y = ms.exp %x : tensor<4xf16>
+    // becomes
+    %0 = ms.cast %x to f32 : tensor<4xf16>
+    %1 = ms.exp %0 : tensor<4xf32>
+    %y = ms.cast %1 to f16 : tensor<4xf32>
+    ```
+  }];
+}
+
 def MSAutodiff : Pass<"ms-autodiff", "::mlir::ModuleOp"> {
   let summary = "Add the reverse-mode gradient function of an ms function";
   let description = [{
