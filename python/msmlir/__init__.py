@@ -15,8 +15,10 @@ from . import _msmlir
 from ._runtime import (MSError, GraphSyntaxError, GraphFallbackWarning,
                        GRAPH_MODE, PYNATIVE_MODE, STRICT, COMPATIBLE, LAX)
 from . import dtype
-from .dtype import (float32, float16, int32, int64, bool_, float_, int_,
-                    Type)
+from .dtype import (Type, float16, float32, float64, bfloat16, int8, int16,
+                    int32, int64, uint8, uint16, uint32, uint64, bool_,
+                    half, single, double, float_, byte, short, intc, int_,
+                    intp, ubyte, ushort, uintc, uintp)
 from ._context import set_context, get_context, set_seed, get_seed
 from ._tensor import Tensor, Parameter
 from . import ops
@@ -34,8 +36,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "MSError", "GraphSyntaxError", "GraphFallbackWarning", "GRAPH_MODE",
-    "PYNATIVE_MODE", "STRICT", "COMPATIBLE", "LAX", "dtype", "float32",
-    "float16", "int32", "int64", "bool_", "Type", "set_context",
+    "PYNATIVE_MODE", "STRICT", "COMPATIBLE", "LAX", "dtype", "Type",
+    "float16", "float32", "float64", "bfloat16", "int8", "int16", "int32",
+    "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "half",
+    "single", "double", "float_", "byte", "short", "intc", "int_", "intp",
+    "ubyte", "ushort", "uintc", "uintp", "set_context",
     "get_context", "set_seed", "get_seed", "Tensor", "Parameter", "ops",
     "jit", "JitConfig", "compile_count", "nn", "save_checkpoint",
     "load_checkpoint", "load_param_into_net", "pynative_stats", "dataset",

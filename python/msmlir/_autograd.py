@@ -30,7 +30,7 @@ from . import dtype as mstype
 from ._graph import Graph, Sym, user_location
 from ._runtime import (STATE, MSError, HostTensor, GRAPH_MODE, executor,
                        graph_compiler, pynative_level, parse_syntax_level)
-from ._tensor import Tensor, Parameter, unary, op, _onew
+from ._tensor import Tensor, Parameter, unary, op, _onew, host_from_numpy
 
 __all__ = ["grad", "value_and_grad", "stop_gradient", "assign",
            "ParameterTuple"]
@@ -213,8 +213,8 @@ _SSA = re.compile(r"%[A-Za-z0-9_$.\-]+")
 _ARG = re.compile(r"(%[A-Za-z0-9_$.\-]+)\s*:\s*(tensor<[^>]*>)")
 _TYPE = re.compile(r"tensor<([^>]*)>")
 _LOC_ALIAS = re.compile(r"#loc([0-9]*)\b")
-_CODES = {"f32": 0, "f16": 1, "i32": 2, "i64": 3, "i1": 4}
-_FLOAT_CODES = (0, 1)
+_CODES = {t.mlir: t.code for t in mstype.all_types}
+_FLOAT_CODES = tuple(t.code for t in mstype.float_type)
 _inline_counter = iter(range(1 << 62))
 
 
@@ -342,7 +342,8 @@ def _weights(weights):
 
 
 def _zeros_like(t):
-    return Tensor(np.zeros(t.shape, dtype=t.dtype.np), t.dtype)
+    return Tensor(np.zeros(t.shape, dtype=np.float32 if t.dtype is
+                           mstype.bfloat16 else t.dtype.np), t.dtype)
 
 
 _ONES = {}
@@ -353,8 +354,7 @@ def _ones_host(dtype, shape):
     h = _ONES.get(key)
     if h is None:
         dt = mstype.BY_CODE[dtype]
-        h = _ONES[key] = HostTensor.from_buffer(
-            np.ones(shape, dtype=dt.np))
+        h = _ONES[key] = host_from_numpy(np.ones(shape, np.float32), dt)
     return h
 
 
@@ -535,8 +535,8 @@ class _GradFunction:
                 if s.dtype not in _FLOAT_CODES:
                     continue
                 outer_args.append(outer.value_of(Tensor(
-                    np.full(s.shape, 1 if i < n_diff else 0,
-                            dtype=mstype.BY_CODE[s.dtype].np)), Parameter))
+                    np.full(s.shape, 1 if i < n_diff else 0, np.float32),
+                    mstype.BY_CODE[s.dtype]), Parameter))
             syms = inline(outer, text, outer_args)
         else:
             # Nothing reaches a differentiated argument: the forward
@@ -613,8 +613,8 @@ class _GradFunction:
                 continue
             h = _ones_host(s.dtype, s.shape)
             if i >= n_diff:
-                h = HostTensor.from_buffer(np.zeros(s.shape, dtype=np.asarray(
-                    h).dtype))
+                h = host_from_numpy(np.zeros(s.shape, np.float32),
+                                    mstype.BY_CODE[s.dtype])
             hosts.append(h)
         values = compiled.run(hosts)
         grad_hosts = values[len(tensor_results):]

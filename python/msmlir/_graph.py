@@ -16,6 +16,7 @@ import linecache
 import os
 import sys
 
+from . import dtype as mstype
 from ._runtime import STATE, MSError, GraphSyntaxError, HostTensor, executor
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -43,8 +44,8 @@ class Sym:
         return n
 
 
-_ELEMENT = {0: "f32", 1: "f16", 2: "i32", 3: "i64", 4: "i1"}
-_BOOL = 4
+_ELEMENT = {t.code: t.mlir for t in mstype.all_types}
+_BOOL = mstype.bool_.code
 
 
 def tensor_type(dtype, shape):

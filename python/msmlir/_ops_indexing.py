@@ -3,8 +3,7 @@ training-mode dropout and batch norm (part of ``mindspore.ops``).
 
 Every function here is one ``ms`` op or a composition of them, so graph mode
 captures it. Operands of different dtypes are promoted first, with ms.cast,
-as MindSpore does: a float beats an integer, f32 beats f16, i64 beats i32,
-and any number beats bool.
+by msmlir.dtype.result_type (MindSpore's rule).
 """
 
 import numbers
@@ -12,7 +11,8 @@ import numbers
 import numpy as np
 
 from . import dtype as mstype
-from ._tensor import Tensor, binary, unary, nary, op, scalar_like
+from ._tensor import (Tensor, binary, unary, nary, op, as_dtype,
+                      scalar_tensor)
 
 _COMPARE = {name: op("ms." + name, "", "ops." + name)
             for name in ("equal", "not_equal", "greater", "greater_equal",
@@ -22,25 +22,11 @@ _OR = op("ms.logical_or", "", "ops.logical_or")
 _NOT = op("ms.logical_not", "", "ops.logical_not")
 _SELECT = op("ms.select", "", "ops.select")
 
-# Promotion rank: the higher wins.
-_RANK = {mstype.bool_: 0, mstype.int32: 1, mstype.int64: 2,
-         mstype.float16: 3, mstype.float32: 4}
-
-
 def _as_tensor(x, like, what):
-    """`x` as a Tensor; a Python number takes `like`'s dtype unless that
-    would lose it (a float against an integer tensor becomes float32)."""
+    """`x` as a Tensor (for the logical ops: a number alone takes its own
+    dtype)."""
     if isinstance(x, Tensor):
         return x
-    if isinstance(x, (bool, np.bool_)) and not isinstance(like, Tensor):
-        return Tensor(bool(x))
-    if isinstance(x, numbers.Number) and isinstance(like, Tensor):
-        if isinstance(x, (float, np.floating)) and not like.dtype.is_float:
-            return Tensor(np.float32(x))
-        if isinstance(x, numbers.Integral) and not isinstance(
-                x, (bool, np.bool_)) and like.dtype is mstype.bool_:
-            return Tensor(np.int64(x))
-        return scalar_like(x, like)
     if isinstance(x, (numbers.Number, list, tuple, np.ndarray, np.generic)):
         return Tensor(x)
     raise TypeError(f"{what}: expected a Tensor or a number, got "
@@ -48,11 +34,23 @@ def _as_tensor(x, like, what):
 
 
 def _promoted(what, *values):
-    """The operands as Tensors of one dtype (MindSpore's promotion)."""
-    anchor = next((v for v in values if isinstance(v, Tensor)), None)
-    tensors = [_as_tensor(v, anchor, what) for v in values]
-    target = max((t.dtype for t in tensors), key=_RANK.__getitem__)
-    return [t if t.dtype is target else cast(t, target) for t in tensors]
+    """The operands (Tensors, numbers, arrays) as Tensors of the dtype they
+    promote to (msmlir.dtype.result_type), with ms.cast where a tensor
+    changes dtype."""
+    values = [Tensor(v) if isinstance(v, (list, tuple, np.ndarray)) else v
+              for v in values]
+    kinds = []
+    for v in values:
+        if isinstance(v, Tensor):
+            kinds.append(v.dtype)
+        elif mstype.scalar_category(v) is not None:
+            kinds.append(v)
+        else:
+            raise TypeError(f"{what}: expected a Tensor or a number, got "
+                            f"{type(v).__name__}")
+    target = mstype.result_type(*kinds)
+    return [as_dtype(v, target) if isinstance(v, Tensor) else
+            scalar_tensor(v, target) for v in values]
 
 
 def _compare(name, input, other):
@@ -213,15 +211,6 @@ def argmin(input, axis=None, keepdims=False):
     """ops.argmin: int32 indices of the minima (MindSpore's Argmin
     default), ties giving the first."""
     return _arg_reduce("argmin", input, axis, keepdims, "i32")
-
-
-def count_sum(input, axis, keepdims):
-    """A sum of bool or integer values: int64, as MindSpore gives. ms
-    reductions compute in float32, so this is exact up to 2^24 per sum."""
-    from . import ops
-    total = ops.reduce_sum(cast(input, mstype.float32),
-                           () if axis is None else axis, keepdims)
-    return cast(total, mstype.int64)
 
 
 #===---------------------------------------------------------------------===#

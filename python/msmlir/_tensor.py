@@ -85,25 +85,27 @@ def _dtype_of(t):
     return mstype.BY_CODE[t.dtype]
 
 
+# Phrases of the verifier's operand type-constraint failures (ODS
+# "must be ranked tensor of ...") and of the ops' own dtype checks.
+_TYPE_PHRASES = ("must be ranked tensor", "must be tensor of",
+                 "element types differ", "element type", "32-bit float",
+                 "dtype")
+
+
 def _op_error(o, operands, error):
     """Turns a native failure into an exception naming the op, its
-    operands and the problem."""
+    operands and the problem: TypeError when the op does not take these
+    dtypes, MSError otherwise."""
     message = str(error)
-    for x in operands:
-        t = getattr(x, "_t", None)
-        # A float-only op (its ODS type constraint, or its operands'
-        # element types) rejected a non-float32 operand.
-        if t is not None and t.dtype != 0 and (
-                "ranked tensor of floats" in message or
-                "element types differ" in message):
-            dt = x.dtype
-            return TypeError(
-                f"{o.public}: got a tensor of dtype {dt}; ms ops compute in "
-                f"Float32 "
-                f"(convert with .astype(ms.float32)). Operands: " +
-                ", ".join(_describe(y) for y in operands))
-    return MSError(f"{o.public} on " +
-                   ", ".join(_describe(y) for y in operands) + ": " + message)
+    described = ", ".join(_describe(y) for y in operands)
+    if any(p in message for p in _TYPE_PHRASES):
+        dtypes = sorted({str(x.dtype) for x in operands
+                         if getattr(x, "_t", None) is not None},
+                        key=str)
+        return TypeError(
+            f"{o.public}: does not take {'/'.join(dtypes)} operands "
+            f"({described}); convert with .astype(...). {message}")
+    return MSError(f"{o.public} on {described}: {message}")
 
 
 def _not_tensor(o, x):
@@ -213,27 +215,163 @@ def nary(o, operands):
 _SCALARS = {}
 
 
+def scalar_tensor(v, dt):
+    """A rank-0 Tensor of ms dtype `dt` holding Python number `v`, cached
+    per (dtype, type, value). An int that does not fit `dt` raises
+    OverflowError."""
+    key = (dt.code, type(v), repr(v))
+    t = _SCALARS.get(key)
+    if t is None:
+        check_int_fits(v, dt)
+        t = _onew(Tensor)
+        t._t = host_from_numpy(np.asarray(v, dtype=np.float32 if dt is
+                                          mstype.bfloat16 else dt.np), dt)
+        if len(_SCALARS) < 4096:
+            _SCALARS[key] = t
+    return t
+
+
 def scalar_like(v, other, o=None):
     """A Python number (or array) as a Tensor for an op with `other`: a
-    rank-0 tensor of other's dtype, cached per value."""
+    rank-0 tensor of the dtype the two promote to (mstype.result_type)."""
     if isinstance(v, (bool, int, float, np.generic)) and not isinstance(
             v, np.ndarray):
+        if mstype.scalar_category(v) is None:
+            name = o.public if o is not None else "op"
+            raise TypeError(f"{name}: unsupported operand of type "
+                            f"{type(v).__name__}")
         ot = getattr(other, "_t", None)
-        code = ot.dtype if ot is not None else 0
-        key = (code, type(v), v)
-        t = _SCALARS.get(key)
-        if t is None:
-            dt = mstype.BY_CODE[code]
-            check_int_fits(v, dt)
-            t = _onew(Tensor)
-            t._t = HostTensor.from_buffer(np.asarray(v, dtype=dt.np))
-            if len(_SCALARS) < 4096:
-                _SCALARS[key] = t
-        return t
+        dt = mstype.result_type(
+            mstype.BY_CODE[ot.dtype] if ot is not None else other, v)
+        return scalar_tensor(v, dt)
     if isinstance(v, (np.ndarray, list, tuple)):
         return Tensor(v)
     name = o.public if o is not None else "op"
     raise TypeError(f"{name}: unsupported operand of type {type(v).__name__}")
+
+
+def as_dtype(x, dt):
+    """Tensor `x` in dtype `dt`, through ms.cast (a graph op) if needed."""
+    if x._t.dtype == dt.code:
+        return x
+    return unary(op("ms.cast", "{to = " + dt.mlir + "}", "ops.cast"), x)
+
+
+def promoted(o, x, y):
+    """Operands x and y (Tensors, numbers or arrays) as two Tensors of the
+    dtype they promote to (mstype.result_type), with ms.cast inserted
+    where a tensor changes dtype."""
+    a = getattr(x, "_t", None)
+    b = getattr(y, "_t", None)
+    if a is not None and b is not None:
+        if a.dtype == b.dtype:
+            return x, y
+        dt = mstype.promote(mstype.BY_CODE[a.dtype], mstype.BY_CODE[b.dtype])
+        return as_dtype(x, dt), as_dtype(y, dt)
+    if a is None and b is None:
+        if mstype.scalar_category(x) is None and not isinstance(
+                x, (np.ndarray, list, tuple)):
+            raise TypeError(f"{o.public}: unsupported operand of type "
+                            f"{type(x).__name__}")
+        return promoted(o, Tensor(x), y)
+    if a is None:
+        y, x = promoted(o, y, x)
+        return x, y
+    return promoted(o, x, scalar_like(y, x, o))
+
+
+# Arithmetic on two bools is logic, as in numpy and PyTorch (True + True is
+# True); subtracting bools is an error there too.
+_BOOL_FORMS = {"ms.add": "ms.logical_or", "ms.mul": "ms.logical_and",
+               "ms.maximum": "ms.logical_or", "ms.minimum": "ms.logical_and"}
+
+
+def _same_dtype_first(o, x, y):
+    """The PyNative hot path of the promoting ops: two concrete Tensors go
+    straight to the kernel. Reading both dtypes first would cost more than
+    the kernel call (a native property read each), so a mismatch is found
+    by the op itself: the ms ops take one element type (and no bool
+    arithmetic) and reject anything else before computing. None when they
+    did, or when an operand is not a concrete Tensor."""
+    if x.__class__ is y.__class__ is Tensor:
+        a = x._t
+        b = y._t
+        if a.__class__ is _HT and b.__class__ is _HT:
+            try:
+                h = _run2(o.call, a, b)
+            except MSError:
+                return None  # the promoting path raises the real error
+            r = _onew(Tensor)
+            r._t = h
+            if STATE.tape is not None:
+                STATE.tape.record(o, (x, y), r)
+            return r
+    return None
+
+
+def elementwise(o, x, y):
+    """A binary elementwise op on promoted operands (Tensor operators and
+    ops.add/sub/mul/maximum/minimum)."""
+    r = _same_dtype_first(o, x, y)
+    if r is not None:
+        return r
+    x, y = promoted(o, x, y)
+    if x._t.dtype == _BOOL_CODE:
+        form = _BOOL_FORMS.get(o.call.name)
+        if form is None:
+            raise TypeError(f"{o.public}: two bool operands are not "
+                            "supported; convert one with .astype(...)")
+        o = op(form, "", o.public)
+    return binary(o, x, y)
+
+
+def true_divide(o, x, y):
+    """x / y: integer and bool operands divide in float32 (MindSpore's
+    ops.div and `/`)."""
+    r = _same_dtype_first(o, x, y)
+    if r is not None:
+        return r
+    x, y = promoted(o, x, y)
+    if x._t.dtype not in _FLOAT_CODES:
+        x, y = as_dtype(x, mstype.float32), as_dtype(y, mstype.float32)
+    return binary(o, x, y)
+
+
+def float_unary(o, x):
+    """A float-valued unary op (exp, log, sqrt, sigmoid, tanh, gelu, ...):
+    integer and bool tensors compute in float32, as in MindSpore 2.x and
+    PyTorch. As in _same_dtype_first, the op itself finds them: it takes
+    only floats."""
+    if x.__class__ is Tensor and x._t.__class__ is _HT:
+        try:
+            h = _run1(o.call, x._t)
+        except MSError:
+            pass  # not a float: cast below
+        else:
+            r = _onew(Tensor)
+            r._t = h
+            if STATE.tape is not None:
+                STATE.tape.record(o, (x,), r)
+            return r
+    try:
+        code = x._t.dtype
+    except AttributeError:
+        return unary(o, x)  # raises the not-a-tensor TypeError
+    if code not in _FLOAT_CODES:
+        x = as_dtype(x, mstype.float32)
+    return unary(o, x)
+
+
+def float_only(x, what):
+    """Raises TypeError unless `x` is a float tensor (softmax, norms, conv,
+    pooling: MindSpore and PyTorch reject integer inputs there)."""
+    t = getattr(x, "_t", None)
+    if t is not None and not mstype.BY_CODE[t.dtype].is_float:
+        raise TypeError(f"{what}: expected a float tensor (float16, "
+                        f"bfloat16, float32 or float64), got "
+                        f"{mstype.BY_CODE[t.dtype]}; convert with "
+                        ".astype(ms.float32)")
+    return x
 
 
 _ADD = op("ms.add")
@@ -250,8 +388,11 @@ _MATMUL = op("ms.matmul")
 #===---------------------------------------------------------------------===#
 
 # The range of each integer dtype a Python int must fall in.
-_INT_BOUNDS = {mstype.int32: (-2 ** 31, 2 ** 31 - 1),
-               mstype.int64: (-2 ** 63, 2 ** 63 - 1)}
+_INT_BOUNDS = {t: (int(np.iinfo(t.np).min), int(np.iinfo(t.np).max))
+               for t in mstype.int_type + mstype.uint_type}
+_BOOL_CODE = mstype.bool_.code
+_FLOAT_CODES = frozenset(t.code for t in mstype.float_type)
+_BF16 = mstype.bfloat16
 
 
 def _python_ints(a, found):
@@ -316,10 +457,23 @@ def _check_python_ints(a, probe, dt):
             raise _overflow(v, target)
 
 
+def host_from_numpy(arr, dt):
+    """A HostTensor copy of numpy array `arr` as ms dtype `dt`. bfloat16
+    (which numpy lacks) is rounded from float32 to nearest even."""
+    if dt is _BF16:
+        bits = mstype.float32_to_bfloat16_bits(np.asarray(arr, np.float32))
+        host = HostTensor(_BF16.code, list(bits.shape))
+        if bits.size:
+            np.asarray(host)[...] = bits
+        return host
+    return HostTensor.from_buffer(np.asarray(arr, dtype=dt.np, order="C"))
+
+
 def _host_from_array(a, dt=None):
     """A HostTensor copy of array-like `a` with ms dtype `dt` (inferred
-    like MindSpore when None). Python ints that do not fit the dtype raise
-    OverflowError."""
+    like MindSpore when None: numpy arrays keep their dtype; Python floats
+    are float32, ints int64, bools bool). Python ints that do not fit the
+    dtype raise OverflowError."""
     if not isinstance(a, np.ndarray) and (dt is None or dt in _INT_BOUNDS):
         probe = np.asarray(a)
         _check_python_ints(a, probe, dt)
@@ -336,13 +490,31 @@ def _host_from_array(a, dt=None):
             a = probe
     elif dt is None:
         dt = mstype.from_numpy_dtype(a.dtype)
-    arr = np.asarray(a, dtype=dt.np, order="C")  # keeps rank 0
-    return HostTensor.from_buffer(arr), dt
+    return host_from_numpy(a, dt), dt
 
 
 def _np_view(t):
-    """A numpy view of a HostTensor's buffer (no copy)."""
+    """A numpy view of a HostTensor's buffer (no copy); bfloat16 tensors
+    (numpy has no such type) raise TypeError, as MindSpore's asnumpy does."""
+    if t.dtype == _BF16.code:
+        raise TypeError("asnumpy: numpy has no bfloat16, so a BFloat16 "
+                        "tensor cannot become a numpy array (as in "
+                        "MindSpore); convert it first with .float() or "
+                        ".astype(ms.float32)")
     return np.asarray(t)
+
+
+def _np_values(t):
+    """The values of a HostTensor as a numpy array for printing and
+    item(): bfloat16 as float32 (exact), other dtypes as a view."""
+    if t.dtype == _BF16.code:
+        return mstype.bfloat16_bits_to_float32(np.asarray(t))
+    return np.asarray(t)
+
+
+def _copy_host(t):
+    """A deep copy of HostTensor `t` (any dtype, bfloat16 included)."""
+    return t.clone()
 
 
 #===---------------------------------------------------------------------===#
@@ -354,7 +526,9 @@ class Tensor:
 
     ``Tensor(np.ones([2, 3]).astype(np.float32))``, ``Tensor([1.0, 2.0])``,
     ``Tensor(3.0)``, ``Tensor(x, dtype=ms.float32)``. Python floats give
-    float32, ints int64, bools bool_; numpy float64 becomes float32.
+    float32, ints int64, bools bool_; numpy arrays keep their dtype
+    (float64 stays float64, uint8 stays uint8). See msmlir.dtype for the
+    dtypes and their promotion.
     """
 
     __slots__ = ("_t", "__weakref__")
@@ -376,8 +550,9 @@ class Tensor:
                 if not isinstance(fill, (int, float)):
                     raise ValueError(f"unsupported init {init!r}")
                 check_int_fits(fill, dt or mstype.float32)
-            input_data = np.full(tuple(shape), fill,
-                                 dtype=(dt or mstype.float32).np)
+            dt = dt or mstype.float32
+            input_data = np.full(tuple(shape), fill, dtype=np.float32 if
+                                 dt is _BF16 else dt.np)
         if isinstance(input_data, Tensor):
             src = input_data._t
             if src.__class__ is not _HT:
@@ -386,7 +561,7 @@ class Tensor:
             if dt is None or dt is input_data.dtype:
                 self._t = src
                 return
-            input_data = input_data.asnumpy()
+            input_data = _np_values(src)
         host, dt = _host_from_array(input_data, dt)
         self._t = host
 
@@ -452,14 +627,15 @@ class Tensor:
         return a if dtype is None else a.astype(dtype)
 
     def item(self):
-        a = self.asnumpy()
+        a = _np_values(self._host("reads a tensor's value (item)"))
         if a.size != 1:
             raise ValueError("only one-element tensors can be converted to "
                              "Python scalars")
         return a.reshape(()).item()
 
     def tolist(self):
-        return self.asnumpy().tolist()
+        return _np_values(self._host("reads a tensor's value (tolist)")
+                          ).tolist()
 
     def __bool__(self):
         t = self._t
@@ -471,7 +647,7 @@ class Tensor:
                 "tensor values: compute both branches and combine them with "
                 "tensor ops, or move the condition out of the jitted "
                 "function.")
-        return bool(self.asnumpy())
+        return bool(_np_values(t))
 
     def __float__(self):
         self._host("converts a tensor to a Python float")
@@ -491,7 +667,7 @@ class Tensor:
         a = self._host("iterates over a tensor")
         if not a.shape:
             raise TypeError("iteration over a 0-d tensor")
-        return iter([Tensor(row) for row in _np_view(a)])
+        return iter([Tensor(row, self.dtype) for row in _np_values(a)])
 
     def masked_fill(self, mask, value):
         return ops.masked_fill(self, mask, value)
@@ -503,7 +679,7 @@ class Tensor:
         self._host("indexes a tensor")
         if isinstance(index, Tensor):
             index = index.asnumpy()
-        return Tensor(np.array(self.asnumpy()[index]), dtype=self.dtype)
+        return Tensor(np.array(_np_values(self._t)[index]), dtype=self.dtype)
 
     def __setitem__(self, index, value):
         _indexing.setitem(self, index, value)
@@ -514,7 +690,7 @@ class Tensor:
             value_dependent(
                 "prints a tensor's value",
                 "Print results outside the jitted function.")
-        return str(_np_view(t))
+        return str(_np_values(t))
 
     def __repr__(self):
         t = self._t
@@ -522,10 +698,11 @@ class Tensor:
         if t.__class__ is not _HT:
             return (f"Tensor(shape={shape}, dtype={self.dtype}, "
                     f"value=<symbolic {t.name}>)")
+        values = _np_values(t)
         return (f"Tensor(shape={shape}, dtype={self.dtype}, value=\n"
-                f"{self.asnumpy()})" if shape else
+                f"{values})" if shape else
                 f"Tensor(shape=[], dtype={self.dtype}, "
-                f"value= {self.asnumpy()})")
+                f"value= {values})")
 
     def __format__(self, spec):
         if not spec:
@@ -536,13 +713,15 @@ class Tensor:
         return id(self)
 
     def __reduce__(self):
-        return (Tensor, (self.asnumpy().copy(), self.dtype))
+        # bfloat16 travels as its exact float32 values.
+        return (Tensor, (_np_values(self._host("pickles a tensor")).copy(),
+                         self.dtype))
 
     def __copy__(self):
         return Tensor(self)
 
     def __deepcopy__(self, memo):
-        return Tensor(self.asnumpy().copy(), self.dtype)
+        return wrap(_copy_host(self._host("copies a tensor")))
 
     # -- conversions -------------------------------------------------------
     def astype(self, dtype, copy=True):
@@ -553,33 +732,48 @@ class Tensor:
     def float(self):
         return self.astype(mstype.float32)
 
+    def half(self):
+        return self.astype(mstype.float16)
+
+    def double(self):
+        return self.astype(mstype.float64)
+
+    def bfloat16(self):
+        return self.astype(mstype.bfloat16)
+
+    def short(self):
+        return self.astype(mstype.int16)
+
+    def byte(self):
+        return self.astype(mstype.uint8)
+
     def copy(self):
-        return Tensor(self.asnumpy().copy(), self.dtype)
+        return wrap(_copy_host(self._host("copies a tensor")))
 
     # -- arithmetic --------------------------------------------------------
     def __add__(self, other):
-        return binary(_ADD, self, other)
+        return elementwise(_ADD, self, other)
 
     def __radd__(self, other):
-        return binary(_ADD, other, self)
+        return elementwise(_ADD, other, self)
 
     def __sub__(self, other):
-        return binary(_SUB, self, other)
+        return elementwise(_SUB, self, other)
 
     def __rsub__(self, other):
-        return binary(_SUB, other, self)
+        return elementwise(_SUB, other, self)
 
     def __mul__(self, other):
-        return binary(_MUL, self, other)
+        return elementwise(_MUL, self, other)
 
     def __rmul__(self, other):
-        return binary(_MUL, other, self)
+        return elementwise(_MUL, other, self)
 
     def __truediv__(self, other):
-        return binary(_DIV, self, other)
+        return true_divide(_DIV, self, other)
 
     def __rtruediv__(self, other):
-        return binary(_DIV, other, self)
+        return true_divide(_DIV, other, self)
 
     def __matmul__(self, other):
         return ops.matmul(self, other)
@@ -760,16 +954,16 @@ class Tensor:
         return ops.softmax(self, axis)
 
     def add(self, other):
-        return binary(_ADD, self, other)
+        return elementwise(_ADD, self, other)
 
     def sub(self, other):
-        return binary(_SUB, self, other)
+        return elementwise(_SUB, self, other)
 
     def mul(self, other):
-        return binary(_MUL, self, other)
+        return elementwise(_MUL, self, other)
 
     def div(self, other):
-        return binary(_DIV, self, other)
+        return true_divide(_DIV, self, other)
 
     def matmul(self, other):
         return ops.matmul(self, other)
@@ -876,15 +1070,15 @@ class Parameter(Tensor):
         return self
 
     def clone(self, init="same"):
-        return Parameter(Tensor(self.asnumpy().copy(), self.dtype),
-                         self._name, self.requires_grad)
+        return Parameter(wrap(_copy_host(self._t)), self._name,
+                         self.requires_grad)
 
     def __repr__(self):
         return (f"Parameter (name={self._name}, shape={list(self.shape)}, "
                 f"dtype={self.dtype}, requires_grad={self.requires_grad})")
 
     def __reduce__(self):
-        return (Parameter, (Tensor(self.asnumpy().copy(), self.dtype),
+        return (Parameter, (Tensor(_np_values(self._t).copy(), self.dtype),
                             self._name, self.requires_grad))
 
     def __deepcopy__(self, memo):

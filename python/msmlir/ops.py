@@ -15,7 +15,9 @@ import numpy as np
 from . import dtype as mstype
 from . import _tensor as _tensor_layer
 from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
-                      check_int_fits, _ADD, _SUB, _MUL, _DIV, _NEG, _ABS)
+                      check_int_fits, elementwise, true_divide, float_unary,
+                      float_only, as_dtype, _ADD, _SUB, _MUL, _DIV, _NEG,
+                      _ABS)
 from ._ops_indexing import (
     equal, not_equal, greater, greater_equal, less, less_equal, eq, ne, gt,
     ge, lt, le, logical_and, logical_or, logical_not, where, select, cast,
@@ -106,31 +108,36 @@ def _tensor(x, what):
 # Elementwise
 #===---------------------------------------------------------------------===#
 
+# The binary ops promote their operands (msmlir.dtype.result_type) with
+# ms.cast first; the float-valued unary ops compute integer and bool
+# tensors in float32.
+
 def add(input, other):
     """input + other, numpy broadcasting; either may be a number."""
-    return binary(_ADD, input, other)
+    return elementwise(_ADD, input, other)
 
 
 def sub(input, other):
-    return binary(_SUB, input, other)
+    return elementwise(_SUB, input, other)
 
 
 def mul(input, other):
-    return binary(_MUL, input, other)
+    return elementwise(_MUL, input, other)
 
 
 def div(input, other, *, rounding_mode=None):
+    """True division: integer and bool operands give float32."""
     if rounding_mode is not None:
         raise ValueError("ops.div: rounding_mode is not supported")
-    return binary(_DIV, input, other)
+    return true_divide(_DIV, input, other)
 
 
 def maximum(input, other):
-    return binary(_MAXIMUM, input, other)
+    return elementwise(_MAXIMUM, input, other)
 
 
 def minimum(input, other):
-    return binary(_MINIMUM, input, other)
+    return elementwise(_MINIMUM, input, other)
 
 
 def relu(input):
@@ -138,23 +145,23 @@ def relu(input):
 
 
 def sigmoid(input):
-    return unary(_SIGMOID, input)
+    return float_unary(_SIGMOID, input)
 
 
 def tanh(input):
-    return unary(_TANH, input)
+    return float_unary(_TANH, input)
 
 
 def exp(input):
-    return unary(_EXP, input)
+    return float_unary(_EXP, input)
 
 
 def log(input):
-    return unary(_LOG, input)
+    return float_unary(_LOG, input)
 
 
 def sqrt(input):
-    return unary(_SQRT, input)
+    return float_unary(_SQRT, input)
 
 
 def neg(input):
@@ -179,7 +186,7 @@ def gelu(input_x, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise ValueError("ops.gelu: approximate must be 'none' or 'tanh', "
                          f"got {approximate!r}")
-    return unary(_GELU[approximate == "tanh"], input_x)
+    return float_unary(_GELU[approximate == "tanh"], input_x)
 
 
 #===---------------------------------------------------------------------===#
@@ -568,14 +575,15 @@ cat = concat
 #===---------------------------------------------------------------------===#
 
 def softmax(input, axis=-1, *, dtype=None):
-    input = _tensor(input, "ops.softmax")
+    input = float_only(_tensor(input, "ops.softmax"), "ops.softmax")
     axis = _axis(axis, input.ndim, "ops.softmax")
     return unary(op("ms.softmax", f"{{axis = {axis} : i64}}", "ops.softmax"),
                  input)
 
 
 def log_softmax(logits, axis=-1):
-    logits = _tensor(logits, "ops.log_softmax")
+    logits = float_only(_tensor(logits, "ops.log_softmax"),
+                        "ops.log_softmax")
     axis = _axis(axis, logits.ndim, "ops.log_softmax")
     return unary(op("ms.log_softmax", f"{{axis = {axis} : i64}}",
                     "ops.log_softmax"), logits)
@@ -590,11 +598,19 @@ def _reduce(name, x, axis, keep_dims):
 
 
 def reduce_sum(x, axis=(), keep_dims=False):
-    """Sum over `axis` (an int, a tuple, or () for all axes)."""
+    """Sum over `axis` (an int, a tuple, or () for all axes), in x's dtype;
+    bools count as int64."""
+    x = _tensor(x, "ops.reduce_sum")
+    if x.dtype is mstype.bool_:
+        x = as_dtype(x, mstype.int64)
     return _reduce("reduce_sum", x, axis, keep_dims)
 
 
 def reduce_mean(x, axis=(), keep_dims=False):
+    """Mean over `axis`; integer and bool tensors average in float32."""
+    x = _tensor(x, "ops.reduce_mean")
+    if not x.dtype.is_float:
+        x = as_dtype(x, mstype.float32)
     return _reduce("reduce_mean", x, axis, keep_dims)
 
 
@@ -604,12 +620,11 @@ def reduce_max(x, axis=(), keep_dims=False):
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """ops.sum: sum over `dim` (None: all); bools and integers sum to an
-    int64 (exact up to 2^24 per sum: ms reductions run in float32)."""
+    int64, exactly (with int64 wraparound)."""
     input = _tensor(input, "ops.sum")
     if not input.dtype.is_float:
-        total = _ops_indexing.count_sum(input, dim, keepdim)
-    else:
-        total = reduce_sum(input, () if dim is None else dim, keepdim)
+        input = as_dtype(input, mstype.int64)
+    total = reduce_sum(input, () if dim is None else dim, keepdim)
     return total if dtype is None else cast(total, dtype)
 
 
@@ -1013,7 +1028,12 @@ def std(input, axis=None, ddof=0, keepdims=False):
 
 
 def _creation_dtype(dtype, default):
-    return default if dtype is None else dtype
+    return default if dtype is None else mstype.to_dtype(dtype)
+
+
+def _np_of(dt):
+    """The numpy dtype values of `dt` are made in (float32 for bfloat16)."""
+    return np.float32 if dt is mstype.bfloat16 else dt.np
 
 
 def _size_tuple(size):
@@ -1024,18 +1044,18 @@ def _size_tuple(size):
 
 def zeros(size, dtype=None):
     dt = _creation_dtype(dtype, mstype.float32)
-    return Tensor(np.zeros(_size_tuple(size), dt.np), dt)
+    return Tensor(np.zeros(_size_tuple(size), _np_of(dt)), dt)
 
 
 def ones(size, dtype=None):
     dt = _creation_dtype(dtype, mstype.float32)
-    return Tensor(np.ones(_size_tuple(size), dt.np), dt)
+    return Tensor(np.ones(_size_tuple(size), _np_of(dt)), dt)
 
 
 def full(size, fill_value, *, dtype=None):
     dt = _creation_dtype(dtype, mstype.float32 if isinstance(
         fill_value, float) else mstype.int64)
-    return Tensor(np.full(_size_tuple(size), fill_value, dt.np), dt)
+    return Tensor(np.full(_size_tuple(size), fill_value, _np_of(dt)), dt)
 
 
 def zeros_like(input, *, dtype=None):
@@ -1053,7 +1073,7 @@ def arange(start=0, end=None, step=1, *, dtype=None):
         start, end = 0, start
     floats = any(isinstance(v, float) for v in (start, end, step))
     dt = _creation_dtype(dtype, mstype.float32 if floats else mstype.int64)
-    return Tensor(np.arange(start, end, step).astype(dt.np), dt)
+    return Tensor(np.arange(start, end, step).astype(_np_of(dt)), dt)
 
 
 def masked_fill(input_x, mask, value):

@@ -22,10 +22,26 @@ from msmlir import dtype as mstype, nn, ops
 
 @dataclass
 class Sample:
-    """Positional tensor inputs (numpy arrays) and keyword attributes."""
+    """Positional tensor inputs (numpy arrays) and keyword attributes.
+    `dtypes` gives each input's ms dtype (None: the array's own dtype);
+    bfloat16 inputs are float32 arrays of values bfloat16 holds exactly."""
     inputs: tuple
     attrs: dict = field(default_factory=dict)
     name: str = ""
+    dtypes: tuple = None
+
+    def tensors(self):
+        from msmlir import Tensor
+        dts = self.dtypes or (None,) * len(self.inputs)
+        return [Tensor(a, dtype=dt) for a, dt in zip(self.inputs, dts)]
+
+
+# Dtype groups an entry declares (issue 16): the float-only ops take
+# FLOATS, arithmetic NUMBERS, data movement and comparisons ALL.
+FLOATS = (mstype.float32, mstype.float16, mstype.bfloat16, mstype.float64)
+INTS = (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8)
+NUMBERS = FLOATS + INTS
+ALL = NUMBERS + (mstype.bool_,)
 
 
 @dataclass
@@ -36,12 +52,82 @@ class OpInfo:
     samples: object       # samples() -> list of Sample
     rtol: float = 1e-5
     exact: bool = False   # integer / bool results compare exactly
+    # The dtypes the op takes. float32 runs every sample; each other dtype
+    # runs the first sample with its float32 inputs converted (see
+    # convert_sample: integer edge values, NaN and infinities).
+    dtypes: tuple = (mstype.float32,)
+    # dtype -> reason, for dtypes the compiler cannot run yet.
+    xfail: dict = field(default_factory=dict)
+    special: bool = False  # float samples get NaN and +-inf too
 
     def sample_list(self):
         out = []
         for i, s in enumerate(self.samples()):
             out.append((s.name or f"s{i}", s))
         return out
+
+    def dtype_samples(self):
+        """(id, sample, dtype) for every declared dtype but float32."""
+        out = []
+        samples = self.sample_list()
+        for dt in self.dtypes:
+            if dt is mstype.float32 or not samples:
+                continue
+            name, s = samples[0]
+            out.append((f"{dt}-{name}", convert_sample(s, dt, self.special),
+                        dt))
+        return out
+
+
+def _bf16_values(a):
+    """float32 values rounded to bfloat16 (by torch: an independent
+    rounding from msmlir's)."""
+    import torch
+    return torch.from_numpy(np.ascontiguousarray(a, np.float32)).to(
+        torch.bfloat16).to(torch.float32).numpy()
+
+
+def _int_values(a, dt, edges):
+    info = np.iinfo(dt.np)
+    v = np.clip(np.round(a.astype(np.float64) * 20), info.min, info.max)
+    v = v.astype(dt.np).reshape(-1)
+    if edges:
+        # 0, -1 (255 for uint8) and the extremes: wraparound in sums,
+        # products and negation.
+        e = np.array([0, -1, info.min, info.max, 1, info.max - 1]).astype(
+            dt.np)[:v.size]
+        v[:e.size] = e
+    return v.reshape(a.shape)
+
+
+def convert_sample(sample, dt, special=False):
+    """`sample` with its float32 inputs in dtype `dt` (index and mask
+    inputs stay). Integers: the float values times 20, rounded, with the
+    integer edges in the first input; bools: x > 0; floats: the values
+    rounded to `dt`, with NaN and +-inf in the first input when
+    `special`."""
+    inputs, dtypes = [], []
+    first = True
+    for a in sample.inputs:
+        if a.dtype != np.float32:
+            inputs.append(a)
+            dtypes.append(None)
+            continue
+        if dt.is_float:
+            v = a.copy()
+            if special and first and v.size >= 4:
+                flat = v.reshape(-1)
+                flat[-3:] = [np.nan, np.inf, -np.inf]
+            v = (_bf16_values(v) if dt is mstype.bfloat16 else
+                 v.astype(dt.np))
+        elif dt is mstype.bool_:
+            v = a > 0
+        else:
+            v = _int_values(a, dt, first)
+        inputs.append(v)
+        dtypes.append(dt)
+        first = False
+    return Sample(tuple(inputs), sample.attrs, sample.name, tuple(dtypes))
 
 
 def _rng(seed):
@@ -466,6 +552,18 @@ OP_DB += [
 
 # Comparisons, logic, selection, casts and indexing (MSLogicalOps.td,
 # MSIndexingOps.td): integer and bool results compare exactly.
+def _cast_ref(x, dtype):
+    """ms.cast's definition: to bool is x != 0; float to integer truncates
+    toward zero, then wraps like an int64 would; integers wrap."""
+    if dtype is mstype.bool_:
+        return x != 0
+    if dtype.is_float:
+        return x.astype(np.float64)
+    if x.dtype.kind == "f":
+        x = np.trunc(x).astype(np.int64)
+    return x.astype(dtype.np)
+
+
 def _compare_samples():
     a = _uniform((3, 4), seed=70)
     b = _uniform((3, 4), seed=71)
@@ -500,11 +598,10 @@ OP_DB += [
            lambda: [Sample((_rng(74).random((3, 4)) > 0.5,
                             _uniform((3, 4), seed=75),
                             _uniform((3, 4), seed=76)))], exact=True),
-    OpInfo("cast", lambda x, dtype: ops.cast(x, dtype),
-           lambda x, dtype: x.astype(dtype.np), lambda: [
+    OpInfo("cast", lambda x, dtype: ops.cast(x, dtype), _cast_ref, lambda: [
                Sample((_uniform((3, 4), -50, 50, seed=77),),
                       {"dtype": ms_dtype}, name=str(ms_dtype))
-               for ms_dtype in (mstype.int32, mstype.int64, mstype.bool_)],
+               for ms_dtype in ALL],
            exact=True),
     OpInfo("one_hot", lambda i, depth: ops.one_hot(i, depth),
            lambda i, depth: np.eye(depth)[i.astype(np.int64)], lambda: [
@@ -803,3 +900,48 @@ OP_DB += [
     OpInfo("interpolate", lambda x, **a: ops.interpolate(x, **a),
            _interpolate_ref, _interpolate_samples),
 ]
+# The dtypes each entry takes (issue 16). float32 runs every sample; the
+# others run the first sample converted by convert_sample. Integer and bool
+# inputs of the float-valued ops (exp, div, mean, ...) compute in float32;
+# the float-only ops (conv, pooling, norms, softmax) reject them
+# (test_dtypes.py checks the TypeError).
+_SPECIAL_UNARY = {"relu", "sigmoid", "tanh", "exp", "log", "sqrt", "neg",
+                  "abs", "square", "rsqrt"}
+_DTYPES = {
+    **{n: NUMBERS for n in (
+        "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "neg", "abs",
+        "square", "gelu", "gelu_tanh", "sub", "div", "matmul", "dense",
+        "reduce_sum", "reduce_mean", "reduce_max", "clamp", "rsqrt",
+        "leaky_relu", "silu", "elu", "softplus")},
+    **{n: ALL for n in ("add", "mul", "maximum", "minimum", "argmax",
+                        "argmin")},
+    **{n: FLOATS for n in (
+        "conv2d", "max_pool2d", "avg_pool2d", "batch_norm", "layer_norm",
+        "softmax", "log_softmax", "var", "std")},
+    **{n: ALL for n in (
+        "reshape", "transpose", "flatten", "concat", "slice", "getitem",
+        "broadcast_to", "pad", "gather", "stack", "tile", "equal",
+        "not_equal", "greater", "greater_equal", "less", "less_equal",
+        "select", "cast", "masked_fill")},
+}
+for _info in OP_DB:
+    _info.dtypes = _DTYPES.get(_info.name, _info.dtypes)
+    _info.special = _info.name in _SPECIAL_UNARY or _info.name in (
+        "add", "sub", "mul", "div", "maximum", "minimum")
+
+# Known failures with dtir merged (issue 16), kept visible rather than
+# dropped: bfloat16 full reductions of the 3x4x5 sample exceed the 1-ulp
+# tolerance against the float32-then-rounded reference (not yet
+# investigated); softplus is composed of neg(abs(x)), which wraps for uint8.
+_BF16_REDUCTION = ("bfloat16 full reduction exceeds 1 ulp against the "
+                   "float32 reference rounded to bfloat16 (to investigate)")
+_XFAIL = {("reduce_sum", mstype.bfloat16): _BF16_REDUCTION,
+          ("reduce_mean", mstype.bfloat16): _BF16_REDUCTION,
+          ("reduce_max", mstype.bfloat16): _BF16_REDUCTION,
+          ("std", mstype.bfloat16): _BF16_REDUCTION,
+          ("softplus", mstype.uint8): "ops.softplus composes neg(abs(x)), "
+          "which wraps for uint8 before the float32 promotion"}
+for _info in OP_DB:
+    for (_name, _dt), _reason in _XFAIL.items():
+        if _info.name == _name:
+            _info.xfail[_dt] = _reason

@@ -26,7 +26,7 @@ def test_from_numpy_list_and_scalars():
     assert Tensor(3).dtype == ms.int64
     assert Tensor(True).dtype == ms.bool_
     assert Tensor(np.float64(2.0)).dtype == ms.float32
-    assert Tensor(np.ones(3)).dtype == ms.float32  # float64 -> float32
+    assert Tensor(np.ones(3)).dtype == ms.float64  # numpy dtypes stay
 
 
 @pytest.mark.parametrize("dtype,np_dtype", [
@@ -146,12 +146,15 @@ def test_methods():
     assert t.tolist() == a.tolist()
 
 
-def test_integer_tensor_in_a_float_op_is_a_type_error():
-    # Numeric ops take integers (issue 16); exp takes floats only.
+def test_integer_tensor_in_a_float_only_op_is_a_type_error():
+    x = Tensor(np.ones((1, 1, 3, 3)), dtype=ms.int32)
+    with pytest.raises(TypeError, match=r"[Cc]onv2d: .*Int32"):
+        ms.ops.conv2d(x, x)
+
+
+def test_integer_tensors_add_as_integers():
     s = Tensor([1, 2], dtype=ms.int32) + Tensor([1, 2], dtype=ms.int32)
     assert s.dtype == ms.int32 and s.asnumpy().tolist() == [2, 4]
-    with pytest.raises(TypeError, match="dtype Int32"):
-        ms.ops.exp(Tensor([1, 2], dtype=ms.int32))
 
 
 def test_parameter():
