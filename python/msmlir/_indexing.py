@@ -43,8 +43,9 @@ class _Unsupported(Exception):
 
 
 def _in_ms_ops(x):
-    """Whether x's dtype moves through the ms data-movement ops."""
-    return x.dtype == mstype.float32
+    """Whether x's dtype moves through the ms data-movement ops: every
+    dtype does (MS_AllTensor); bfloat16 too, though numpy cannot hold it."""
+    return isinstance(x.dtype, mstype.Type)
 
 
 #===---------------------------------------------------------------------===#
