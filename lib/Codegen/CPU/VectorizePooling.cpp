@@ -55,6 +55,14 @@ std::optional<PoolingShape> matchPooling(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
       op->getNumResults() != 1)
     return std::nullopt;
+  // Rows are read with the output's element type: a pool that also casts
+  // (an f16 pool widened to f32) stays a loop.
+  Type elementType = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  for (Value input : op.getDpsInputs())
+    if (getElementTypeOrSelf(input.getType()) != elementType &&
+        isa<ShapedType>(input.getType()) &&
+        cast<ShapedType>(input.getType()).getRank() > 2)
+      return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned loops = ranges.size();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();

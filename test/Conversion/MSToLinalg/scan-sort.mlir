@@ -56,9 +56,9 @@ func.func @argsort(%x: tensor<4x5xf32>) -> tensor<4x2xi32> {
   return %0 : tensor<4x2xi32>
 }
 
-// Unsigned elements compare unsigned, on a signless bit-cast.
+// Unsigned elements compare unsigned, stored as signless i8.
 // CHECK-LABEL: func @argsort_ui8
-// CHECK: tensor.bitcast %{{.*}} : tensor<5xui8> to tensor<5xi8>
+// CHECK-SAME: (%{{.*}}: tensor<5xi8>) -> tensor<5xi64>
 // CHECK: arith.cmpi ult, %{{.*}}, %{{.*}} : i8
 func.func @argsort_ui8(%x: tensor<5xui8>) -> tensor<5xi64> {
   %0 = ms.argsort %x axis 0 output_type i64 : tensor<5xui8>

@@ -74,7 +74,7 @@ func.func @no_size(%x: tensor<1x3x4x6xf32>) {
 // -----
 
 func.func @integer(%x: tensor<1x3x4x6xi32>) {
-  // expected-error@+1 {{operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  // expected-error@+1 {{operand #0 must be ranked tensor of floats (f16, bf16, f32 or f64), but got}}
   %0 = "ms.interpolate"(%x) {size = array<i64: 8, 12>} : (tensor<1x3x4x6xi32>) -> tensor<1x3x8x12xi32>
   return
 }

@@ -35,7 +35,7 @@ func.func @cumsum_no_axis(%x: tensor<4xf32>) {
 // -----
 
 func.func @cumsum_bool(%x: tensor<4xi1>) {
-  // expected-error@+1 {{operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer values}}
+  // expected-error@+1 {{operand #0 must be ranked tensor of numbers (f16, bf16, f32, f64, i8, i16, i32, i64 or ui8), but got}}
   %0 = "ms.cumsum"(%x) {axis = 0 : i64} : (tensor<4xi1>) -> tensor<4xi1>
   return
 }
