@@ -21,6 +21,23 @@ def _positive_int(value, name, what):
     return int(value)
 
 
+
+def _conv_parameters(shape, out_channels, has_bias, weight_init, bias_init,
+                     dtype):
+    """The weight Parameter of `shape` and the optional bias [out_channels]
+    (default: uniform in +-1/sqrt(fan_in), fan_in = shape[1:] product), as
+    Conv2d and Conv2dTranspose make them."""
+    weight = Parameter(initializer(weight_init, shape, dtype), name="weight")
+    if not has_bias:
+        return weight, None
+    fan_in = shape[1] * shape[2] * shape[3]
+    if bias_init is None:
+        data = Tensor(_uniform((out_channels,), 1.0 / math.sqrt(fan_in)),
+                      dtype)
+    else:
+        data = initializer(bias_init, (out_channels,), dtype)
+    return weight, Parameter(data, name="bias")
+
 class Conv2d(Cell):
     """2-D convolution on NCHW input: out = conv(x, weight) (+ bias).
 
@@ -64,17 +81,9 @@ class Conv2d(Cell):
         self.bias_init = bias_init
         shape = (self.out_channels, self.in_channels // self.group) + \
             self.kernel_size
-        self.weight = Parameter(initializer(self.weight_init, shape, dtype),
-                                name="weight")
-        self.bias = None
-        if self.has_bias:
-            fan_in = shape[1] * shape[2] * shape[3]
-            if bias_init is None:
-                data = Tensor(_uniform((self.out_channels,),
-                                       1.0 / math.sqrt(fan_in)), dtype)
-            else:
-                data = initializer(bias_init, (self.out_channels,), dtype)
-            self.bias = Parameter(data, name="bias")
+        self.weight, self.bias = _conv_parameters(
+            shape, self.out_channels, self.has_bias, self.weight_init,
+            bias_init, dtype)
         self._op = ops._conv2d_op(self.pad_mode, self._pads, self.stride,
                                   self.dilation, self.group, what)
 
@@ -218,17 +227,9 @@ class Conv2dTranspose(Cell):
         self.bias_init = bias_init
         shape = (self.in_channels, self.out_channels // self.group) + \
             self.kernel_size
-        self.weight = Parameter(initializer(self.weight_init, shape, dtype),
-                                name="weight")
-        self.bias = None
-        if self.has_bias:
-            fan_in = shape[1] * shape[2] * shape[3]
-            if bias_init is None:
-                data = Tensor(_uniform((self.out_channels,),
-                                       1.0 / math.sqrt(fan_in)), dtype)
-            else:
-                data = initializer(bias_init, (self.out_channels,), dtype)
-            self.bias = Parameter(data, name="bias")
+        self.weight, self.bias = _conv_parameters(
+            shape, self.out_channels, self.has_bias, self.weight_init,
+            bias_init, dtype)
 
     def construct(self, x):
         shape = x.shape
