@@ -123,7 +123,7 @@ def assign(variable, value):
                         f"{type(variable).__name__}")
     if not isinstance(value, Tensor):
         value = Tensor(np.full(variable.shape, value,
-                               dtype=variable.dtype.np), variable.dtype)
+                               dtype=variable.dtype.values_np), variable.dtype)
     if tuple(value.shape) != tuple(variable.shape) or \
             value.dtype != variable.dtype:
         raise ValueError(
@@ -342,8 +342,7 @@ def _weights(weights):
 
 
 def _zeros_like(t):
-    return Tensor(np.zeros(t.shape, dtype=np.float32 if t.dtype is
-                           mstype.bfloat16 else t.dtype.np), t.dtype)
+    return Tensor(np.zeros(t.shape, dtype=t.dtype.values_np), t.dtype)
 
 
 _ONES = {}

@@ -388,8 +388,9 @@ def _value(x, value):
     """The assigned value as a Tensor of x's dtype."""
     if not isinstance(value, Tensor):
         if isinstance(value, (numbers.Number, np.generic)):
-            return Tensor(np.asarray(value, dtype=x.dtype.np), x.dtype)
-        value = Tensor(np.asarray(value).astype(x.dtype.np), x.dtype)
+            return Tensor(np.asarray(value, dtype=x.dtype.values_np),
+                          x.dtype)
+        value = Tensor(np.asarray(value).astype(x.dtype.values_np), x.dtype)
     return ops.cast(value, x.dtype)
 
 

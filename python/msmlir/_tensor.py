@@ -224,8 +224,7 @@ def scalar_tensor(v, dt):
     if t is None:
         check_int_fits(v, dt)
         t = _onew(Tensor)
-        t._t = host_from_numpy(np.asarray(v, dtype=np.float32 if dt is
-                                          mstype.bfloat16 else dt.np), dt)
+        t._t = host_from_numpy(np.asarray(v, dtype=dt.values_np), dt)
         if len(_SCALARS) < 4096:
             _SCALARS[key] = t
     return t
@@ -551,8 +550,7 @@ class Tensor:
                     raise ValueError(f"unsupported init {init!r}")
                 check_int_fits(fill, dt or mstype.float32)
             dt = dt or mstype.float32
-            input_data = np.full(tuple(shape), fill, dtype=np.float32 if
-                                 dt is _BF16 else dt.np)
+            input_data = np.full(tuple(shape), fill, dtype=dt.values_np)
         if isinstance(input_data, Tensor):
             src = input_data._t
             if src.__class__ is not _HT:

@@ -56,6 +56,12 @@ class Type:
         self.bits = bits
 
     @property
+    def values_np(self):
+        """The numpy dtype this type's values are written in: ``np``, but
+        float32 for bfloat16 (whose ``np`` holds its bits)."""
+        return np.dtype(np.float32) if self.name == "BFloat16" else self.np
+
+    @property
     def is_float(self):
         return self.category == FLOAT
 
@@ -232,7 +238,9 @@ def result_type(*operands):
 def float32_to_bfloat16_bits(a):
     """uint16 bfloat16 bits of float32 values, rounded to nearest even (NaN
     stays a quiet NaN), as every hardware conversion does."""
-    bits = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32)
+    # asarray first: ascontiguousarray would make a 0-d array 1-d.
+    a = np.asarray(a, dtype=np.float32)
+    bits = np.ascontiguousarray(a).view(np.uint32).reshape(a.shape)
     rounded = (bits + np.uint32(0x7FFF) + ((bits >> 16) & 1)) >> 16
     nan = (bits & 0x7FFFFFFF) > 0x7F800000
     out = np.where(nan, (bits >> 16) | 0x0040, rounded)
@@ -241,5 +249,6 @@ def float32_to_bfloat16_bits(a):
 
 def bfloat16_bits_to_float32(bits):
     """float32 values of uint16 bfloat16 bits (exact)."""
-    wide = np.ascontiguousarray(bits, dtype=np.uint16).astype(np.uint32)
-    return (wide << 16).view(np.float32)
+    bits = np.asarray(bits, dtype=np.uint16)
+    wide = np.ascontiguousarray(bits).astype(np.uint32)
+    return (wide << 16).view(np.float32).reshape(bits.shape)

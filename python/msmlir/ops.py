@@ -787,6 +787,10 @@ def softplus(input, beta=1, threshold=20):
     _real_arg(threshold, "threshold", what)
     if beta <= 0:
         raise ValueError(f"{what}: beta must be > 0, got {beta}")
+    if not input.dtype.is_float:
+        # As for exp and log, integers compute in float32 (promoting first:
+        # neg(abs(x)) would wrap for uint8).
+        input = cast(input, mstype.float32)
     bx = input if beta == 1 else mul(input, beta)
     soft = add(relu(bx), log(add(exp(neg(abs(bx))), 1.0)))
     return soft if beta == 1 else div(soft, beta)
@@ -1031,11 +1035,6 @@ def _creation_dtype(dtype, default):
     return default if dtype is None else mstype.to_dtype(dtype)
 
 
-def _np_of(dt):
-    """The numpy dtype values of `dt` are made in (float32 for bfloat16)."""
-    return np.float32 if dt is mstype.bfloat16 else dt.np
-
-
 def _size_tuple(size):
     if isinstance(size, numbers.Integral):
         return (int(size),)
@@ -1044,18 +1043,18 @@ def _size_tuple(size):
 
 def zeros(size, dtype=None):
     dt = _creation_dtype(dtype, mstype.float32)
-    return Tensor(np.zeros(_size_tuple(size), _np_of(dt)), dt)
+    return Tensor(np.zeros(_size_tuple(size), dt.values_np), dt)
 
 
 def ones(size, dtype=None):
     dt = _creation_dtype(dtype, mstype.float32)
-    return Tensor(np.ones(_size_tuple(size), _np_of(dt)), dt)
+    return Tensor(np.ones(_size_tuple(size), dt.values_np), dt)
 
 
 def full(size, fill_value, *, dtype=None):
     dt = _creation_dtype(dtype, mstype.float32 if isinstance(
         fill_value, float) else mstype.int64)
-    return Tensor(np.full(_size_tuple(size), fill_value, _np_of(dt)), dt)
+    return Tensor(np.full(_size_tuple(size), fill_value, dt.values_np), dt)
 
 
 def zeros_like(input, *, dtype=None):
@@ -1073,7 +1072,7 @@ def arange(start=0, end=None, step=1, *, dtype=None):
         start, end = 0, start
     floats = any(isinstance(v, float) for v in (start, end, step))
     dt = _creation_dtype(dtype, mstype.float32 if floats else mstype.int64)
-    return Tensor(np.arange(start, end, step).astype(_np_of(dt)), dt)
+    return Tensor(np.arange(start, end, step).astype(dt.values_np), dt)
 
 
 def masked_fill(input_x, mask, value):

@@ -83,8 +83,10 @@ def _bf16_values(a):
     """float32 values rounded to bfloat16 (by torch: an independent
     rounding from msmlir's)."""
     import torch
-    return torch.from_numpy(np.ascontiguousarray(a, np.float32)).to(
-        torch.bfloat16).to(torch.float32).numpy()
+    a = np.asarray(a, np.float32)
+    # ascontiguousarray makes a 0-d array 1-d: keep the shape.
+    return torch.from_numpy(np.ascontiguousarray(a)).to(
+        torch.bfloat16).to(torch.float32).numpy().reshape(a.shape)
 
 
 def _int_values(a, dt, edges):
@@ -938,22 +940,3 @@ for _info in OP_DB:
     _info.special = _info.name in _SPECIAL_UNARY or _info.name in (
         "add", "sub", "mul", "div", "maximum", "minimum")
 
-# Known failures with dtir merged (issue 16), kept visible rather than
-# dropped: bfloat16 full reductions of the 3x4x5 sample exceed the 1-ulp
-# tolerance against the float32-then-rounded reference (not yet
-# investigated); softplus is composed of neg(abs(x)), which wraps for uint8.
-_BF16_REDUCTION = ("bfloat16 full reduction exceeds 1 ulp against the "
-                   "float32 reference rounded to bfloat16 (to investigate)")
-_XFAIL = {("reduce_sum", mstype.bfloat16): _BF16_REDUCTION,
-          ("reduce_mean", mstype.bfloat16): _BF16_REDUCTION,
-          ("reduce_max", mstype.bfloat16): _BF16_REDUCTION,
-          ("std", mstype.bfloat16): _BF16_REDUCTION,
-          ("select", mstype.bfloat16): "the mask_tensor sample's 2.5 fill "
-          "reads back as 2.0 (ops.masked_fill, ops.where and ops.select "
-          "with 2.5 on bfloat16 give 2.5 by hand; not yet investigated)",
-          ("softplus", mstype.uint8): "ops.softplus composes neg(abs(x)), "
-          "which wraps for uint8 before the float32 promotion"}
-for _info in OP_DB:
-    for (_name, _dt), _reason in _XFAIL.items():
-        if _info.name == _name:
-            _info.xfail[_dt] = _reason

@@ -130,6 +130,37 @@ def test_bfloat16_rounds_to_nearest_even_like_torch():
     assert np.isnan(_values(Tensor([np.nan], dtype=ms.bfloat16))).all()
 
 
+def test_bfloat16_scalars_keep_their_shape_and_value():
+    """Python scalars and 0-d arrays become 0-d bfloat16 tensors with the
+    scalar's value (not its integer part: bfloat16 is held as uint16 bits,
+    so writing a value in its storage dtype would truncate it)."""
+    for v in (2.5, np.float32(-0.375), np.array(1.75, np.float32)):
+        t = Tensor(v, dtype=ms.bfloat16)
+        assert t.shape == ()
+        assert _values(t) == float(v)
+    x = Tensor(np.ones((4, 6), np.float32), dtype=ms.bfloat16)
+    assert ops.std(x).shape == () and ops.var(x).shape == ()
+    assert (x / 4.0).shape == (4, 6)
+    y = Tensor(np.zeros((2, 2), np.float32), dtype=ms.bfloat16)
+    y[Tensor(np.array([[True, False], [False, True]]))] = 2.5
+    np.testing.assert_array_equal(_values(y), [[2.5, 0], [0, 2.5]])
+    np.testing.assert_array_equal(
+        _values(ops.full((2,), 0.625, dtype=ms.bfloat16)), [0.625, 0.625])
+
+
+def test_bfloat16_initializers_and_assign_hold_their_values():
+    ms.set_seed(3)
+    dense = ms.nn.Dense(8, 4, dtype=ms.bfloat16)
+    ms.set_seed(3)
+    ref = ms.nn.Dense(8, 4)
+    want = torch.from_numpy(ref.weight.asnumpy()).to(torch.bfloat16)
+    np.testing.assert_array_equal(_values(dense.weight), want.float().numpy())
+    p = ms.Parameter(Tensor(np.zeros(3, np.float32), dtype=ms.bfloat16),
+                     name="p")
+    ops.assign(p, 0.5)
+    np.testing.assert_array_equal(_values(p), [0.5] * 3)
+
+
 # -- asnumpy -------------------------------------------------------------------
 
 @pytest.mark.parametrize("dt", NUMPY, ids=str)

@@ -68,7 +68,7 @@ def initializer(init, shape, dtype=mstype.float32):
     if data.shape != shape:
         raise ValueError(f"initializer has shape {list(data.shape)}, "
                          f"expected {list(shape)}")
-    return Tensor(data.astype(dt.np), dt)
+    return Tensor(data.astype(dt.values_np), dt)
 
 
 #===---------------------------------------------------------------------===#

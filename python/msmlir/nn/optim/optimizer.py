@@ -92,7 +92,7 @@ class Optimizer(Cell):
         registered on this Cell so that checkpoints save it."""
         state = []
         for i, p in enumerate(self._parameters):
-            fill = np.full(p.shape, init, dtype=p.dtype.np)
+            fill = np.full(p.shape, init, dtype=p.dtype.values_np)
             s = Parameter(Tensor(fill, p.dtype), name=f"{prefix}.{p.name}",
                           requires_grad=False)
             setattr(self, f"_{prefix}_{i}", s)
