@@ -1,9 +1,12 @@
 # Test environment for sanitizer builds (MS_SANITIZERS set; see
 # docs/reliability.md). Every test of such a build carries the `sanitizer`
 # label, and these environments, through MS_TEST_LABELS, MS_SANITIZER_ENV
-# and MS_SANITIZER_PYTHON_ENV.
+# and MS_SANITIZER_PYTHON_ENV. Tests also labelled `sanitizer-ci` make the
+# bounded slice CI runs; the exhaustive per-dtype sweeps
+# (MS_EXHAUSTIVE_TEST_LABELS) are left to `ctest -L sanitizer`.
 
-set(MS_TEST_LABELS sanitizer)
+set(MS_TEST_LABELS sanitizer sanitizer-ci)
+set(MS_EXHAUSTIVE_TEST_LABELS sanitizer)
 set(ms_symbolizer ${LLVM_TOOLS_BINARY_DIR}/llvm-symbolizer)
 
 # Native tools and tests: leaks are checked (LSan) and any UBSan report is

@@ -3,8 +3,10 @@
 # the mlir-opt plugin), GoogleTest and pytest. Then it runs a slice of the
 # slow suites in the sanitizer build (build-asan, CMakePresets.json `asan`):
 #
-#   MS_SLOW_TESTS=ci    (default) ctest -L 'sanitizer|fuzz': every test under
-#                       ASan+UBSan and the fuzz corpus replay
+#   MS_SLOW_TESTS=ci    (default) ctest -L 'sanitizer-ci|fuzz': every test
+#                       under ASan+UBSan except the exhaustive per-dtype
+#                       sweeps, and the fuzz corpus replay
+#   MS_SLOW_TESTS=all   ctest -L 'sanitizer|fuzz': the sweeps too
 #   MS_SLOW_TESTS=<re>  ctest -L <re> in build-asan, e.g. fuzz, or
 #                       'sanitizer' -R 'lit-Run|MS'
 #   MS_SLOW_TESTS=none  the normal tests only
@@ -20,7 +22,8 @@ if [ "$slice" = none ]; then
   echo "test.sh: slow slice: none (MS_SLOW_TESTS=none)"
   exit 0
 fi
-[ "$slice" = ci ] && slice='sanitizer|fuzz'
+[ "$slice" = ci ] && slice='sanitizer-ci|fuzz'
+[ "$slice" = all ] && slice='sanitizer|fuzz'
 echo "test.sh: slow slice: ctest -L '$slice' in build-asan (ASan+UBSan," \
      "fuzz corpus replay); MS_SLOW_TESTS=none skips it"
 [ -f build-asan/build.ninja ] || cmake --preset asan

@@ -448,16 +448,14 @@ def test_errors_are_located_msErrors():
         native.autodiff("func.func @construct(", "construct", [0])
 
 
-def _example(path):
+def example(path):
     with open(os.path.join(SOURCE_DIR, "examples", path)) as f:
         return f.read()
 
 
 def _check_network(source, shapes, fn, scale):
     """Gradients of sum(sens * net(x, params)) for every argument."""
-    arrays = [rand(s, seed=i) * (scale if i else 1.0)
-              for i, s in enumerate(shapes)]
-    arrays = [a.astype(np.float32) for a in arrays]
+    arrays = network_arrays(shapes, scale)
     with torch.no_grad():
         out_shape = tuple(fn(*[torch.tensor(a, dtype=torch.float64)
                                for a in arrays]).shape)
@@ -480,26 +478,46 @@ def _check_network(source, shapes, fn, scale):
         assert_bitwise(g, b)
 
 
+def torch_mlp(x, w0, b0, w2, b2, w4, b4):
+    """examples/mlp.mlir in torch."""
+    h = torch.relu(F.linear(x.flatten(1), w0, b0))
+    h = torch.relu(F.linear(h, w2, b2))
+    return F.linear(h, w4, b4)
+
+
+def torch_lenet(x, c1, c2, w1, b1, w2, b2, w3, b3):
+    """examples/lenet/lenet5.mlir in torch."""
+    h = F.max_pool2d(torch.relu(F.conv2d(x, c1)), 2, 2)
+    h = F.max_pool2d(torch.relu(F.conv2d(h, c2)), 2, 2)
+    h = torch.relu(F.linear(h.flatten(1), w1, b1))
+    h = torch.relu(F.linear(h, w2, b2))
+    return F.linear(h, w3, b3)
+
+
+# (example source, argument shapes, torch function, weight scale)
+NETWORKS = {
+    "mlp": ("mlp.mlir", [(64, 1, 28, 28), (512, 784), (512,), (512, 512),
+                         (512,), (10, 512), (10,)], torch_mlp, 0.05),
+    "lenet": ("lenet/lenet5.mlir", [(64, 1, 32, 32), (6, 1, 5, 5),
+                                    (16, 6, 5, 5), (120, 400), (120,),
+                                    (84, 120), (84,), (10, 84), (10,)],
+              torch_lenet, 0.2),
+}
+
+
+def network_arrays(shapes, scale):
+    return [(rand(s, seed=i) * (scale if i else 1.0)).astype(np.float32)
+            for i, s in enumerate(shapes)]
+
+
 def test_seed_mlp_gradients():
-    def mlp(x, w0, b0, w2, b2, w4, b4):
-        h = torch.relu(F.linear(x.flatten(1), w0, b0))
-        h = torch.relu(F.linear(h, w2, b2))
-        return F.linear(h, w4, b4)
-    shapes = [(64, 1, 28, 28), (512, 784), (512,), (512, 512), (512,),
-              (10, 512), (10,)]
-    _check_network(_example("mlp.mlir"), shapes, mlp, 0.05)
+    path, shapes, fn, scale = NETWORKS["mlp"]
+    _check_network(example(path), shapes, fn, scale)
 
 
 def test_lenet_gradients():
-    def lenet(x, c1, c2, w1, b1, w2, b2, w3, b3):
-        h = F.max_pool2d(torch.relu(F.conv2d(x, c1)), 2, 2)
-        h = F.max_pool2d(torch.relu(F.conv2d(h, c2)), 2, 2)
-        h = torch.relu(F.linear(h.flatten(1), w1, b1))
-        h = torch.relu(F.linear(h, w2, b2))
-        return F.linear(h, w3, b3)
-    shapes = [(64, 1, 32, 32), (6, 1, 5, 5), (16, 6, 5, 5), (120, 400),
-              (120,), (84, 120), (84,), (10, 84), (10,)]
-    _check_network(_example("lenet/lenet5.mlir"), shapes, lenet, 0.2)
+    path, shapes, fn, scale = NETWORKS["lenet"]
+    _check_network(example(path), shapes, fn, scale)
 
 
 def _compiled_grad(source, wrt):

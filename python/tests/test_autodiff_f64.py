@@ -3,7 +3,9 @@ one-op function is rewritten from f32 to f64, differentiated, compiled and
 checked against central differences along a random direction, sharp enough
 in float64 to hold to 1e-6 relative. Also: PyNative-style (kernel by kernel)
 and the single compiled function give the same float64 bits, and integer
-arguments get no cotangent.
+arguments get no cotangent. The seed MLP's and LeNet-5's gradients, in
+float64, match torch.autograd's float64 ones to 1e-5 relative (the float32
+check in test_autodiff.py has to allow for float32 rounding in long sums).
 """
 
 import numpy as np
@@ -12,7 +14,9 @@ import pytest
 from msmlir import _msmlir as native
 
 from conftest import assert_bitwise
-from test_autodiff import CASES, case_setup
+from conftest import assert_close
+from test_autodiff import (CASES, NETWORKS, case_setup, example,
+                           network_arrays, rand, run_grad, torch_grads)
 
 FD_SKIP = {"stop_gradient"}  # its gradient is zero by definition
 
@@ -96,3 +100,19 @@ def test_integer_operand_gets_no_cotangent():
     np.testing.assert_array_equal(outs[0], np.where(c, x, y))
     np.testing.assert_array_equal(outs[1], np.where(c, sens, 0.0))
     np.testing.assert_array_equal(outs[2], np.where(c, 0.0, sens))
+
+
+@pytest.mark.parametrize("level", ["O0", "O2"])
+@pytest.mark.parametrize("name", sorted(NETWORKS))
+def test_f64_network_gradients_match_torch(name, level):
+    path, shapes, fn, scale = NETWORKS[name]
+    arrays = [a.astype(np.float64) for a in network_arrays(shapes, scale)]
+    out_shape = (shapes[0][0], 10)
+    sens = rand(out_shape, seed=123).astype(np.float64)
+    wrt = list(range(len(shapes)))
+    got = run_grad(to_f64(example(path)), arrays, [sens], wrt, level)
+    want = torch_grads(fn, arrays, sens, wrt)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.dtype == np.float64
+        assert_close(g, w, rtol=1e-5)
