@@ -505,8 +505,7 @@ def _setitem_ms(x, index, value):
 
 def _setitem_host(x, index, value):
     """PyNative item assignment on a copy of the numpy array, for what the
-    ms ops do not cover (dtypes other than float32, negative-step slices
-    mixed with index arrays)."""
+    ms ops do not cover (negative-step slices mixed with index arrays)."""
     x._host("assigns to a tensor's elements")
     a = np.array(x.asnumpy())
     if isinstance(index, Tensor):

@@ -997,6 +997,71 @@ class Tensor:
     def gather_elements(self, dim, index):
         return ops.gather_elements(self, dim, index)
 
+    # Comparisons, arithmetic, indexing and shape, as MindSpore's Tensor
+    # methods (each is its ops.* function with self first).
+    def equal(self, other):
+        return ops.equal(self, other)
+
+    def not_equal(self, other):
+        return ops.not_equal(self, other)
+
+    def greater(self, other):
+        return ops.greater(self, other)
+
+    def greater_equal(self, other):
+        return ops.greater_equal(self, other)
+
+    def less(self, other):
+        return ops.less(self, other)
+
+    def less_equal(self, other):
+        return ops.less_equal(self, other)
+
+    def square(self):
+        return ops.square(self)
+
+    def rsqrt(self):
+        return ops.rsqrt(self)
+
+    def clamp(self, min=None, max=None):
+        return ops.clamp(self, min, max)
+
+    def clip(self, min=None, max=None):
+        return ops.clamp(self, min, max)
+
+    def gather(self, input_indices, axis, batch_dims=0):
+        return ops.gather(self, input_indices, axis, batch_dims)
+
+    def index_select(self, axis, index):
+        return ops.index_select(self, axis, index)
+
+    def split(self, split_size_or_sections, axis=0):
+        return ops.split(self, split_size_or_sections, axis)
+
+    def chunk(self, chunks, axis=0):
+        return ops.chunk(self, chunks, axis)
+
+    def unsqueeze(self, dim):
+        return ops.unsqueeze(self, dim)
+
+    def permute(self, *axis):
+        """x.permute(0, 2, 1) or x.permute((0, 2, 1))."""
+        if len(axis) == 1 and isinstance(axis[0], (tuple, list)):
+            axis = axis[0]
+        return ops.permute(self, tuple(axis))
+
+    def tile(self, reps):
+        return ops.tile(self, reps)
+
+    def broadcast_to(self, shape):
+        return ops.broadcast_to(self, shape)
+
+    def std(self, axis=None, ddof=0, keepdims=False):
+        return ops.std(self, axis, ddof, keepdims)
+
+    def var(self, axis=None, ddof=0, keepdims=False):
+        return ops.var(self, axis, ddof, keepdims)
+
 
 def wrap(host):
     """A Tensor around a HostTensor (no copy)."""

@@ -1226,5 +1226,162 @@ from ._ops_resize import interpolate  # noqa: E402
 
 __all__ += ["interpolate"]
 
+
+#===---------------------------------------------------------------------===#
+# ops.fill and the Primitives of issue 16's ops (MindSpore's argument order
+# and defaults; each calls its functional op)
+#===---------------------------------------------------------------------===#
+
+def fill(type, shape, value):
+    """MindSpore's ops.fill(type, shape, value)."""
+    return full(shape, value, dtype=type)
+
+
+Equal = _simple("Equal", equal, "x == y")
+NotEqual = _simple("NotEqual", not_equal, "x != y")
+Greater = _simple("Greater", greater, "x > y")
+GreaterEqual = _simple("GreaterEqual", greater_equal, "x >= y")
+Less = _simple("Less", less, "x < y")
+LessEqual = _simple("LessEqual", less_equal, "x <= y")
+LogicalAnd = _simple("LogicalAnd", logical_and, "x and y")
+LogicalOr = _simple("LogicalOr", logical_or, "x or y")
+LogicalNot = _simple("LogicalNot", logical_not, "not x")
+Select = _simple("Select", select, "Select()(cond, x, y)")
+Square = _simple("Square", square, "x * x")
+Rsqrt = _simple("Rsqrt", rsqrt, "1 / sqrt(x)")
+Cast = _simple("Cast", cast, "Cast()(x, dtype)")
+MaskedFill = _simple("MaskedFill", masked_fill,
+                     "MaskedFill()(input, mask, value)")
+ExpandDims = _simple("ExpandDims", expand_dims, "ExpandDims()(x, axis)")
+Tile = _simple("Tile", tile, "Tile()(x, multiples)")
+Zeros = _simple("Zeros", zeros, "Zeros()(shape, dtype)")
+Ones = _simple("Ones", ones, "Ones()(shape, dtype)")
+ZerosLike = _simple("ZerosLike", zeros_like, "ZerosLike()(x)")
+OnesLike = _simple("OnesLike", ones_like, "OnesLike()(x)")
+Fill = _simple("Fill", fill, "Fill()(type, shape, value)")
+
+
+class _ArgIndex(Primitive):
+    _fn = None
+
+    def __init__(self, axis=-1, output_type=mstype.int32):
+        self.axis = axis
+        self.output_type = mstype.to_dtype(output_type)
+
+    def __call__(self, x):
+        return cast(type(self)._fn(x, self.axis), self.output_type)
+
+
+class Argmax(_ArgIndex):
+    """Argmax(axis=-1, output_type=int32)(x)."""
+    _fn = staticmethod(argmax)
+
+
+class Argmin(_ArgIndex):
+    """Argmin(axis=-1, output_type=int32)(x)."""
+    _fn = staticmethod(argmin)
+
+
+class OneHot(Primitive):
+    """OneHot(axis=-1)(indices, depth, on_value, off_value)."""
+
+    def __init__(self, axis=-1):
+        self.axis = axis
+
+    def __call__(self, indices, depth, on_value, off_value):
+        return one_hot(indices, depth, on_value, off_value, self.axis)
+
+
+class Gather(Primitive):
+    """Gather(batch_dims=0)(input_params, input_indices, axis)."""
+
+    def __init__(self, batch_dims=0):
+        self.batch_dims = batch_dims
+
+    def __call__(self, input_params, input_indices, axis):
+        return gather(input_params, input_indices, axis, self.batch_dims)
+
+
+class Stack(Primitive):
+    """Stack(axis=0)(tensors)."""
+
+    def __init__(self, axis=0):
+        self.axis = axis
+
+    def __call__(self, tensors):
+        return stack(tensors, self.axis)
+
+
+class Split(Primitive):
+    """Split(axis=0, output_num=1)(x): output_num equal parts."""
+
+    def __init__(self, axis=0, output_num=1):
+        self.axis = axis
+        self.output_num = output_num
+
+    def __call__(self, x):
+        size = x.shape[self.axis]
+        if self.output_num < 1 or size % self.output_num:
+            raise ValueError(f"ops.Split: dimension {self.axis} of size "
+                             f"{size} does not split into {self.output_num} "
+                             "equal parts")
+        return split(x, size // self.output_num, self.axis)
+
+
+class Squeeze(Primitive):
+    """Squeeze(axis=())(x): () removes every unit dimension."""
+
+    def __init__(self, axis=()):
+        self.axis = axis
+
+    def __call__(self, x):
+        return squeeze(x, None if self.axis == () else self.axis)
+
+
+class BroadcastTo(Primitive):
+    """BroadcastTo(shape)(x)."""
+
+    def __init__(self, shape):
+        self.shape = shape
+
+    def __call__(self, x):
+        return broadcast_to(x, self.shape)
+
+
+class Pad(Primitive):
+    """Pad(paddings)(x): paddings holds one (before, after) pair per
+    dimension, first dimension first."""
+
+    def __init__(self, paddings):
+        self.paddings = tuple(tuple(p) for p in paddings)
+
+    def __call__(self, x):
+        if len(self.paddings) != x.ndim:
+            raise ValueError(f"ops.Pad: {len(self.paddings)} (before, after) "
+                             f"pairs for a rank-{x.ndim} input")
+        flat = [int(v) for pair in reversed(self.paddings) for v in pair]
+        return pad(x, flat)
+
+
+class ResizeNearestNeighbor(Primitive):
+    """ResizeNearestNeighbor(size, align_corners=False)(x), NCHW."""
+
+    def __init__(self, size, align_corners=False):
+        if align_corners:
+            raise ValueError("ops.ResizeNearestNeighbor: align_corners=True "
+                             "is not supported (only the default False)")
+        self.size = tuple(size)
+
+    def __call__(self, x):
+        return interpolate(x, self.size, mode="nearest")
+
+
+__all__ += ["fill", "Equal", "NotEqual", "Greater", "GreaterEqual", "Less",
+            "LessEqual", "LogicalAnd", "LogicalOr", "LogicalNot", "Select",
+            "Square", "Rsqrt", "Cast", "MaskedFill", "ExpandDims", "Tile",
+            "Zeros", "Ones", "ZerosLike", "OnesLike", "Fill", "Argmax",
+            "Argmin", "OneHot", "Gather", "Stack", "Split", "Squeeze",
+            "BroadcastTo", "Pad", "ResizeNearestNeighbor"]
+
 # Tensor's methods reach the functional ops through this (see _tensor.py).
 _tensor_layer.ops = sys.modules[__name__]
