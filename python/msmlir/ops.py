@@ -693,28 +693,24 @@ class MatMul(Primitive):
         return binary(self._op, x, y)
 
 
-class Concat(Primitive):
-    def __init__(self, axis=0):
+def _axis_primitive(name, fn, default_axis, doc):
+    """A Primitive made with an axis, `name(axis)(x)` = fn(x, axis)."""
+    def __init__(self, axis=default_axis):
         self.axis = axis
-
-    def __call__(self, tensors):
-        return concat(tensors, self.axis)
-
-
-class Softmax(Primitive):
-    def __init__(self, axis=-1):
-        self.axis = axis
-
-    def __call__(self, x):
-        return softmax(x, self.axis)
+    return type(name, (Primitive,), {
+        "__init__": __init__,
+        "__call__": lambda self, x: fn(x, self.axis),
+        "__doc__": doc,
+    })
 
 
-class LogSoftmax(Primitive):
-    def __init__(self, axis=-1):
-        self.axis = axis
-
-    def __call__(self, x):
-        return log_softmax(x, self.axis)
+Concat = _axis_primitive("Concat", lambda xs, axis: concat(xs, axis), 0,
+                         "Concat(axis=0)(tensors)")
+Softmax = _axis_primitive("Softmax", lambda x, axis: softmax(x, axis), -1,
+                          "Softmax(axis=-1)(x)")
+LogSoftmax = _axis_primitive("LogSoftmax",
+                             lambda x, axis: log_softmax(x, axis), -1,
+                             "LogSoftmax(axis=-1)(x)")
 
 
 class _Reduce(Primitive):
@@ -1302,14 +1298,7 @@ class Gather(Primitive):
         return gather(input_params, input_indices, axis, self.batch_dims)
 
 
-class Stack(Primitive):
-    """Stack(axis=0)(tensors)."""
-
-    def __init__(self, axis=0):
-        self.axis = axis
-
-    def __call__(self, tensors):
-        return stack(tensors, self.axis)
+Stack = _axis_primitive("Stack", stack, 0, "Stack(axis=0)(tensors)")
 
 
 class Split(Primitive):
