@@ -13,6 +13,7 @@
 
 #include "ms/Codegen/CPU/Passes.h"
 #include "ms/Codegen/CPU/TileSizeModel.h"
+#include "ms/Codegen/CPU/VectorizePoolTiles.h"
 #include "ms/Codegen/CPU/VectorizationUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -361,13 +362,19 @@ struct MSVectorizePoolingPass
     : ms::impl::MSVectorizePoolingBase<MSVectorizePoolingPass> {
   void runOnOperation() override {
     SmallVector<std::pair<linalg::GenericOp, PoolingShape>> pools;
+    SmallVector<linalg::GenericOp> others;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (std::optional<PoolingShape> shape = matchPooling(op))
         pools.push_back({op, *shape});
+      else
+        others.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     for (auto &[op, shape] : pools)
       vectorizePooling(rewriter, op, shape);
+    // Max-pool gradients over windows that tile the input.
+    for (linalg::GenericOp op : others)
+      vectorizePoolTiles(rewriter, op);
   }
 };
 

@@ -250,15 +250,17 @@ struct MaxPoolGradPattern : OpConversionPattern<MaxPool2DGradOp> {
     auto inputType = cast<RankedTensorType>(op.getType());
     auto pooledType = cast<RankedTensorType>(adaptor.getDy().getType());
     ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride();
+    if (tilesExactly(*g, inputType, pooledType, kernel, stride) &&
+        kernel[0] * kernel[1] <= kMaxTileTaps) {
+      rewriter.replaceOp(op, routeWithinTiles(rewriter, loc, inputType,
+                                              adaptor.getX(), adaptor.getDy(),
+                                              kernel));
+      return success();
+    }
     Value padded = padSpatialDims(rewriter, loc, adaptor.getX(), g->h, g->w,
                                   -std::numeric_limits<double>::infinity());
     Value argmax =
         firstMaxIndex(rewriter, loc, padded, pooledType, kernel, stride);
-    if (tilesExactly(*g, inputType, pooledType, kernel, stride)) {
-      rewriter.replaceOp(op, routeToTiles(rewriter, loc, inputType,
-                                          adaptor.getDy(), argmax, kernel));
-      return success();
-    }
     Value dy = spreadSpatialDims(rewriter, loc, adaptor.getDy(), stride,
                                  g->spreadBefore, g->spreadSize, 0.0);
     // -1 matches no window offset: positions no window starts at.
@@ -302,51 +304,79 @@ private:
            inputType.getDimSize(3) == pooledType.getDimSize(3) * kernel[1];
   }
 
-  /// dx[n, c, i, j] = dy[n, c, i / kh, j / kw] where (i % kh, j % kw) is
-  /// its window's first maximum, else 0: one elementwise pass over the
-  /// input instead of a sum over the windows covering each position (here
-  /// exactly one, so the values are those of the general form).
-  static Value routeToTiles(OpBuilder &b, Location loc,
-                            RankedTensorType inputType, Value dy,
-                            Value argmax, ArrayRef<int64_t> kernel) {
+  /// Windows larger than this take the general form (one input per tap).
+  static constexpr int64_t kMaxTileTaps = 16;
+
+  /// On the [N, C, H / kh, kh, W / kw, kw] view of x and dx, one
+  /// elementwise generic over (n, c, i, a, j, b): each element finds its
+  /// window's first maximum from the window's kh * kw elements (one operand
+  /// per tap, compared in row-major order with a strict >, from -inf and
+  /// offset 0, as firstMaxIndex does) and takes dy[n, c, i, j] if that is
+  /// its own offset (a, b), else 0. No argmax tensor and no division of
+  /// indices, so the loops vectorize; the values are the general form's
+  /// (each position is in exactly one window).
+  static Value routeWithinTiles(OpBuilder &b, Location loc,
+                                RankedTensorType inputType, Value x, Value dy,
+                                ArrayRef<int64_t> kernel) {
     MLIRContext *ctx = b.getContext();
-    AffineExpr d[4];
-    for (unsigned i = 0; i < 4; ++i)
-      d[i] = getAffineDimExpr(i, ctx);
-    AffineMap window = AffineMap::get(
-        4, 0, {d[0], d[1], d[2].floorDiv(kernel[0]), d[3].floorDiv(kernel[1])},
-        ctx);
-    SmallVector<AffineMap> maps = {window, window,
-                                   AffineMap::getMultiDimIdentityMap(4, ctx)};
+    ArrayRef<int64_t> dims = inputType.getShape();
     int64_t kh = kernel[0], kw = kernel[1];
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{inputType}, ValueRange{dy, argmax},
-               ValueRange{emptyLike(b, loc, inputType)}, maps,
-               SmallVector<IteratorType>(4, IteratorType::parallel),
-               [&](OpBuilder &nb, Location l, ValueRange args) {
-                 auto offset = [&](unsigned dim, int64_t size) {
-                   return arith::RemUIOp::create(
-                       nb, l, linalg::IndexOp::create(nb, l, dim),
-                       arith::ConstantIndexOp::create(nb, l, size));
-                 };
-                 Value row = offset(2, kh);
-                 Value col = offset(3, kw);
-                 Value flat = arith::AddIOp::create(
-                     nb, l,
-                     arith::MulIOp::create(
-                         nb, l, row, arith::ConstantIndexOp::create(nb, l, kw)),
-                     col);
-                 Value flatF = arith::SIToFPOp::create(
-                     nb, l, args[0].getType(),
-                     arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat));
-                 Value isMax = arith::CmpFOp::create(
-                     nb, l, arith::CmpFPredicate::OEQ, args[1], flatF);
-                 Value routed = arith::SelectOp::create(
-                     nb, l, isMax, args[0],
-                     floatConst(nb, l, args[0].getType(), 0.0));
-                 linalg::YieldOp::create(nb, l, routed);
-               })
-        .getResult(0);
+    auto tilesType = RankedTensorType::get(
+        {dims[0], dims[1], dims[2] / kh, kh, dims[3] / kw, kw},
+        inputType.getElementType());
+    SmallVector<ReassociationIndices> split = {{0}, {1}, {2, 3}, {4, 5}};
+    Value tiles = tensor::ExpandShapeOp::create(b, loc, tilesType, x, split);
+    AffineExpr d[6];
+    for (unsigned i = 0; i < 6; ++i)
+      d[i] = getAffineDimExpr(i, ctx);
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (int64_t a = 0; a < kh; ++a)
+      for (int64_t c = 0; c < kw; ++c) {
+        inputs.push_back(tiles);
+        maps.push_back(AffineMap::get(
+            6, 0,
+            {d[0], d[1], d[2], getAffineConstantExpr(a, ctx), d[4],
+             getAffineConstantExpr(c, ctx)},
+            ctx));
+      }
+    inputs.push_back(dy);
+    maps.push_back(AffineMap::get(6, 0, {d[0], d[1], d[2], d[4]}, ctx));
+    maps.push_back(AffineMap::getMultiDimIdentityMap(6, ctx));
+    Value routed =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{tilesType}, inputs,
+            ValueRange{emptyLike(b, loc, tilesType)}, maps,
+            SmallVector<IteratorType>(6, IteratorType::parallel),
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              Type type = args[0].getType();
+              Value best = floatConst(
+                  nb, l, type, -std::numeric_limits<double>::infinity());
+              Value bestTap = arith::ConstantIndexOp::create(nb, l, 0);
+              for (int64_t t = 0; t < kh * kw; ++t) {
+                Value greater = arith::CmpFOp::create(
+                    nb, l, arith::CmpFPredicate::OGT, args[t], best);
+                best = arith::SelectOp::create(nb, l, greater, args[t], best);
+                bestTap = arith::SelectOp::create(
+                    nb, l, greater, arith::ConstantIndexOp::create(nb, l, t),
+                    bestTap);
+              }
+              Value ownTap = arith::AddIOp::create(
+                  nb, l,
+                  arith::MulIOp::create(
+                      nb, l, linalg::IndexOp::create(nb, l, 3),
+                      arith::ConstantIndexOp::create(nb, l, kw)),
+                  linalg::IndexOp::create(nb, l, 5));
+              Value isMax = arith::CmpIOp::create(
+                  nb, l, arith::CmpIPredicate::eq, bestTap, ownTap);
+              linalg::YieldOp::create(
+                  nb, l,
+                  arith::SelectOp::create(nb, l, isMax, args[kh * kw],
+                                          floatConst(nb, l, type, 0.0))
+                      .getResult());
+            })
+            .getResult(0);
+    return tensor::CollapseShapeOp::create(b, loc, inputType, routed, split);
   }
 };
 

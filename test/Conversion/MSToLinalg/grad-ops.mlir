@@ -66,19 +66,26 @@ func.func @max_pool2d_grad(%x: tensor<1x2x7x7xf32>, %dy: tensor<1x2x3x3xf32>) ->
 // -----
 
 // Windows that tile the input (2x2, stride 2, 6 = 3 * 2): one elementwise
-// pass routes dy[i / 2, j / 2] to the position of its window's maximum.
-// CHECK-DAG: #[[TILE:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 floordiv 2, d3 floordiv 2)>
+// generic over the [1, 2, 3, 2, 3, 2] tile view (i, a, j, b). Each element
+// reads its window's four taps, finds the first maximum with the strict >
+// from -inf, and takes dy[i, j] if that tap is its own offset a * 2 + b.
+// No argmax tensor and no index division (ms-vectorize-pooling turns this
+// generic into row vectors).
+// CHECK-DAG: #[[T00:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, 0, d4, 0)>
+// CHECK-DAG: #[[T11:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, 1, d4, 1)>
+// CHECK-DAG: #[[TILE:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>
 // CHECK-LABEL: func @max_pool2d_grad_tiles
 // CHECK-SAME: (%[[X:.*]]: tensor<1x2x6x6xf32>, %[[DY:.*]]: tensor<1x2x3x3xf32>)
-// CHECK: %[[ARG:.*]]:2 = linalg.generic {{.*}} ins(%[[X]],
-// CHECK-NOT: tensor.insert_slice
-// CHECK: linalg.generic {indexing_maps = [#[[TILE]], #[[TILE]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[DY]], %[[ARG]]#1 : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) outs(%{{.*}} : tensor<1x2x6x6xf32>)
-// CHECK: arith.remui
-// CHECK: arith.remui
-// CHECK: arith.cmpf oeq
+// CHECK: %[[V:.*]] = tensor.expand_shape %[[X]] {{\[}}[0], [1], [2, 3], [4, 5]] output_shape [1, 2, 3, 2, 3, 2]
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[T00]], {{.*}}, #[[T11]], #[[TILE]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[V]], %[[V]], %[[V]], %[[V]], %[[DY]] :
+// CHECK-COUNT-4: arith.cmpf ogt
+// CHECK: linalg.index 5
+// CHECK: linalg.index 3
+// CHECK: arith.cmpi eq
 // CHECK: arith.select
+// CHECK-NOT: arith.remui
 // CHECK-NOT: arith.addf
-// CHECK: return
+// CHECK: tensor.collapse_shape %[[R]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x2x3x2x3x2xf32> into tensor<1x2x6x6xf32>
 func.func @max_pool2d_grad_tiles(%x: tensor<1x2x6x6xf32>, %dy: tensor<1x2x3x3xf32>) -> tensor<1x2x6x6xf32> {
   %0 = ms.max_pool2d_grad %x, %dy kernel_size [2, 2] stride [2, 2] : tensor<1x2x6x6xf32>, tensor<1x2x3x3xf32>
   return %0 : tensor<1x2x6x6xf32>

@@ -153,6 +153,18 @@ def MSVectorizePooling : Pass<"ms-vectorize-pooling"> {
     output initialised by a fill (max pooling's -inf) starts each row from
     the filled value and is written straight into the fill's destination,
     so the fill is neither written nor read.
+
+    Also the gradient of a max pool whose windows tile the input (ms-to-
+    linalg's elementwise generic over the `[..., H/kh, kh, W/kw, kw]` view,
+    loops (p..., i, a, j, b), that reads the window's kh * kw taps at
+    constant (A, B), the pooled gradient at (i, j) and possibly the element
+    itself, as when a relu gradient is fused in): loops over the
+    (p..., i, a) rows, each input row read once as a vector of W lanes and
+    split by shuffles into the kw columns of its windows, the body run on
+    vectors of W/kw lanes once per column b, the columns interleaved back
+    into the output row. Scalar, the innermost loop would run kw (2) times.
+    The same scalar ops run on the same elements: the values do not change.
+    Rows longer than 64 lanes stay loops.
     O2 runs it after ms-fuse-batch-loops.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect",
