@@ -21,20 +21,20 @@ using namespace mlir;
 namespace ms {
 namespace runtime {
 
-llvm::Expected<std::string> differentiateSource(llvm::StringRef source,
-                                                llvm::StringRef func,
-                                                llvm::ArrayRef<unsigned> wrt,
-                                                llvm::StringRef gradName) {
-  // A context per call: the text is all that comes back, and a call costs
-  // far less than the compile that follows it.
-  MLIRContext context(MLIRContext::Threading::DISABLED);
-  prepareContext(context);
-  DiagnosticCollector diagnostics(&context);
+namespace {
+
+/// Parses `source`, adds the gradient function of `func` and returns it
+/// (the module holds it).
+llvm::Expected<func::FuncOp>
+addGradient(MLIRContext &context, DiagnosticCollector &diagnostics,
+            OwningOpRef<ModuleOp> &module, llvm::StringRef source,
+            llvm::StringRef func, llvm::ArrayRef<unsigned> wrt,
+            llvm::StringRef gradName, bool savedForward) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(source, "<autodiff>"),
       llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return diagnostics.takeError("cannot parse the module to differentiate");
   auto fn = module->lookupSymbol<func::FuncOp>(func);
@@ -48,13 +48,59 @@ llvm::Expected<std::string> differentiateSource(llvm::StringRef source,
         indices.push_back(i);
     }
   std::string name = gradName.empty() ? (func + "_grad").str() : gradName.str();
-  if (failed(buildGradientFunc(fn, indices, name)))
+  FailureOr<func::FuncOp> gradFn =
+      buildGradientFunc(fn, indices, name, savedForward);
+  if (failed(gradFn))
     return diagnostics.takeError("ms-autodiff failed");
+  return *gradFn;
+}
+
+std::string printModule(ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os, OpPrintingFlags().enableDebugInfo(/*enable=*/true,
                                                       /*prettyForm=*/false));
   return text;
+}
+
+} // namespace
+
+llvm::Expected<std::string> differentiateSource(llvm::StringRef source,
+                                                llvm::StringRef func,
+                                                llvm::ArrayRef<unsigned> wrt,
+                                                llvm::StringRef gradName) {
+  // A context per call: the text is all that comes back, and a call costs
+  // far less than the compile that follows it.
+  MLIRContext context(MLIRContext::Threading::DISABLED);
+  prepareContext(context);
+  DiagnosticCollector diagnostics(&context);
+  OwningOpRef<ModuleOp> module;
+  auto gradFn = addGradient(context, diagnostics, module, source, func, wrt,
+                            gradName, /*savedForward=*/false);
+  if (!gradFn)
+    return gradFn.takeError();
+  return printModule(*module);
+}
+
+llvm::Expected<SavedForwardGradient>
+differentiateSourceSaved(llvm::StringRef source, llvm::StringRef func,
+                         llvm::ArrayRef<unsigned> wrt,
+                         llvm::StringRef gradName) {
+  MLIRContext context(MLIRContext::Threading::DISABLED);
+  prepareContext(context);
+  DiagnosticCollector diagnostics(&context);
+  OwningOpRef<ModuleOp> module;
+  auto gradFn = addGradient(context, diagnostics, module, source, func, wrt,
+                            gradName, /*savedForward=*/true);
+  if (!gradFn)
+    return gradFn.takeError();
+  SavedForwardGradient result;
+  for (unsigned i = 0, e = gradFn->getNumArguments(); i < e; ++i)
+    if (auto where =
+            gradFn->getArgAttrOfType<DenseI64ArrayAttr>(i, kSavedAttrName))
+      result.saved.emplace_back(where[0], where[1]);
+  result.text = printModule(*module);
+  return result;
 }
 
 } // namespace runtime

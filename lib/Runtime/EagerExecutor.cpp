@@ -249,59 +249,115 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
   return results;
 }
 
-llvm::Expected<std::vector<HostTensor>>
-EagerExecutor::runFunction(func::FuncOp func, llvm::ArrayRef<HostTensor> args,
-                           const EagerTrace &trace) {
+namespace {
+
+/// A function's body prepared to run kernel by kernel: its values are slots
+/// of one table (arguments first), and each ms op's OpCall (the name and
+/// the printed attribute dictionary) is made once. Running it again costs
+/// one kernel-cache lookup per op: a no_sink graph (PyNative's gradient
+/// function) runs every step.
+struct FunctionPlan {
+  struct Step {
+    Operation *op;
+    OpCall call; // empty name for a constant
+    llvm::SmallVector<unsigned, 4> operands;
+    llvm::SmallVector<unsigned, 1> results;
+  };
+  std::string name; // the function's, for errors
+  unsigned numArgs = 0;
+  unsigned numValues = 0;
+  std::vector<Step> steps;
+  llvm::SmallVector<unsigned, 8> returned;
+};
+
+llvm::Expected<FunctionPlan> planFunction(func::FuncOp func) {
+  FunctionPlan plan;
+  plan.name = func.getSymName().str();
   if (func.isExternal())
     return makeError("@" + func.getSymName() + " has no body");
   Block &body = func.getBody().front();
-  if (args.size() != body.getNumArguments())
-    return makeError("@" + func.getSymName() + " takes " +
-                 llvm::Twine(body.getNumArguments()) + " arguments, got " +
-                 llvm::Twine(args.size()));
-  llvm::DenseMap<Value, HostTensor> values;
-  for (auto [arg, tensor] : llvm::zip(body.getArguments(), args))
-    values[arg] = tensor;
-
+  llvm::DenseMap<Value, unsigned> slots;
+  for (Value arg : body.getArguments())
+    slots[arg] = slots.size();
+  plan.numArgs = body.getNumArguments();
   for (Operation &op : body) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      std::vector<HostTensor> results;
       for (Value v : ret.getOperands())
-        results.push_back(values.lookup(v));
-      return results;
+        plan.returned.push_back(slots.lookup(v));
+      plan.numValues = slots.size();
+      return plan;
     }
-    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      auto tensor = constantTensor(constant);
-      if (!tensor)
-        return tensor.takeError();
-      values[constant.getResult()] = std::move(*tensor);
-      continue;
+    FunctionPlan::Step step{&op, {}, {}, {}};
+    if (!isa<arith::ConstantOp>(op)) {
+      if (!op.getDialect() || op.getDialect()->getNamespace() != "ms")
+        return makeError(formatLocation(op.getLoc()) +
+                         ": error: PyNative runs ms ops only; '" +
+                         op.getName().getStringRef() + "' is not one");
+      step.call.name = op.getName().getStringRef().str();
+      DictionaryAttr attributes = op.getAttrDictionary();
+      if (!attributes.empty()) {
+        llvm::raw_string_ostream os(step.call.attributes);
+        attributes.print(os);
+      }
+      for (Value operand : op.getOperands())
+        step.operands.push_back(slots.lookup(operand));
     }
-    std::string where = formatLocation(op.getLoc());
-    if (!op.getDialect() || op.getDialect()->getNamespace() != "ms")
-      return makeError(where + ": error: PyNative runs ms ops only; '" +
-                   op.getName().getStringRef() + "' is not one");
-    OpCall call;
-    call.name = op.getName().getStringRef().str();
-    DictionaryAttr attributes = op.getAttrDictionary();
-    if (!attributes.empty()) {
-      llvm::raw_string_ostream os(call.attributes);
-      attributes.print(os);
+    for (Value result : op.getResults()) {
+      step.results.push_back(slots.size());
+      slots[result] = step.results.back();
     }
-    SmallVector<HostTensor, 4> inputs;
-    for (Value operand : op.getOperands())
-      inputs.push_back(values.lookup(operand));
-    auto results = run(call, inputs);
-    if (!results) {
-      return makeError(where + ": error: " +
-                       llvm::toString(results.takeError()));
-    }
-    for (auto [value, tensor] : llvm::zip(op.getResults(), *results))
-      values[value] = tensor;
-    if (trace)
-      trace(EagerStep{cellPathOf(op.getLoc()), call.name, &results->front()});
+    plan.steps.push_back(std::move(step));
   }
   return makeError("@" + func.getSymName() + " has no return");
+}
+
+} // namespace
+
+/// Runs `plan` on `args` (as many as its arguments) on `executor`'s kernels.
+static llvm::Expected<std::vector<HostTensor>>
+runPlan(EagerExecutor &executor, const FunctionPlan &plan,
+        llvm::ArrayRef<HostTensor> args, const EagerTrace &trace) {
+  if (args.size() != plan.numArgs)
+    return makeError("@" + plan.name + " takes " + llvm::Twine(plan.numArgs) +
+                     " arguments, got " + llvm::Twine(args.size()));
+  std::vector<HostTensor> values(plan.numValues);
+  std::copy(args.begin(), args.end(), values.begin());
+  llvm::SmallVector<HostTensor, 4> inputs;
+  for (const FunctionPlan::Step &step : plan.steps) {
+    if (step.call.name.empty()) {
+      auto tensor = constantTensor(cast<arith::ConstantOp>(step.op));
+      if (!tensor)
+        return tensor.takeError();
+      values[step.results.front()] = std::move(*tensor);
+      continue;
+    }
+    inputs.clear();
+    for (unsigned slot : step.operands)
+      inputs.push_back(values[slot]);
+    auto results = executor.run(step.call, inputs);
+    if (!results)
+      return makeError(formatLocation(step.op->getLoc()) + ": error: " +
+                       llvm::toString(results.takeError()));
+    for (auto [slot, tensor] : llvm::zip(step.results, *results))
+      values[slot] = tensor;
+    if (trace)
+      trace(EagerStep{cellPathOf(step.op->getLoc()), step.call.name,
+                      &results->front()});
+  }
+  std::vector<HostTensor> results;
+  results.reserve(plan.returned.size());
+  for (unsigned slot : plan.returned)
+    results.push_back(values[slot]);
+  return results;
+}
+
+llvm::Expected<std::vector<HostTensor>>
+EagerExecutor::runFunction(func::FuncOp func, llvm::ArrayRef<HostTensor> args,
+                           const EagerTrace &trace) {
+  auto plan = planFunction(func);
+  if (!plan)
+    return plan.takeError();
+  return runPlan(*this, *plan, args, trace);
 }
 
 struct KernelGraph::Impl {
@@ -309,6 +365,7 @@ struct KernelGraph::Impl {
   func::FuncOp entry;
   EntrySignature signature;
   EagerExecutor *executor = nullptr;
+  FunctionPlan plan; // the entry's, made at load
 };
 
 KernelGraph::KernelGraph() : impl(std::make_unique<Impl>()) {}
@@ -322,7 +379,7 @@ llvm::Expected<std::vector<HostTensor>>
 KernelGraph::run(llvm::ArrayRef<HostTensor> args) {
   if (llvm::Error err = impl->signature.checkArguments(args))
     return std::move(err);
-  return impl->executor->runFunction(impl->entry, args);
+  return runPlan(*impl->executor, impl->plan, args, {});
 }
 
 llvm::Expected<std::unique_ptr<KernelGraph>>
@@ -344,6 +401,10 @@ EagerExecutor::loadGraph(llvm::StringRef source, llvm::StringRef entry,
   if (!signature)
     return signature.takeError();
   g.signature = std::move(*signature);
+  auto plan = planFunction(g.entry);
+  if (!plan)
+    return plan.takeError();
+  g.plan = std::move(*plan);
   g.executor = this;
   return graph;
 }

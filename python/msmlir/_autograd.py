@@ -16,8 +16,11 @@ rules and the same kernels.
   also recorded (``Tape.record``, called by _tensor.unary/binary/nary) into
   a Graph. Backward differentiates that graph and runs the gradient function
   kernel by kernel on the PyNative executor (exc_mode no_sink, the
-  executor's cached kernels). Differentiated tapes are cached by their text,
-  so a training loop parses and differentiates its step once.
+  executor's cached kernels). That gradient function takes the forward
+  values it reads as arguments (ms-autodiff's saved-forward form), and the
+  tape passes the values its ops computed: no forward op runs twice.
+  Differentiated tapes are cached by their text, so a training loop parses
+  and differentiates its step once.
 """
 
 import re
@@ -44,23 +47,27 @@ _GRAD_ENTRY = _ENTRY + "_grad"
 # The compiler entry point
 #===---------------------------------------------------------------------===#
 
-_DIFFERENTIATED = OrderedDict()  # (source, wrt) -> module text (LRU)
+_DIFFERENTIATED = OrderedDict()  # (source, wrt, saved) -> result (LRU)
 _DIFFERENTIATED_LIMIT = 256
 
 
-def differentiate(source, wrt):
+def differentiate(source, wrt, saved_forward=False):
     """The module text of `source` (one function, @construct) with
     @construct_grad added: the gradient with respect to the arguments
-    `wrt`. The only call into the ms-autodiff pass; results are cached."""
-    key = (source, tuple(wrt))
+    `wrt`. With `saved_forward`, (text, saved): @construct_grad takes the
+    forward values it reads as arguments after @construct's, and `saved`
+    lists them as (op, result) positions in @construct's body. The only
+    calls into the ms-autodiff pass; results are cached."""
+    key = (source, tuple(wrt), saved_forward)
     text = _DIFFERENTIATED.get(key)
     if text is not None:
         _DIFFERENTIATED.move_to_end(key)
         return text
-    autodiff = getattr(native, "autodiff", None)
+    name = "autodiff_saved" if saved_forward else "autodiff"
+    autodiff = getattr(native, name, None)
     if autodiff is None:
         raise MSError("this build of msmlir has no ms-autodiff pass "
-                      "(_msmlir.autodiff)")
+                      f"(_msmlir.{name})")
     text = autodiff(source, _ENTRY, list(wrt), _GRAD_ENTRY)
     _DIFFERENTIATED[key] = text
     if len(_DIFFERENTIATED) > _DIFFERENTIATED_LIMIT:
@@ -165,6 +172,10 @@ class _GradGraph(Graph):
         # PyNative: each Parameter's buffer when the function first read it
         # (an ops.assign later in the function rebinds the Parameter).
         self.param_hosts = {}
+        # PyNative: the value each line of `body` computed (None for the
+        # constants), which the gradient function takes instead of running
+        # the forward ops again.
+        self.line_values = []
 
     def bind(self, tensor, sym):
         self.bound[id(tensor)] = sym
@@ -202,7 +213,12 @@ class Tape:
         g = self.graph
         syms = [g.value_of(x, Parameter) for x in operands]
         t = result._t
+        values = g.line_values
+        missing = len(g.body) - len(values)
+        if missing:
+            values.extend([None] * missing)  # constants value_of added
         g.bind(result, g.add_op(o.call, syms, (t.dtype, t.shape)))
+        values.append(t)
 
 
 #===---------------------------------------------------------------------===#
@@ -390,7 +406,7 @@ class _GradFunction:
         self.public = "ms.value_and_grad" if with_value else "ms.grad"
         self.name = getattr(fn, "__qualname__", type(fn).__name__)
         self._compiled = None
-        self._kernels = OrderedDict()  # PyNative: text -> compiled graph
+        self._kernels = OrderedDict()  # PyNative: text -> (graph, saved)
 
     # -- dispatch ------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -605,8 +621,16 @@ class _GradFunction:
         if not wrt:
             return self._assemble(outs, tuple_out, [None] * len(slots), like)
         source = graph.source(tensor_results, _ENTRY)
-        compiled = self._kernel_graph(source, wrt)
+        compiled, saved = self._kernel_graph(source, wrt)
         hosts = [self._host_of(graph, s, args) for s in graph.arguments()]
+        values = graph.line_values
+        for index, result in saved:
+            h = values[index] if result == 0 and index < len(values) else None
+            if h is None:
+                raise MSError("internal error: the gradient function reads "
+                              f"forward value ({index}, {result}), which the "
+                              "tape did not keep")
+            hosts.append(h)
         for i, s in enumerate(tensor_results):
             if s.dtype not in _FLOAT_CODES:
                 continue
@@ -619,7 +643,7 @@ class _GradFunction:
         grad_hosts = values[len(tensor_results):]
         grads = [None if k is None else _wrap(grad_hosts[k]) for k in slots]
         # The outputs are the values the ops computed as they ran (the
-        # gradient function recomputes the same values, bit for bit).
+        # gradient function returns those same buffers).
         return self._assemble(outs, tuple_out, grads, like)
 
     @staticmethod
@@ -639,11 +663,11 @@ class _GradFunction:
         level = pynative_level()
         threads = STATE.num_threads
         key = (source, tuple(wrt), level, threads)
-        compiled = self._kernels.get(key)
-        if compiled is not None:
+        entry = self._kernels.get(key)
+        if entry is not None:
             self._kernels.move_to_end(key)
-            return compiled
-        text = differentiate(source, wrt)
+            return entry
+        text, saved = differentiate(source, wrt, saved_forward=True)
         try:
             compiled = graph_compiler().compile(
                 text, _GRAD_ENTRY, level, f"<{self.public} {self.name}>", "",
@@ -651,10 +675,10 @@ class _GradFunction:
         except MSError as e:
             raise MSError(f"{self.public}({self.name}): the gradient "
                           f"function failed to load: {e}") from None
-        self._kernels[key] = compiled
+        entry = self._kernels[key] = (compiled, saved)
         if len(self._kernels) > 16:
             self._kernels.popitem(last=False)
-        return compiled
+        return entry
 
 
 def _wrap(value):

@@ -706,4 +706,18 @@ PYBIND11_MODULE(_msmlir, m) {
       "The module text with the gradient function of `func` added: (args, "
       "sens per float result) -> (results, grads of args `wrt` (every float "
       "tensor argument if empty)), named grad_name (default <func>_grad)");
+  m.def(
+      "autodiff_saved",
+      [](const std::string &source, const std::string &func,
+         const std::vector<unsigned> &wrt, const std::string &gradName) {
+        SavedForwardGradient g =
+            unwrap(differentiateSourceSaved(source, func, wrt, gradName));
+        return py::make_tuple(std::move(g.text), std::move(g.saved));
+      },
+      py::arg("source"), py::arg("func"), py::arg("wrt"),
+      py::arg("grad_name") = "",
+      "Like autodiff, but the gradient function takes the forward values it "
+      "reads as arguments (after func's, before the sens) instead of "
+      "computing them: returns (module text, [(op, result)] per such "
+      "argument, the op's position in func's body)");
 }

@@ -258,6 +258,73 @@ def test_pynative_tape_is_cached():
     assert list(fn._kernels) == list(compiled)
 
 
+def _kernel_runs():
+    stats = ms.pynative_stats()
+    return stats["hits"] + stats["misses"]
+
+
+def _launches(fn, *args):
+    """PyNative kernels `fn(*args)` runs, after a warm-up call."""
+    fn(*args)
+    before = _kernel_runs()
+    fn(*args)
+    return _kernel_runs() - before
+
+
+@pytest.mark.parametrize("with_value", [False, True])
+def test_pynative_backward_reuses_forward_values(with_value):
+    """The gradient function reads the values the tape's ops computed: a
+    longer forward chain costs its own kernels once, and the backward
+    runs no more kernels for it. Here `c` (a chain of exps of y, not
+    differentiated) is read by the backward of x * c; recomputing the
+    forward would run the chain a second time."""
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    x, y = Tensor(rand(4, 5)), Tensor(rand(4, 5))
+
+    def chain(n):
+        def f(x, y):
+            c = y
+            for _ in range(n):
+                c = ops.exp(c * 0.5)
+            return ops.reduce_sum(x * c)
+        return f
+
+    make = ms.value_and_grad if with_value else ms.grad
+    short, long = chain(2), chain(6)
+    forward_extra = _launches(long, x, y) - _launches(short, x, y)
+    assert forward_extra == 8  # 4 more (mul, exp) pairs
+    grad_extra = (_launches(make(long), x, y) -
+                  _launches(make(short), x, y))
+    assert grad_extra == forward_extra
+    # And the gradient itself is right: d/dx sum(x * c) = c.
+    c = y.asnumpy()
+    for _ in range(6):
+        c = np.exp(c * np.float32(0.5))
+    g = make(long)(x, y)
+    g = g[1] if with_value else g
+    assert_close(g.asnumpy(), c)
+
+
+def test_saved_forward_gradient_runs_no_forward_op():
+    """ms-autodiff's saved-forward form (what PyNative runs) takes every
+    forward value it reads as an argument: no forward op is left in it."""
+    from msmlir import _autograd
+    source = """
+func.func @construct(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<f32> {
+  %0 = "ms.mul"(%x, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = "ms.exp"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "ms.reduce_sum"(%1) {axes = array<i64: 0>} : (tensor<4xf32>) -> tensor<f32>
+  func.return %2 : tensor<f32>
+}
+"""
+    text, saved = _autograd.differentiate(source, [1], saved_forward=True)
+    grad = text[text.index("@construct_grad"):]
+    assert "ms.exp" not in grad and "ms.reduce_sum" not in grad
+    # exp's result (op 1) for exp's rule; the loss (op 2) is returned.
+    assert saved == [(1, 0), (2, 0)]
+    assert grad.count("ms.saved") == 2
+
+
 #===---------------------------------------------------------------------===#
 # Errors
 #===---------------------------------------------------------------------===#

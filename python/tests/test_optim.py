@@ -185,6 +185,34 @@ def test_graph_equals_pynative(case, level):
     assert opt.compile_count == 1
 
 
+def _kernel_runs():
+    stats = ms.pynative_stats()
+    return stats["hits"] + stats["misses"]
+
+
+@pytest.mark.parametrize("case", sorted(ALL))
+def test_pynative_update_is_one_graph(case):
+    """In PyNative mode construct is @jit, as in MindSpore: after the first
+    step an update runs no PyNative kernel and compiles nothing, and its
+    results are bit for bit the op-by-op update's (construct run eagerly)."""
+    make = ALL[case][0]
+    jitted, opt, _ = _ms_run(make, ms.PYNATIVE_MODE)
+    assert opt.compile_count == 1
+    eager_construct = nn.Optimizer.construct.__wrapped__
+    ms.set_context(mode=ms.PYNATIVE_MODE, jit_level="")
+    params = [Parameter(Tensor(v), name=k) for k, v in _params().items()]
+    eager = make(params)
+    for step in _grads():
+        before = _kernel_runs()
+        eager_construct(eager, tuple(Tensor(step[p.name]) for p in params))
+        assert _kernel_runs() > before
+    for p in params:
+        assert_bitwise(jitted[p.name], p.asnumpy())
+    runs, compiles = _kernel_runs(), ms.compile_count()
+    opt(tuple(Tensor(g) for g in _grads()[0].values()))
+    assert (_kernel_runs(), ms.compile_count()) == (runs, compiles)
+
+
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
 def test_updates_in_place(mode):
     _, opt, params = _ms_run(lambda ps: nn.Momentum(ps, 0.1, 0.9), mode)

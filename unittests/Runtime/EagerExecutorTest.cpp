@@ -199,6 +199,49 @@ func.func @construct(%x: tensor<1x4xf32>, %y: tensor<1x4xf32>) -> tensor<1x4xf32
   consumeError(wrong.takeError());
 }
 
+TEST_F(EagerExecutorTest, LoadedGraphRunsAgainWithConstantsAndAttributes) {
+  // The graph is prepared once at load (op calls, value slots); each run
+  // materializes its constants and looks its kernels up again.
+  auto graph = executor.loadGraph(R"mlir(
+func.func @construct(%x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2x3xf32>) {
+  %c = arith.constant dense<2.0> : tensor<2x3xf32>
+  %0 = ms.mul %x, %c : tensor<2x3xf32>, tensor<2x3xf32>
+  %1 = ms.reduce_sum %0 axes [1] : tensor<2x3xf32>
+  return %1, %x : tensor<2xf32>, tensor<2x3xf32>
+}
+)mlir",
+                                  "construct");
+  ASSERT_TRUE(static_cast<bool>(graph)) << errorText(graph.takeError());
+  HostTensor x = filled({2, 3}, {1, 2, 3, -1, 0, 4});
+  for (int run = 0; run < 2; ++run) {
+    auto out = (*graph)->run({x});
+    ASSERT_TRUE(static_cast<bool>(out)) << errorText(out.takeError());
+    ASSERT_EQ(out->size(), 2u);
+    EXPECT_EQ(out->front().dataAs<float>()[0], 12.0f);
+    EXPECT_EQ(out->front().dataAs<float>()[1], 6.0f);
+    // An argument returned as is is the caller's buffer.
+    EXPECT_EQ((*out)[1].data(), x.data());
+  }
+  EXPECT_EQ(executor.stats().misses, 2u);
+  EXPECT_EQ(executor.stats().hits, 2u);
+}
+
+TEST_F(EagerExecutorTest, LoadGraphRejectsOpsThatAreNotMsOps) {
+  auto graph = executor.loadGraph(R"mlir(
+func.func @construct(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = arith.addf %x, %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+)mlir",
+                                  "construct", "<g>");
+  ASSERT_FALSE(static_cast<bool>(graph));
+  std::string text = errorText(graph.takeError());
+  EXPECT_NE(text.find("<g>:3:"), std::string::npos) << text;
+  EXPECT_NE(text.find("PyNative runs ms ops only; 'arith.addf' is not one"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(EagerExecutorTest, LoadGraphReportsBadSourceAndEntry) {
   auto bad = executor.loadGraph("func.func @construct(", "construct", "<g>");
   ASSERT_FALSE(static_cast<bool>(bad));

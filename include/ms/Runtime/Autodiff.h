@@ -13,6 +13,8 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ms {
 namespace runtime {
@@ -26,6 +28,19 @@ llvm::Expected<std::string> differentiateSource(llvm::StringRef source,
                                                 llvm::StringRef func,
                                                 llvm::ArrayRef<unsigned> wrt,
                                                 llvm::StringRef gradName);
+
+/// A gradient function that takes the forward values as arguments
+/// (ms::buildGradientFunc with savedForward), for a caller that has them.
+struct SavedForwardGradient {
+  std::string text; // the whole module, locations included
+  /// Per saved argument, in order: (op, result), result `result` of the
+  /// `op`-th op of `func`'s body.
+  std::vector<std::pair<int64_t, int64_t>> saved;
+};
+llvm::Expected<SavedForwardGradient>
+differentiateSourceSaved(llvm::StringRef source, llvm::StringRef func,
+                         llvm::ArrayRef<unsigned> wrt,
+                         llvm::StringRef gradName);
 
 } // namespace runtime
 } // namespace ms

@@ -5,7 +5,8 @@
 // each op's GradientOpInterface for its operands' cotangents. A value used
 // several times sums its cotangents with ms.add in that reverse program
 // order, so the gradient function is deterministic. The forward ops stay,
-// and the backward ops read their results: nothing is recomputed.
+// and the backward ops read their results: nothing is recomputed. With
+// savedForward (PyNative) the forward values are arguments instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -174,11 +175,54 @@ void eraseDeadOps(Block &body) {
       op->erase();
 }
 
+/// Turns the forward ops (`forward`: gradFn's clones of fn's ops, by
+/// position in fn's body) into arguments of gradFn: each value of one that
+/// something other than the forward ops reads (a backward op, the return)
+/// becomes an argument tagged with its (op, result) position, inserted at
+/// `index` onwards (before the sens); then the forward ops are erased.
+/// Constants stay (materializing one costs less than passing it), and so
+/// do ops with side effects.
+LogicalResult passSavedForward(func::FuncOp gradFn,
+                               const llvm::DenseMap<Operation *, int64_t> &forward,
+                               unsigned index) {
+  Block &body = gradFn.front();
+  auto removable = [&](Operation *op) {
+    return op && forward.contains(op) && !isa<arith::ConstantOp>(op) &&
+           wouldOpBeTriviallyDead(op);
+  };
+  Builder b(gradFn.getContext());
+  SmallVector<std::pair<Value, DenseI64ArrayAttr>> saved;
+  for (Operation &op : body.without_terminator()) {
+    if (!removable(&op))
+      continue;
+    for (OpResult result : op.getResults()) {
+      bool readLater = llvm::any_of(result.getUsers(), [&](Operation *user) {
+        return !removable(body.findAncestorOpInBlock(*user));
+      });
+      if (readLater)
+        saved.emplace_back(result,
+                           b.getDenseI64ArrayAttr({forward.lookup(&op),
+                                                   result.getResultNumber()}));
+    }
+  }
+  for (auto [value, where] : saved) {
+    NamedAttribute attr = b.getNamedAttr(kSavedAttrName, where);
+    if (failed(gradFn.insertArgument(index, value.getType(),
+                                     b.getDictionaryAttr(attr),
+                                     value.getLoc())))
+      return failure();
+    value.replaceAllUsesWith(gradFn.getArgument(index++));
+  }
+  eraseDeadOps(body);
+  return success();
+}
+
 } // namespace
 
 FailureOr<func::FuncOp> buildGradientFunc(func::FuncOp fn,
                                           ArrayRef<unsigned> wrt,
-                                          StringRef gradName) {
+                                          StringRef gradName,
+                                          bool savedForward) {
   if (failed(checkRequest(fn, wrt, gradName)))
     return failure();
   OpBuilder b(fn.getContext());
@@ -189,6 +233,12 @@ FailureOr<func::FuncOp> buildGradientFunc(func::FuncOp fn,
   Block &body = gradFn.front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   unsigned numResults = gradFn.getNumResults();
+  unsigned numArgs = gradFn.getNumArguments();
+  // Position of each forward op in fn's body (the dead-op sweep below may
+  // erase some; the map is only read with live ops).
+  llvm::DenseMap<Operation *, int64_t> forward;
+  for (Operation &op : body.without_terminator())
+    forward.try_emplace(&op, forward.size());
   SmallVector<Value> sens;
   for (unsigned i = 0; i < numResults; ++i) {
     Type type = gradFn.getResultTypes()[i];
@@ -226,6 +276,10 @@ FailureOr<func::FuncOp> buildGradientFunc(func::FuncOp fn,
       return failure();
     }
   eraseDeadOps(body);
+  if (savedForward && failed(passSavedForward(gradFn, forward, numArgs))) {
+    gradFn.erase();
+    return failure();
+  }
   return gradFn;
 }
 
@@ -248,7 +302,7 @@ struct MSAutodiffPass : impl::MSAutodiffBase<MSAutodiffPass> {
           indices.push_back(i);
     std::string name =
         gradName.empty() ? funcName + "_grad" : std::string(gradName);
-    if (failed(buildGradientFunc(fn, indices, name)))
+    if (failed(buildGradientFunc(fn, indices, name, savedForward)))
       signalPassFailure();
   }
 };

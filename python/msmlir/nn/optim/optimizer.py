@@ -7,6 +7,7 @@ import numpy as np
 
 from ... import ops
 from ..._autograd import ParameterTuple, assign
+from ..._jit import jit
 from ..._tensor import Tensor, Parameter
 from ..cell import Cell
 
@@ -123,6 +124,11 @@ class Optimizer(Cell):
             out.append(g)
         return out
 
+    # One compiled graph per step, whatever the mode, as MindSpore's
+    # optimizers (@jit on construct): in PyNative the update is one native
+    # call instead of a kernel per op and parameter. Inside a capture (a
+    # jitted train step, GRAPH_MODE) or a gradient tape it runs inline.
+    @jit
     def construct(self, gradients):
         grads = self._gradients(gradients)
         self._step()

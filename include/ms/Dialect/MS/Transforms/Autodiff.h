@@ -24,13 +24,27 @@ namespace ms {
 /// ones for a scalar loss); results that are not float tensors take none.
 /// The forward ops stay in the new function and the backward reuses their
 /// values. An argument nothing flows from gets an explicit zeros constant.
+///
+/// With `savedForward` (PyNative: the tape has already computed every
+/// forward value) the forward values the gradient function reads, results
+/// included, are arguments instead, placed after fn's and before the sens:
+///
+///   (fn's args..., saved_0, ..., saved_{S-1}, sens...) -> (same results)
+///
+/// Each saved argument carries `ms.saved = array<i64: op, result>`: result
+/// `result` of the `op`-th op of fn's body. Only constants, which cost
+/// less to materialize than to pass, stay as ops; no other forward op is
+/// left to run again.
 /// Errors (an op without a gradient rule, a wrt index out of range or not
 /// a float tensor, a name already taken) are emitted at their location,
 /// prefixed "ms-autodiff: ", and nothing is added to the module. The
 /// context must have the arith dialect loaded (ms tools always do).
 mlir::FailureOr<mlir::func::FuncOp>
 buildGradientFunc(mlir::func::FuncOp fn, llvm::ArrayRef<unsigned> wrt,
-                  llvm::StringRef gradName);
+                  llvm::StringRef gradName, bool savedForward = false);
+
+/// The argument attribute naming a saved forward value (see above).
+inline constexpr llvm::StringLiteral kSavedAttrName = "ms.saved";
 
 } // namespace ms
 

@@ -71,6 +71,16 @@ def MSAutodiff : Pass<"ms-autodiff", "::mlir::ModuleOp"> {
     ```
     ms-opt --ms-autodiff='func=construct wrt=1,2' net.mlir
     ```
+
+    With `saved-forward` the forward ops leave the gradient function (only
+    constants stay): every forward value it reads is an argument instead,
+
+    ```
+    (args..., saved..., sens...) -> (results..., grads...)
+    ```
+
+    each tagged `{ms.saved = array<i64: op, result>}` (result `result` of
+    the `op`-th op of `func`). PyNative passes the values its tape computed.
   }];
   let options = [
     Option<"funcName", "func", "std::string", /*default=*/"\"construct\"",
@@ -79,7 +89,12 @@ def MSAutodiff : Pass<"ms-autodiff", "::mlir::ModuleOp"> {
                "Argument indices to differentiate with respect to (empty: "
                "every float tensor argument)">,
     Option<"gradName", "grad-name", "std::string", /*default=*/"\"\"",
-           "Name of the gradient function (empty: <func>_grad)">
+           "Name of the gradient function (empty: <func>_grad)">,
+    Option<"savedForward", "saved-forward", "bool", /*default=*/"false",
+           "Take the forward values the backward reads (and the results) "
+           "as arguments tagged ms.saved = array<i64: op, result>, after "
+           "the function's own and before the sens, instead of computing "
+           "them again (PyNative, whose tape already holds them)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect"];
