@@ -2,10 +2,9 @@
 //
 // cumsum is an scf.for along the axis carrying the running sum of the
 // slices before it (one elementwise add per step: sequential, in order).
-// argsort counts, for each element, the elements that go before it (its
-// rank, one in-order reduction), then finds, for each output position, the
-// element of that rank (another); no data-dependent control flow, so every
-// codegen path handles it. gather_elements and its gradient read and sum
+// argsort merge sorts an index buffer per row (scf.for loops with static
+// trip counts, choices by select: no data-dependent control flow, O(n log
+// n) per row of n). gather_elements and its gradient read and sum
 // through indices inside linalg.generic bodies. Unsigned tensors are
 // bit-cast to signless ones around the kernels (arith is signless; the
 // predicates say how to compare).
@@ -170,24 +169,119 @@ Value precedes(OpBuilder &b, Location loc, Value x, Value y, bool descending,
   return arith::OrIOp::create(b, loc, ordered, nanAbove);
 }
 
-/// `x` and `y` are tied: equal, or both NaN.
-Value tied(OpBuilder &b, Location loc, Value x, Value y) {
-  if (!isa<FloatType>(x.getType()))
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-  Value equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, y);
-  Value xNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  Value yNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, y, y);
-  Value bothNaN = arith::AndIOp::create(b, loc, xNaN, yNaN);
-  return arith::OrIOp::create(b, loc, equal, bothNaN);
+/// The positions 0..n-1 of one row, stably sorted by `input`'s elements at
+/// `at` (with `at[axis]` replaced by each position), in slots [base, base +
+/// n) of the returned [2n] buffer, `base` set to 0 or n: a bottom-up merge
+/// sort of positions. Pass p merges adjacent runs of width 2^p from one half
+/// of the buffer into the other (one buffer, so the loops update it in
+/// place); each output slot takes the head of the left run unless the right
+/// run's head strictly precedes it, so ties keep their order. Every loop has
+/// a static trip count and the choice is a select, so there is no
+/// data-dependent control flow: n ceil(log2 n) steps.
+Value mergeSortedRow(OpBuilder &b, Location loc, Value input,
+                     SmallVector<Value> at, int64_t axis, int64_t n,
+                     bool descending, bool isUnsigned, int64_t &base) {
+  MLIRContext *ctx = b.getContext();
+  auto bufferType = RankedTensorType::get({2 * n}, b.getIndexType());
+  auto identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+  Value iota =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{bufferType}, ValueRange{},
+          ValueRange{emptyLike(b, loc, bufferType)},
+          ArrayRef<AffineMap>{identity},
+          ArrayRef<IteratorType>{IteratorType::parallel},
+          [](OpBuilder &nb, Location nl, ValueRange) {
+            linalg::YieldOp::create(nb, nl,
+                                    linalg::IndexOp::create(nb, nl, 0)
+                                        .getResult());
+          })
+          .getResult(0);
+  int64_t passes = 0;
+  while ((int64_t(1) << passes) < n)
+    ++passes;
+  base = passes % 2 == 0 ? 0 : n;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value size = arith::ConstantIndexOp::create(b, loc, n);
+  Value last = arith::ConstantIndexOp::create(b, loc, n - 1);
+  Value passCount = arith::ConstantIndexOp::create(b, loc, passes);
+  Value yes = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  auto readAt = [&](OpBuilder &lb, Location l, Value buffer, Value slot) {
+    Value position = tensor::ExtractOp::create(lb, l, buffer, slot);
+    at[axis] = position;
+    Value element = tensor::ExtractOp::create(lb, l, input, at);
+    return std::make_pair(position, element);
+  };
+  auto passLoop = scf::ForOp::create(
+      b, loc, zero, passCount, one, ValueRange{iota},
+      [&](OpBuilder &pb, Location pl, Value pass, ValueRange buffer) {
+        Value width = arith::ShLIOp::create(pb, pl, one, pass);
+        Value span = arith::ShLIOp::create(pb, pl, width, one);
+        // Even passes read the first half and write the second.
+        Value odd = arith::AndIOp::create(pb, pl, pass, one);
+        Value srcBase = arith::MulIOp::create(pb, pl, odd, size);
+        Value dstBase = arith::SubIOp::create(pb, pl, size, srcBase);
+        auto merge = scf::ForOp::create(
+            pb, pl, zero, size, one, ValueRange{zero, zero, buffer[0]},
+            [&](OpBuilder &lb, Location l, Value k, ValueRange carried) {
+              // At the first slot of a run pair, restart both heads.
+              Value offset = arith::RemUIOp::create(lb, l, k, span);
+              Value start = arith::SubIOp::create(lb, l, k, offset);
+              Value startsPair = arith::CmpIOp::create(
+                  lb, l, arith::CmpIPredicate::eq, offset, zero);
+              Value midEnd = arith::AddIOp::create(lb, l, start, width);
+              Value mid = arith::MinUIOp::create(lb, l, midEnd, size);
+              Value pairEnd = arith::AddIOp::create(lb, l, start, span);
+              Value end = arith::MinUIOp::create(lb, l, pairEnd, size);
+              Value left =
+                  arith::SelectOp::create(lb, l, startsPair, start, carried[0]);
+              Value right =
+                  arith::SelectOp::create(lb, l, startsPair, mid, carried[1]);
+              Value leftLive = arith::CmpIOp::create(
+                  lb, l, arith::CmpIPredicate::ult, left, mid);
+              Value rightLive = arith::CmpIOp::create(
+                  lb, l, arith::CmpIPredicate::ult, right, end);
+              // An exhausted head is clamped to a valid slot; its read is
+              // discarded by the select below.
+              Value leftSlot = arith::MinUIOp::create(lb, l, left, last);
+              Value rightSlot = arith::MinUIOp::create(lb, l, right, last);
+              Value leftAt = arith::AddIOp::create(lb, l, srcBase, leftSlot);
+              Value rightAt = arith::AddIOp::create(lb, l, srcBase, rightSlot);
+              auto [leftPos, leftX] = readAt(lb, l, carried[2], leftAt);
+              auto [rightPos, rightX] = readAt(lb, l, carried[2], rightAt);
+              Value rightFirst =
+                  precedes(lb, l, rightX, leftX, descending, isUnsigned);
+              Value leftWins = arith::XOrIOp::create(lb, l, rightFirst, yes);
+              Value rightDone = arith::XOrIOp::create(lb, l, rightLive, yes);
+              Value leftOk = arith::OrIOp::create(lb, l, rightDone, leftWins);
+              Value takeLeft = arith::AndIOp::create(lb, l, leftLive, leftOk);
+              Value picked =
+                  arith::SelectOp::create(lb, l, takeLeft, leftPos, rightPos);
+              Value slot = arith::AddIOp::create(lb, l, dstBase, k);
+              Value written =
+                  tensor::InsertOp::create(lb, l, picked, carried[2], slot);
+              Value leftNext = arith::AddIOp::create(lb, l, left, one);
+              Value rightNext = arith::AddIOp::create(lb, l, right, one);
+              Value newLeft =
+                  arith::SelectOp::create(lb, l, takeLeft, leftNext, left);
+              Value newRight =
+                  arith::SelectOp::create(lb, l, takeLeft, right, rightNext);
+              scf::YieldOp::create(lb, l,
+                                   ValueRange{newLeft, newRight, written});
+            });
+        scf::YieldOp::create(pb, pl, merge.getResult(2));
+      });
+  return passLoop.getResult(0);
 }
 
+/// Each row along `axis` (a loop nest over the other dims) is merge sorted
+/// on its own, and its first k positions written to the result.
 struct ArgsortPattern : OpConversionPattern<ArgsortOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ArgsortOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     bool isUnsigned =
         op.getInput().getType().getElementType().isUnsignedInteger();
     Value input = signless(rewriter, loc, adaptor.getInput());
@@ -195,54 +289,48 @@ struct ArgsortPattern : OpConversionPattern<ArgsortOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Type indexType = resultType.getElementType();
     int64_t rank = type.getRank(), axis = op.getNormalizedAxis();
+    int64_t n = type.getDimSize(axis), k = resultType.getDimSize(axis);
     bool descending = op.getDescending();
-    SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
-    iterators.push_back(IteratorType::reduction);
 
-    // rank[i] = #{j : x[j] before x[i], or tied with j < i}; dim `rank` is j.
-    auto ranksType = type.clone(indexType);
-    auto ranks = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{ranksType}, ValueRange{input, input},
-        ValueRange{zeros(rewriter, loc, ranksType)},
-        ArrayRef<AffineMap>{replacedAxisMap(ctx, rank, axis, axis),
-                            replacedAxisMap(ctx, rank, axis, rank),
-                            firstDimsMap(ctx, rank)},
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value xi = args[0], xj = args[1], count = args[2];
-          Value before = precedes(b, l, xj, xi, descending, isUnsigned);
-          Value same = tied(b, l, xj, xi);
-          Value i = linalg::IndexOp::create(b, l, axis);
-          Value j = linalg::IndexOp::create(b, l, rank);
-          Value earlier =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, j, i);
-          Value tieBefore = arith::AndIOp::create(b, l, same, earlier);
-          Value goesFirst = arith::OrIOp::create(b, l, before, tieBefore);
-          Value one = arith::ExtUIOp::create(b, l, indexType, goesFirst);
-          linalg::YieldOp::create(
-              b, l, arith::AddIOp::create(b, l, count, one).getResult());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis)
+        continue;
+      lbs.push_back(zero);
+      ubs.push_back(
+          arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(d)));
+      steps.push_back(one);
+    }
+    Value kCount = arith::ConstantIndexOp::create(rewriter, loc, k);
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps,
+        ValueRange{emptyLike(rewriter, loc, resultType)},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange results) {
+          SmallVector<Value> at(ivs.begin(), ivs.end());
+          at.insert(at.begin() + axis, zero);
+          int64_t base;
+          Value sorted = mergeSortedRow(b, l, input, at, axis, n, descending,
+                                        isUnsigned, base);
+          Value baseValue = arith::ConstantIndexOp::create(b, l, base);
+          auto write = scf::ForOp::create(
+              b, l, zero, kCount, one, ValueRange{results[0]},
+              [&](OpBuilder &wb, Location wl, Value q, ValueRange out) {
+                Value slot = arith::AddIOp::create(wb, wl, baseValue, q);
+                Value position =
+                    tensor::ExtractOp::create(wb, wl, sorted, slot);
+                Value cast =
+                    arith::IndexCastOp::create(wb, wl, indexType, position);
+                SmallVector<Value> to(at);
+                to[axis] = q;
+                Value written =
+                    tensor::InsertOp::create(wb, wl, cast, out[0], to);
+                scf::YieldOp::create(wb, wl, written);
+              });
+          return scf::ValueVector{write.getResult(0)};
         });
-
-    // index[r] = the i with rank[i] == r (exactly one); dim `rank` is i.
-    auto indices = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType},
-        ValueRange{ranks.getResult(0)},
-        ValueRange{zeros(rewriter, loc, resultType)},
-        ArrayRef<AffineMap>{replacedAxisMap(ctx, rank, axis, rank),
-                            firstDimsMap(ctx, rank)},
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value rankOfI = args[0], acc = args[1];
-          Value r = arith::IndexCastOp::create(
-              b, l, indexType, linalg::IndexOp::create(b, l, axis));
-          Value i = arith::IndexCastOp::create(
-              b, l, indexType, linalg::IndexOp::create(b, l, rank));
-          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                            rankOfI, r);
-          Value zero = zeroOf(b, l, indexType);
-          Value picked = arith::SelectOp::create(b, l, hit, i, zero);
-          linalg::YieldOp::create(
-              b, l, arith::AddIOp::create(b, l, acc, picked).getResult());
-        });
-    rewriter.replaceOp(op, indices.getResult(0));
+    rewriter.replaceOp(op, nest.results[0]);
     return success();
   }
 };
@@ -270,23 +358,14 @@ struct GatherElementsPattern : OpConversionPattern<GatherElementsOp> {
           // An index outside [0, size) reads position 0 and yields 0.
           Value index =
               arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
-          Value atLeastZero = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::sge, index, zero);
-          Value belowSize = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::slt, index, size);
-          Value inRange = arith::AndIOp::create(b, l, atLeastZero, belowSize);
-          Value safe = arith::SelectOp::create(b, l, inRange, index, zero);
+          BoundedIndex bounded = boundedIndex(b, l, index, axisSize);
           SmallVector<Value> at;
           for (int64_t d = 0; d < rank; ++d)
-            at.push_back(d == axis ? safe
+            at.push_back(d == axis ? bounded.safe
                                    : linalg::IndexOp::create(b, l, d).getResult());
           Value element = tensor::ExtractOp::create(b, l, input, at);
-          Value fill = zeroOf(b, l, element.getType());
-          linalg::YieldOp::create(
-              b, l,
-              arith::SelectOp::create(b, l, inRange, element, fill).getResult());
+          linalg::YieldOp::create(b, l,
+                                  zeroUnless(b, l, bounded.inRange, element));
         });
     rewriter.replaceOp(op, restore(rewriter, loc, generic.getResult(0),
                                    resultType));
