@@ -169,110 +169,136 @@ Value precedes(OpBuilder &b, Location loc, Value x, Value y, bool descending,
   return arith::OrIOp::create(b, loc, ordered, nanAbove);
 }
 
-/// The positions 0..n-1 of one row, stably sorted by `input`'s elements at
-/// `at` (with `at[axis]` replaced by each position), in slots [base, base +
-/// n) of the returned [2n] buffer, `base` set to 0 or n: a bottom-up merge
-/// sort of positions. Pass p merges adjacent runs of width 2^p from one half
-/// of the buffer into the other (one buffer, so the loops update it in
-/// place); each output slot takes the head of the left run unless the right
-/// run's head strictly precedes it, so ties keep their order. Every loop has
-/// a static trip count and the choice is a select, so there is no
-/// data-dependent control flow: n ceil(log2 n) steps.
-Value mergeSortedRow(OpBuilder &b, Location loc, Value input,
-                     SmallVector<Value> at, int64_t axis, int64_t n,
-                     bool descending, bool isUnsigned, int64_t &base) {
-  MLIRContext *ctx = b.getContext();
-  auto bufferType = RankedTensorType::get({2 * n}, b.getIndexType());
-  auto identity = AffineMap::getMultiDimIdentityMap(1, ctx);
-  Value iota =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{bufferType}, ValueRange{},
-          ValueRange{emptyLike(b, loc, bufferType)},
-          ArrayRef<AffineMap>{identity},
-          ArrayRef<IteratorType>{IteratorType::parallel},
-          [](OpBuilder &nb, Location nl, ValueRange) {
-            linalg::YieldOp::create(nb, nl,
-                                    linalg::IndexOp::create(nb, nl, 0)
-                                        .getResult());
-          })
-          .getResult(0);
+/// Stably sorts the positions 0..n-1 of one row by `input`'s elements at
+/// `at` (with `at[axis]` replaced by each position): a bottom-up merge sort
+/// of positions in a [2n] buffer. Pass p merges adjacent runs of width 2^p
+/// from one half of the buffer into the other (one buffer, so the loops
+/// update it in place); each output slot takes the head of the left run
+/// unless the right run's head strictly precedes it, so ties keep their
+/// order. Every loop has a static trip count and every choice is a select:
+/// no data-dependent control flow, n ceil(log2 n) steps.
+struct RowMergeSort {
+  Value input;
+  SmallVector<Value> at;
+  int64_t axis, n;
+  bool descending, isUnsigned;
   int64_t passes = 0;
-  while ((int64_t(1) << passes) < n)
-    ++passes;
-  base = passes % 2 == 0 ? 0 : n;
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value size = arith::ConstantIndexOp::create(b, loc, n);
-  Value last = arith::ConstantIndexOp::create(b, loc, n - 1);
-  Value passCount = arith::ConstantIndexOp::create(b, loc, passes);
-  Value yes = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-  auto readAt = [&](OpBuilder &lb, Location l, Value buffer, Value slot) {
-    Value position = tensor::ExtractOp::create(lb, l, buffer, slot);
+  Value zero, one, size, last, yes;
+
+  RowMergeSort(OpBuilder &b, Location loc, Value input, ValueRange at,
+               int64_t axis, int64_t n, bool descending, bool isUnsigned)
+      : input(input), at(at.begin(), at.end()), axis(axis), n(n),
+        descending(descending), isUnsigned(isUnsigned) {
+    while ((int64_t(1) << passes) < n)
+      ++passes;
+    zero = arith::ConstantIndexOp::create(b, loc, 0);
+    one = arith::ConstantIndexOp::create(b, loc, 1);
+    size = arith::ConstantIndexOp::create(b, loc, n);
+    last = arith::ConstantIndexOp::create(b, loc, n - 1);
+    yes = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  }
+
+  /// Where the sorted positions end up: slots [base, base + n).
+  int64_t base() const { return passes % 2 == 0 ? 0 : n; }
+
+  /// The sorted buffer.
+  Value build(OpBuilder &b, Location loc) {
+    Value passCount = arith::ConstantIndexOp::create(b, loc, passes);
+    auto passLoop = scf::ForOp::create(
+        b, loc, zero, passCount, one, ValueRange{iota(b, loc)},
+        [&](OpBuilder &pb, Location pl, Value pass, ValueRange buffer) {
+          scf::YieldOp::create(pb, pl, mergePass(pb, pl, pass, buffer[0]));
+        });
+    return passLoop.getResult(0);
+  }
+
+private:
+  /// [0, 1, ..., 2n - 1]: the first half is the identity order; the second
+  /// is scratch, written before it is read.
+  Value iota(OpBuilder &b, Location loc) {
+    auto type = RankedTensorType::get({2 * n}, b.getIndexType());
+    auto identity = AffineMap::getMultiDimIdentityMap(1, b.getContext());
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{type}, ValueRange{},
+               ValueRange{emptyLike(b, loc, type)},
+               ArrayRef<AffineMap>{identity},
+               ArrayRef<IteratorType>{IteratorType::parallel},
+               [](OpBuilder &nb, Location nl, ValueRange) {
+                 Value i = linalg::IndexOp::create(nb, nl, 0);
+                 linalg::YieldOp::create(nb, nl, i);
+               })
+        .getResult(0);
+  }
+
+  /// One pass: runs of width 2^pass merged into the other half.
+  Value mergePass(OpBuilder &b, Location loc, Value pass, Value buffer) {
+    Value width = arith::ShLIOp::create(b, loc, one, pass);
+    Value span = arith::ShLIOp::create(b, loc, width, one);
+    // Even passes read the first half and write the second.
+    Value odd = arith::AndIOp::create(b, loc, pass, one);
+    Value srcBase = arith::MulIOp::create(b, loc, odd, size);
+    Value dstBase = arith::SubIOp::create(b, loc, size, srcBase);
+    auto merge = scf::ForOp::create(
+        b, loc, zero, size, one, ValueRange{zero, zero, buffer},
+        [&](OpBuilder &lb, Location l, Value k, ValueRange carried) {
+          scf::YieldOp::create(lb, l,
+                               mergeStep(lb, l, k, width, span, srcBase,
+                                         dstBase, carried));
+        });
+    return merge.getResult(2);
+  }
+
+  /// The position at `slot` of `buffer` and the element it names.
+  std::pair<Value, Value> read(OpBuilder &b, Location loc, Value buffer,
+                               Value slot) {
+    Value position = tensor::ExtractOp::create(b, loc, buffer, slot);
     at[axis] = position;
-    Value element = tensor::ExtractOp::create(lb, l, input, at);
-    return std::make_pair(position, element);
-  };
-  auto passLoop = scf::ForOp::create(
-      b, loc, zero, passCount, one, ValueRange{iota},
-      [&](OpBuilder &pb, Location pl, Value pass, ValueRange buffer) {
-        Value width = arith::ShLIOp::create(pb, pl, one, pass);
-        Value span = arith::ShLIOp::create(pb, pl, width, one);
-        // Even passes read the first half and write the second.
-        Value odd = arith::AndIOp::create(pb, pl, pass, one);
-        Value srcBase = arith::MulIOp::create(pb, pl, odd, size);
-        Value dstBase = arith::SubIOp::create(pb, pl, size, srcBase);
-        auto merge = scf::ForOp::create(
-            pb, pl, zero, size, one, ValueRange{zero, zero, buffer[0]},
-            [&](OpBuilder &lb, Location l, Value k, ValueRange carried) {
-              // At the first slot of a run pair, restart both heads.
-              Value offset = arith::RemUIOp::create(lb, l, k, span);
-              Value start = arith::SubIOp::create(lb, l, k, offset);
-              Value startsPair = arith::CmpIOp::create(
-                  lb, l, arith::CmpIPredicate::eq, offset, zero);
-              Value midEnd = arith::AddIOp::create(lb, l, start, width);
-              Value mid = arith::MinUIOp::create(lb, l, midEnd, size);
-              Value pairEnd = arith::AddIOp::create(lb, l, start, span);
-              Value end = arith::MinUIOp::create(lb, l, pairEnd, size);
-              Value left =
-                  arith::SelectOp::create(lb, l, startsPair, start, carried[0]);
-              Value right =
-                  arith::SelectOp::create(lb, l, startsPair, mid, carried[1]);
-              Value leftLive = arith::CmpIOp::create(
-                  lb, l, arith::CmpIPredicate::ult, left, mid);
-              Value rightLive = arith::CmpIOp::create(
-                  lb, l, arith::CmpIPredicate::ult, right, end);
-              // An exhausted head is clamped to a valid slot; its read is
-              // discarded by the select below.
-              Value leftSlot = arith::MinUIOp::create(lb, l, left, last);
-              Value rightSlot = arith::MinUIOp::create(lb, l, right, last);
-              Value leftAt = arith::AddIOp::create(lb, l, srcBase, leftSlot);
-              Value rightAt = arith::AddIOp::create(lb, l, srcBase, rightSlot);
-              auto [leftPos, leftX] = readAt(lb, l, carried[2], leftAt);
-              auto [rightPos, rightX] = readAt(lb, l, carried[2], rightAt);
-              Value rightFirst =
-                  precedes(lb, l, rightX, leftX, descending, isUnsigned);
-              Value leftWins = arith::XOrIOp::create(lb, l, rightFirst, yes);
-              Value rightDone = arith::XOrIOp::create(lb, l, rightLive, yes);
-              Value leftOk = arith::OrIOp::create(lb, l, rightDone, leftWins);
-              Value takeLeft = arith::AndIOp::create(lb, l, leftLive, leftOk);
-              Value picked =
-                  arith::SelectOp::create(lb, l, takeLeft, leftPos, rightPos);
-              Value slot = arith::AddIOp::create(lb, l, dstBase, k);
-              Value written =
-                  tensor::InsertOp::create(lb, l, picked, carried[2], slot);
-              Value leftNext = arith::AddIOp::create(lb, l, left, one);
-              Value rightNext = arith::AddIOp::create(lb, l, right, one);
-              Value newLeft =
-                  arith::SelectOp::create(lb, l, takeLeft, leftNext, left);
-              Value newRight =
-                  arith::SelectOp::create(lb, l, takeLeft, right, rightNext);
-              scf::YieldOp::create(lb, l,
-                                   ValueRange{newLeft, newRight, written});
-            });
-        scf::YieldOp::create(pb, pl, merge.getResult(2));
-      });
-  return passLoop.getResult(0);
-}
+    Value element = tensor::ExtractOp::create(b, loc, input, at);
+    return {position, element};
+  }
+
+  /// Output slot k of a pass; `carried` is (left head, right head, buffer).
+  SmallVector<Value> mergeStep(OpBuilder &b, Location l, Value k, Value width,
+                               Value span, Value srcBase, Value dstBase,
+                               ValueRange carried) {
+    // At the first slot of a run pair, both heads restart.
+    Value offset = arith::RemUIOp::create(b, l, k, span);
+    Value start = arith::SubIOp::create(b, l, k, offset);
+    Value startsPair =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, offset, zero);
+    Value midEnd = arith::AddIOp::create(b, l, start, width);
+    Value mid = arith::MinUIOp::create(b, l, midEnd, size);
+    Value pairEnd = arith::AddIOp::create(b, l, start, span);
+    Value end = arith::MinUIOp::create(b, l, pairEnd, size);
+    Value left = arith::SelectOp::create(b, l, startsPair, start, carried[0]);
+    Value right = arith::SelectOp::create(b, l, startsPair, mid, carried[1]);
+    Value leftLive =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, left, mid);
+    Value rightLive =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, right, end);
+    // An exhausted head is clamped to a valid slot; what it reads there is
+    // discarded by the select below.
+    Value leftSlot = arith::MinUIOp::create(b, l, left, last);
+    Value rightSlot = arith::MinUIOp::create(b, l, right, last);
+    Value leftAt = arith::AddIOp::create(b, l, srcBase, leftSlot);
+    Value rightAt = arith::AddIOp::create(b, l, srcBase, rightSlot);
+    auto [leftPos, leftX] = read(b, l, carried[2], leftAt);
+    auto [rightPos, rightX] = read(b, l, carried[2], rightAt);
+    Value rightFirst = precedes(b, l, rightX, leftX, descending, isUnsigned);
+    Value leftWins = arith::XOrIOp::create(b, l, rightFirst, yes);
+    Value rightDone = arith::XOrIOp::create(b, l, rightLive, yes);
+    Value leftOk = arith::OrIOp::create(b, l, rightDone, leftWins);
+    Value takeLeft = arith::AndIOp::create(b, l, leftLive, leftOk);
+    Value picked = arith::SelectOp::create(b, l, takeLeft, leftPos, rightPos);
+    Value slot = arith::AddIOp::create(b, l, dstBase, k);
+    Value written = tensor::InsertOp::create(b, l, picked, carried[2], slot);
+    Value leftNext = arith::AddIOp::create(b, l, left, one);
+    Value rightNext = arith::AddIOp::create(b, l, right, one);
+    Value newLeft = arith::SelectOp::create(b, l, takeLeft, leftNext, left);
+    Value newRight = arith::SelectOp::create(b, l, takeLeft, right, rightNext);
+    return {newLeft, newRight, written};
+  }
+};
 
 /// Each row along `axis` (a loop nest over the other dims) is merge sorted
 /// on its own, and its first k positions written to the result.
@@ -310,10 +336,10 @@ struct ArgsortPattern : OpConversionPattern<ArgsortOp> {
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange results) {
           SmallVector<Value> at(ivs.begin(), ivs.end());
           at.insert(at.begin() + axis, zero);
-          int64_t base;
-          Value sorted = mergeSortedRow(b, l, input, at, axis, n, descending,
-                                        isUnsigned, base);
-          Value baseValue = arith::ConstantIndexOp::create(b, l, base);
+          RowMergeSort sort(b, l, input, at, axis, n, descending,
+                            isUnsigned);
+          Value sorted = sort.build(b, l);
+          Value baseValue = arith::ConstantIndexOp::create(b, l, sort.base());
           auto write = scf::ForOp::create(
               b, l, zero, kCount, one, ValueRange{results[0]},
               [&](OpBuilder &wb, Location wl, Value q, ValueRange out) {

@@ -40,11 +40,11 @@ func.func @cumsum_i64(%x: tensor<6xi64>) -> tensor<6xi64> {
 // right strictly precedes it (descending: greater, or NaN over a number).
 // CHECK-LABEL: func @argsort
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c4 step %{{.*}} iter_args(%[[RES:.*]] = %{{.*}}) -> (tensor<4x2xi32>)
-// CHECK: %[[IOTA:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<10xindex>)
-// CHECK: linalg.index 0 : index
 // CHECK-DAG: %[[N:.*]] = arith.constant 5 : index
 // CHECK-DAG: %[[LAST:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[PASSES:.*]] = arith.constant 3 : index
+// CHECK: %[[IOTA:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<10xindex>)
+// CHECK: linalg.index 0 : index
 // CHECK: scf.for %[[P:.*]] = %{{.*}} to %[[PASSES]] step %{{.*}} iter_args(%{{.*}} = %[[IOTA]]) -> (tensor<10xindex>)
 // CHECK: %[[W:.*]] = arith.shli %{{.*}}, %[[P]] : index
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args({{.*}}) -> (index, index, tensor<10xindex>)
