@@ -331,6 +331,27 @@ CASES = {
         "tensor<6x2x3x3xf32>",
         lambda x, w: F.conv_transpose2d(x, w, stride=2, padding=1, groups=2),
         [0, 1]),
+    "interpolate_nearest": (
+        [(2, 3, 5, 6)], None,
+        'ms.interpolate %a0 size [7, 3] mode "nearest" : tensor<2x3x5x6xf32>',
+        lambda x: F.interpolate(x, size=(7, 3), mode="nearest"), [0]),
+    "interpolate_bilinear": (
+        [(2, 2, 5, 6)], None,
+        'ms.interpolate %a0 size [9, 13] mode "bilinear" : '
+        "tensor<2x2x5x6xf32>",
+        lambda x: F.interpolate(x, size=(9, 13), mode="bilinear",
+                                align_corners=False), [0]),
+    "interpolate_bilinear_align_corners": (
+        [(1, 3, 5, 6)], None,
+        'ms.interpolate %a0 size [3, 8] mode "bilinear" align_corners : '
+        "tensor<1x3x5x6xf32>",
+        lambda x: F.interpolate(x, size=(3, 8), mode="bilinear",
+                                align_corners=True), [0]),
+    "interpolate_bilinear_scale_factor": (
+        [(1, 2, 4, 5)], None,
+        'ms.interpolate %a0 size [8, 10] mode "bilinear" scales [0.5, 0.5] : '
+        "tensor<1x2x4x5xf32>",
+        lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"), [0]),
     "stop_gradient": ([(4, 5)], None,
                       "ms.stop_gradient %a0 : tensor<4x5xf32>",
                       lambda x: x.detach(), [0]),

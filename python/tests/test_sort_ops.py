@@ -81,6 +81,52 @@ def test_cumsum_matches_torch_and_methods():
     np.testing.assert_array_equal(ops.cumsum(b, 0).asnumpy(), [1, 1, 2])
 
 
+
+def _stable_order(x, axis, descending):
+    """numpy's stable argsort with NaN above every number (last ascending,
+    first descending), as argsort promises."""
+    x = np.moveaxis(x, axis, -1)
+    nan = np.isnan(x)
+    key = np.where(nan, 0, -x if descending else x)
+    out = np.empty(x.shape, np.int64)
+    for row in np.ndindex(x.shape[:-1]):
+        order = np.argsort(key[row], kind="stable")
+        # NaN first descending, last ascending; stable among themselves.
+        rank = nan[row][order] if not descending else ~nan[row][order]
+        out[row] = order[np.argsort(rank, kind="stable")]
+    return np.moveaxis(out, -1, axis)
+
+
+@pytest.mark.parametrize("shape,axis", [((2, 4096), 1), ((3000, 3), 0),
+                                        ((1, 1, 1025), -1)],
+                         ids=["rows4096", "axis0_3000", "rank3_1025"])
+@pytest.mark.parametrize("descending", [False, True])
+def test_long_rows_match_numpy_stable_argsort(shape, axis, descending):
+    """Long rows (the merge sort's many passes, and runs cut short by a
+    length that is no power of two), with many ties and some NaNs, in
+    PyNative and GRAPH mode."""
+    rng = np.random.default_rng(5)
+    x = rng.integers(-40, 40, shape).astype(np.float32)
+    x.reshape(-1)[rng.choice(x.size, x.size // 50, replace=False)] = np.nan
+    want = _stable_order(x, axis, descending)
+    got = ops.argsort(Tensor(x), axis, descending).asnumpy()
+    np.testing.assert_array_equal(got, want)
+    graph = ms.jit(lambda t: ops.argsort(t, axis, descending))(Tensor(x))
+    np.testing.assert_array_equal(graph.asnumpy(), got)
+    values, indices = ops.sort(Tensor(x), axis, descending)
+    np.testing.assert_array_equal(indices.asnumpy(), want)
+    np.testing.assert_array_equal(values.asnumpy(),
+                                  np.take_along_axis(x, want, axis))
+
+
+def test_long_integer_rows_match_numpy():
+    x = np.random.default_rng(6).integers(-9, 9, (3, 2049)).astype(np.int32)
+    for descending in (False, True):
+        got = ops.argsort(Tensor(x), -1, descending).asnumpy()
+        np.testing.assert_array_equal(got, _stable_order(x.astype(np.float64),
+                                                          -1, descending))
+
+
 def test_methods_and_primitives():
     x = _data(3)
     t = Tensor(x)

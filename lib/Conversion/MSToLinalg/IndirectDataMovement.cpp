@@ -58,27 +58,16 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value index = arith::IndexCastOp::create(b, l, b.getIndexType(),
                                                    args[0]);
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
-          // One op per statement: argument evaluation order is unspecified,
-          // and the IR must not depend on the host compiler.
-          Value atLeastZero = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::sge, index, zero);
-          Value belowSize = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::slt, index, size);
-          Value inRange = arith::AndIOp::create(b, l, atLeastZero, belowSize);
-          Value safe = arith::SelectOp::create(b, l, inRange, index, zero);
+          BoundedIndex bounded = boundedIndex(b, l, index, axisSize);
           SmallVector<Value> at;
           for (int64_t d = 0; d < axis; ++d)
             at.push_back(linalg::IndexOp::create(b, l, d));
-          at.push_back(safe);
+          at.push_back(bounded.safe);
           for (int64_t d = axis + indexRank; d < rank; ++d)
             at.push_back(linalg::IndexOp::create(b, l, d));
           Value element = tensor::ExtractOp::create(b, l, input, at);
-          Value fill = scalarConst(b, l, element.getType(), 0.0);
-          linalg::YieldOp::create(
-              b, l, arith::SelectOp::create(b, l, inRange, element, fill)
-                        .getResult());
+          linalg::YieldOp::create(b, l,
+                                  zeroUnless(b, l, bounded.inRange, element));
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -162,12 +151,7 @@ struct ScatterUpdatePattern : OpConversionPattern<ScatterUpdateOp> {
         [&](OpBuilder &b, Location l, Value m, ValueRange carried) {
           Value raw = tensor::ExtractOp::create(b, l, indices, ValueRange{m});
           Value row = arith::IndexCastOp::create(b, l, b.getIndexType(), raw);
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value atLeastZero = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::sge, row, zero);
-          Value belowRows = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::slt, row, rows);
-          Value inRange = arith::AndIOp::create(b, l, atLeastZero, belowRows);
+          Value inRange = inBounds(b, l, row, rows);
           auto write = scf::IfOp::create(
               b, l, inRange,
               [&](OpBuilder &tb, Location tl) {

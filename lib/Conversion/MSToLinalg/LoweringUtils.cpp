@@ -62,6 +62,38 @@ Value scalarConst(OpBuilder &b, Location loc, Type type, double value) {
       b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
 }
 
+namespace {
+// One op per statement: argument evaluation order is unspecified, and the
+// IR must not depend on the host compiler.
+Value inBoundsOf(OpBuilder &b, Location loc, Value index, Value zero,
+                 Value size) {
+  Value atLeastZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
+  Value belowSize =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, size);
+  return arith::AndIOp::create(b, loc, atLeastZero, belowSize);
+}
+} // namespace
+
+Value inBounds(OpBuilder &b, Location loc, Value index, Value size) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return inBoundsOf(b, loc, index, zero, size);
+}
+
+BoundedIndex boundedIndex(OpBuilder &b, Location loc, Value index,
+                          int64_t size) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value bound = arith::ConstantIndexOp::create(b, loc, size);
+  Value inRange = inBoundsOf(b, loc, index, zero, bound);
+  Value safe = arith::SelectOp::create(b, loc, inRange, index, zero);
+  return {inRange, safe};
+}
+
+Value zeroUnless(OpBuilder &b, Location loc, Value inRange, Value element) {
+  Value zero = scalarConst(b, loc, element.getType(), 0.0);
+  return arith::SelectOp::create(b, loc, inRange, element, zero);
+}
+
 Value addScalars(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   if (isa<FloatType>(lhs.getType()))
     return arith::AddFOp::create(b, loc, lhs, rhs);

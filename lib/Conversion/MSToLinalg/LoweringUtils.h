@@ -109,6 +109,22 @@ mlir::Value spreadSpatialDims(mlir::OpBuilder &b, mlir::Location loc,
                               llvm::ArrayRef<int64_t> before,
                               llvm::ArrayRef<int64_t> size, double fill);
 
+/// Reads through an index tensor (gather, gather_elements, scatter_update)
+/// check the index first. `inBounds`: `index` (of index type) lies in [0,
+/// `size`). `boundedIndex` also gives `safe`: the index, or 0 when out of
+/// bounds, which is always a valid position to read; `zeroUnless` then
+/// replaces what was read there with zero. So no index makes a kernel read
+/// outside its input.
+struct BoundedIndex {
+  mlir::Value inRange, safe;
+};
+mlir::Value inBounds(mlir::OpBuilder &b, mlir::Location loc, mlir::Value index,
+                     mlir::Value size);
+BoundedIndex boundedIndex(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value index, int64_t size);
+mlir::Value zeroUnless(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value inRange, mlir::Value element);
+
 } // namespace ms::lowering
 
 #endif // MS_LIB_CONVERSION_MSTOLINALG_LOWERINGUTILS_H

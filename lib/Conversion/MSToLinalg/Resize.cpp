@@ -1,23 +1,21 @@
 //===- Resize.cpp - ms.interpolate to linalg ------------------------------===//
 //
 // The source rows and columns (and, for bilinear, the weights) of every
-// output position depend only on static sizes, so they are computed here
-// with torch's formulas, in torch's precision (float32, or float64 for f64
-// input; nearest always in float32), and become constant tables. One
-// linalg.generic over the output reads them per row (d2) and column (d3)
-// and extracts the input elements.
+// output position depend only on static sizes, so they are computed at
+// compile time (MSResizeTables.h: torch's formulas in torch's precision)
+// and become constant tables. One linalg.generic over the output reads
+// them per row (d2) and column (d3) and extracts the input elements.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "ms/Dialect/MS/IR/MSResizeTables.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 
-#include <algorithm>
-#include <cmath>
 #include <optional>
 
 using namespace mlir;
@@ -27,64 +25,6 @@ using namespace ms::lowering;
 namespace {
 
 using utils::IteratorType;
-
-/// Per output index along one axis: two source indices and their weights
-/// (nearest uses i0 only).
-struct AxisTable {
-  SmallVector<int64_t> i0, i1;
-  SmallVector<double> w0, w1;
-};
-
-/// torch's nearest_idx: exact for the same size and for doubling, else
-/// min(floor(o * scale), in - 1) in float32.
-AxisTable nearestAxis(int64_t in, int64_t out, std::optional<double> ratio) {
-  AxisTable t;
-  float scale = ratio ? static_cast<float>(*ratio)
-                      : static_cast<float>(in) / static_cast<float>(out);
-  for (int64_t o = 0; o < out; ++o) {
-    int64_t i;
-    if (out == in)
-      i = o;
-    else if (out == 2 * in)
-      i = o >> 1;
-    else
-      i = std::min(static_cast<int64_t>(
-                       std::floor(static_cast<float>(o) * scale)),
-                   in - 1);
-    t.i0.push_back(i);
-  }
-  return t;
-}
-
-/// torch's area_pixel_compute_scale / _source_index and the linear
-/// indices and weights, in T.
-template <typename T>
-AxisTable linearAxis(int64_t in, int64_t out, bool alignCorners,
-                     std::optional<double> ratio) {
-  AxisTable t;
-  T scale;
-  if (alignCorners)
-    scale = out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0);
-  else
-    scale = ratio ? static_cast<T>(*ratio)
-                  : static_cast<T>(in) / static_cast<T>(out);
-  for (int64_t o = 0; o < out; ++o) {
-    T real;
-    if (alignCorners) {
-      real = scale * static_cast<T>(o);
-    } else {
-      real = scale * (static_cast<T>(o) + T(0.5)) - T(0.5);
-      real = real < T(0) ? T(0) : real;
-    }
-    int64_t i = std::min(static_cast<int64_t>(std::floor(real)), in - 1);
-    T lambda = std::min(std::max(real - static_cast<T>(i), T(0)), T(1));
-    t.i0.push_back(i);
-    t.i1.push_back(i + (i < in - 1 ? 1 : 0));
-    t.w1.push_back(static_cast<double>(lambda));
-    t.w0.push_back(static_cast<double>(T(1) - lambda));
-  }
-  return t;
-}
 
 Value indexTable(OpBuilder &b, Location loc, ArrayRef<int64_t> values) {
   auto type = RankedTensorType::get({int64_t(values.size())}, b.getI64Type());
@@ -125,13 +65,10 @@ struct InterpolatePattern : OpConversionPattern<InterpolateOp> {
     }
     bool bilinear = op.getMode() == "bilinear";
     bool align = op.getAlignCorners();
-    auto axis = [&](int64_t in, int64_t out, std::optional<double> ratio) {
-      if (!bilinear)
-        return nearestAxis(in, out, ratio);
-      return compute.isF64() ? linearAxis<double>(in, out, align, ratio)
-                             : linearAxis<float>(in, out, align, ratio);
-    };
-    AxisTable rows = axis(inH, outH, ratioH), cols = axis(inW, outW, ratioW);
+    resize::AxisTable rows = resize::axisTable(inH, outH, bilinear, align,
+                                               ratioH, compute.isF64());
+    resize::AxisTable cols = resize::axisTable(inW, outW, bilinear, align,
+                                               ratioW, compute.isF64());
 
     SmallVector<Value> tables = {indexTable(rewriter, loc, rows.i0),
                                  indexTable(rewriter, loc, cols.i0)};

@@ -2,10 +2,9 @@
 //
 // cumsum is an scf.for along the axis carrying the running sum of the
 // slices before it (one elementwise add per step: sequential, in order).
-// argsort counts, for each element, the elements that go before it (its
-// rank, one in-order reduction), then finds, for each output position, the
-// element of that rank (another); no data-dependent control flow, so every
-// codegen path handles it. gather_elements and its gradient read and sum
+// argsort merge sorts an index buffer per row (scf.for loops with static
+// trip counts, choices by select: no data-dependent control flow, O(n log
+// n) per row of n). gather_elements and its gradient read and sum
 // through indices inside linalg.generic bodies. Unsigned tensors are
 // bit-cast to signless ones around the kernels (arith is signless; the
 // predicates say how to compare).
@@ -170,24 +169,145 @@ Value precedes(OpBuilder &b, Location loc, Value x, Value y, bool descending,
   return arith::OrIOp::create(b, loc, ordered, nanAbove);
 }
 
-/// `x` and `y` are tied: equal, or both NaN.
-Value tied(OpBuilder &b, Location loc, Value x, Value y) {
-  if (!isa<FloatType>(x.getType()))
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-  Value equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, y);
-  Value xNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  Value yNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, y, y);
-  Value bothNaN = arith::AndIOp::create(b, loc, xNaN, yNaN);
-  return arith::OrIOp::create(b, loc, equal, bothNaN);
-}
+/// Stably sorts the positions 0..n-1 of one row by `input`'s elements at
+/// `at` (with `at[axis]` replaced by each position): a bottom-up merge sort
+/// of positions in a [2n] buffer. Pass p merges adjacent runs of width 2^p
+/// from one half of the buffer into the other (one buffer, so the loops
+/// update it in place); each output slot takes the head of the left run
+/// unless the right run's head strictly precedes it, so ties keep their
+/// order. Every loop has a static trip count and every choice is a select:
+/// no data-dependent control flow, n ceil(log2 n) steps.
+struct RowMergeSort {
+  Value input;
+  SmallVector<Value> at;
+  int64_t axis, n;
+  bool descending, isUnsigned;
+  int64_t passes = 0;
+  Value zero, one, size, last, yes;
 
+  RowMergeSort(OpBuilder &b, Location loc, Value input, ValueRange at,
+               int64_t axis, int64_t n, bool descending, bool isUnsigned)
+      : input(input), at(at.begin(), at.end()), axis(axis), n(n),
+        descending(descending), isUnsigned(isUnsigned) {
+    while ((int64_t(1) << passes) < n)
+      ++passes;
+    zero = arith::ConstantIndexOp::create(b, loc, 0);
+    one = arith::ConstantIndexOp::create(b, loc, 1);
+    size = arith::ConstantIndexOp::create(b, loc, n);
+    last = arith::ConstantIndexOp::create(b, loc, n - 1);
+    yes = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  }
+
+  /// Where the sorted positions end up: slots [base, base + n).
+  int64_t base() const { return passes % 2 == 0 ? 0 : n; }
+
+  /// The sorted buffer.
+  Value build(OpBuilder &b, Location loc) {
+    Value passCount = arith::ConstantIndexOp::create(b, loc, passes);
+    auto passLoop = scf::ForOp::create(
+        b, loc, zero, passCount, one, ValueRange{iota(b, loc)},
+        [&](OpBuilder &pb, Location pl, Value pass, ValueRange buffer) {
+          scf::YieldOp::create(pb, pl, mergePass(pb, pl, pass, buffer[0]));
+        });
+    return passLoop.getResult(0);
+  }
+
+private:
+  /// [0, 1, ..., 2n - 1]: the first half is the identity order; the second
+  /// is scratch, written before it is read.
+  Value iota(OpBuilder &b, Location loc) {
+    auto type = RankedTensorType::get({2 * n}, b.getIndexType());
+    auto identity = AffineMap::getMultiDimIdentityMap(1, b.getContext());
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{type}, ValueRange{},
+               ValueRange{emptyLike(b, loc, type)},
+               ArrayRef<AffineMap>{identity},
+               ArrayRef<IteratorType>{IteratorType::parallel},
+               [](OpBuilder &nb, Location nl, ValueRange) {
+                 Value i = linalg::IndexOp::create(nb, nl, 0);
+                 linalg::YieldOp::create(nb, nl, i);
+               })
+        .getResult(0);
+  }
+
+  /// One pass: runs of width 2^pass merged into the other half.
+  Value mergePass(OpBuilder &b, Location loc, Value pass, Value buffer) {
+    Value width = arith::ShLIOp::create(b, loc, one, pass);
+    Value span = arith::ShLIOp::create(b, loc, width, one);
+    // Even passes read the first half and write the second.
+    Value odd = arith::AndIOp::create(b, loc, pass, one);
+    Value srcBase = arith::MulIOp::create(b, loc, odd, size);
+    Value dstBase = arith::SubIOp::create(b, loc, size, srcBase);
+    auto merge = scf::ForOp::create(
+        b, loc, zero, size, one, ValueRange{zero, zero, buffer},
+        [&](OpBuilder &lb, Location l, Value k, ValueRange carried) {
+          scf::YieldOp::create(lb, l,
+                               mergeStep(lb, l, k, width, span, srcBase,
+                                         dstBase, carried));
+        });
+    return merge.getResult(2);
+  }
+
+  /// The position at `slot` of `buffer` and the element it names.
+  std::pair<Value, Value> read(OpBuilder &b, Location loc, Value buffer,
+                               Value slot) {
+    Value position = tensor::ExtractOp::create(b, loc, buffer, slot);
+    at[axis] = position;
+    Value element = tensor::ExtractOp::create(b, loc, input, at);
+    return {position, element};
+  }
+
+  /// Output slot k of a pass; `carried` is (left head, right head, buffer).
+  SmallVector<Value> mergeStep(OpBuilder &b, Location l, Value k, Value width,
+                               Value span, Value srcBase, Value dstBase,
+                               ValueRange carried) {
+    // At the first slot of a run pair, both heads restart.
+    Value offset = arith::RemUIOp::create(b, l, k, span);
+    Value start = arith::SubIOp::create(b, l, k, offset);
+    Value startsPair =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, offset, zero);
+    Value midEnd = arith::AddIOp::create(b, l, start, width);
+    Value mid = arith::MinUIOp::create(b, l, midEnd, size);
+    Value pairEnd = arith::AddIOp::create(b, l, start, span);
+    Value end = arith::MinUIOp::create(b, l, pairEnd, size);
+    Value left = arith::SelectOp::create(b, l, startsPair, start, carried[0]);
+    Value right = arith::SelectOp::create(b, l, startsPair, mid, carried[1]);
+    Value leftLive =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, left, mid);
+    Value rightLive =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, right, end);
+    // An exhausted head is clamped to a valid slot; what it reads there is
+    // discarded by the select below.
+    Value leftSlot = arith::MinUIOp::create(b, l, left, last);
+    Value rightSlot = arith::MinUIOp::create(b, l, right, last);
+    Value leftAt = arith::AddIOp::create(b, l, srcBase, leftSlot);
+    Value rightAt = arith::AddIOp::create(b, l, srcBase, rightSlot);
+    auto [leftPos, leftX] = read(b, l, carried[2], leftAt);
+    auto [rightPos, rightX] = read(b, l, carried[2], rightAt);
+    Value rightFirst = precedes(b, l, rightX, leftX, descending, isUnsigned);
+    Value leftWins = arith::XOrIOp::create(b, l, rightFirst, yes);
+    Value rightDone = arith::XOrIOp::create(b, l, rightLive, yes);
+    Value leftOk = arith::OrIOp::create(b, l, rightDone, leftWins);
+    Value takeLeft = arith::AndIOp::create(b, l, leftLive, leftOk);
+    Value picked = arith::SelectOp::create(b, l, takeLeft, leftPos, rightPos);
+    Value slot = arith::AddIOp::create(b, l, dstBase, k);
+    Value written = tensor::InsertOp::create(b, l, picked, carried[2], slot);
+    Value leftNext = arith::AddIOp::create(b, l, left, one);
+    Value rightNext = arith::AddIOp::create(b, l, right, one);
+    Value newLeft = arith::SelectOp::create(b, l, takeLeft, leftNext, left);
+    Value newRight = arith::SelectOp::create(b, l, takeLeft, right, rightNext);
+    return {newLeft, newRight, written};
+  }
+};
+
+/// Each row along `axis` (a loop nest over the other dims) is merge sorted
+/// on its own, and its first k positions written to the result.
 struct ArgsortPattern : OpConversionPattern<ArgsortOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ArgsortOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     bool isUnsigned =
         op.getInput().getType().getElementType().isUnsignedInteger();
     Value input = signless(rewriter, loc, adaptor.getInput());
@@ -195,54 +315,48 @@ struct ArgsortPattern : OpConversionPattern<ArgsortOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Type indexType = resultType.getElementType();
     int64_t rank = type.getRank(), axis = op.getNormalizedAxis();
+    int64_t n = type.getDimSize(axis), k = resultType.getDimSize(axis);
     bool descending = op.getDescending();
-    SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
-    iterators.push_back(IteratorType::reduction);
 
-    // rank[i] = #{j : x[j] before x[i], or tied with j < i}; dim `rank` is j.
-    auto ranksType = type.clone(indexType);
-    auto ranks = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{ranksType}, ValueRange{input, input},
-        ValueRange{zeros(rewriter, loc, ranksType)},
-        ArrayRef<AffineMap>{replacedAxisMap(ctx, rank, axis, axis),
-                            replacedAxisMap(ctx, rank, axis, rank),
-                            firstDimsMap(ctx, rank)},
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value xi = args[0], xj = args[1], count = args[2];
-          Value before = precedes(b, l, xj, xi, descending, isUnsigned);
-          Value same = tied(b, l, xj, xi);
-          Value i = linalg::IndexOp::create(b, l, axis);
-          Value j = linalg::IndexOp::create(b, l, rank);
-          Value earlier =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, j, i);
-          Value tieBefore = arith::AndIOp::create(b, l, same, earlier);
-          Value goesFirst = arith::OrIOp::create(b, l, before, tieBefore);
-          Value one = arith::ExtUIOp::create(b, l, indexType, goesFirst);
-          linalg::YieldOp::create(
-              b, l, arith::AddIOp::create(b, l, count, one).getResult());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis)
+        continue;
+      lbs.push_back(zero);
+      ubs.push_back(
+          arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(d)));
+      steps.push_back(one);
+    }
+    Value kCount = arith::ConstantIndexOp::create(rewriter, loc, k);
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps,
+        ValueRange{emptyLike(rewriter, loc, resultType)},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange results) {
+          SmallVector<Value> at(ivs.begin(), ivs.end());
+          at.insert(at.begin() + axis, zero);
+          RowMergeSort sort(b, l, input, at, axis, n, descending,
+                            isUnsigned);
+          Value sorted = sort.build(b, l);
+          Value baseValue = arith::ConstantIndexOp::create(b, l, sort.base());
+          auto write = scf::ForOp::create(
+              b, l, zero, kCount, one, ValueRange{results[0]},
+              [&](OpBuilder &wb, Location wl, Value q, ValueRange out) {
+                Value slot = arith::AddIOp::create(wb, wl, baseValue, q);
+                Value position =
+                    tensor::ExtractOp::create(wb, wl, sorted, slot);
+                Value cast =
+                    arith::IndexCastOp::create(wb, wl, indexType, position);
+                SmallVector<Value> to(at);
+                to[axis] = q;
+                Value written =
+                    tensor::InsertOp::create(wb, wl, cast, out[0], to);
+                scf::YieldOp::create(wb, wl, written);
+              });
+          return scf::ValueVector{write.getResult(0)};
         });
-
-    // index[r] = the i with rank[i] == r (exactly one); dim `rank` is i.
-    auto indices = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType},
-        ValueRange{ranks.getResult(0)},
-        ValueRange{zeros(rewriter, loc, resultType)},
-        ArrayRef<AffineMap>{replacedAxisMap(ctx, rank, axis, rank),
-                            firstDimsMap(ctx, rank)},
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value rankOfI = args[0], acc = args[1];
-          Value r = arith::IndexCastOp::create(
-              b, l, indexType, linalg::IndexOp::create(b, l, axis));
-          Value i = arith::IndexCastOp::create(
-              b, l, indexType, linalg::IndexOp::create(b, l, rank));
-          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                            rankOfI, r);
-          Value zero = zeroOf(b, l, indexType);
-          Value picked = arith::SelectOp::create(b, l, hit, i, zero);
-          linalg::YieldOp::create(
-              b, l, arith::AddIOp::create(b, l, acc, picked).getResult());
-        });
-    rewriter.replaceOp(op, indices.getResult(0));
+    rewriter.replaceOp(op, nest.results[0]);
     return success();
   }
 };
@@ -270,23 +384,14 @@ struct GatherElementsPattern : OpConversionPattern<GatherElementsOp> {
           // An index outside [0, size) reads position 0 and yields 0.
           Value index =
               arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
-          Value atLeastZero = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::sge, index, zero);
-          Value belowSize = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::slt, index, size);
-          Value inRange = arith::AndIOp::create(b, l, atLeastZero, belowSize);
-          Value safe = arith::SelectOp::create(b, l, inRange, index, zero);
+          BoundedIndex bounded = boundedIndex(b, l, index, axisSize);
           SmallVector<Value> at;
           for (int64_t d = 0; d < rank; ++d)
-            at.push_back(d == axis ? safe
+            at.push_back(d == axis ? bounded.safe
                                    : linalg::IndexOp::create(b, l, d).getResult());
           Value element = tensor::ExtractOp::create(b, l, input, at);
-          Value fill = zeroOf(b, l, element.getType());
-          linalg::YieldOp::create(
-              b, l,
-              arith::SelectOp::create(b, l, inRange, element, fill).getResult());
+          linalg::YieldOp::create(b, l,
+                                  zeroUnless(b, l, bounded.inRange, element));
         });
     rewriter.replaceOp(op, restore(rewriter, loc, generic.getResult(0),
                                    resultType));

@@ -33,24 +33,36 @@ func.func @cumsum_i64(%x: tensor<6xi64>) -> tensor<6xi64> {
   return %0 : tensor<6xi64>
 }
 
-// argsort: ranks (dim 2 is the other element j, a reduction), then for each
-// of the k positions the element of that rank.
+// argsort: per row (a loop over the other dims), a bottom-up merge sort of
+// positions in a [2n] buffer (passes alternate halves), then the first k
+// positions written out. Pass count ceil(log2 5) = 3; each merge step reads
+// both run heads (clamped to n - 1 = 4) and takes the left one unless the
+// right strictly precedes it (descending: greater, or NaN over a number).
 // CHECK-LABEL: func @argsort
-// CHECK: %[[RANKS:.*]] = linalg.generic {indexing_maps = [#[[ROWI]], #[[ROWJ]], #[[ROWI]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<4x5xf32>, tensor<4x5xf32>) outs(%{{.*}} : tensor<4x5xi32>)
-// CHECK: ^bb0(%[[XI:.*]]: f32, %[[XJ:.*]]: f32, %{{.*}}: i32):
-// CHECK: arith.cmpf ogt, %[[XJ]], %[[XI]] : f32
-// CHECK: arith.cmpf uno, %[[XJ]], %[[XJ]] : f32
-// CHECK: arith.cmpf ord, %[[XI]], %[[XI]] : f32
-// CHECK: arith.cmpf oeq, %[[XJ]], %[[XI]] : f32
-// CHECK: %[[II:.*]] = linalg.index 1 : index
-// CHECK: %[[JJ:.*]] = linalg.index 2 : index
-// CHECK: arith.cmpi ult, %[[JJ]], %[[II]] : index
-// CHECK: arith.extui
-// CHECK: arith.addi
-// CHECK: linalg.generic {indexing_maps = [#[[ROWJ]], #[[ROWI]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[RANKS]] : tensor<4x5xi32>) outs(%{{.*}} : tensor<4x2xi32>)
-// CHECK: arith.cmpi eq
-// CHECK: arith.select
-// CHECK: arith.addi
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c4 step %{{.*}} iter_args(%[[RES:.*]] = %{{.*}}) -> (tensor<4x2xi32>)
+// CHECK-DAG: %[[N:.*]] = arith.constant 5 : index
+// CHECK-DAG: %[[LAST:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[PASSES:.*]] = arith.constant 3 : index
+// CHECK: %[[IOTA:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<10xindex>)
+// CHECK: linalg.index 0 : index
+// CHECK: scf.for %[[P:.*]] = %{{.*}} to %[[PASSES]] step %{{.*}} iter_args(%{{.*}} = %[[IOTA]]) -> (tensor<10xindex>)
+// CHECK: %[[W:.*]] = arith.shli %{{.*}}, %[[P]] : index
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args({{.*}}) -> (index, index, tensor<10xindex>)
+// CHECK: arith.remui %[[K]]
+// CHECK: arith.minui %{{.*}}, %[[LAST]] : index
+// CHECK: %[[LP:.*]] = tensor.extract %{{.*}} : tensor<10xindex>
+// CHECK: %[[LX:.*]] = tensor.extract %{{.*}}[%[[ROW]], %[[LP]]] : tensor<4x5xf32>
+// CHECK: %[[RP:.*]] = tensor.extract %{{.*}} : tensor<10xindex>
+// CHECK: %[[RX:.*]] = tensor.extract %{{.*}}[%[[ROW]], %[[RP]]] : tensor<4x5xf32>
+// CHECK: arith.cmpf ogt, %[[RX]], %[[LX]] : f32
+// CHECK: arith.cmpf uno, %[[RX]], %[[RX]] : f32
+// CHECK: arith.cmpf ord, %[[LX]], %[[LX]] : f32
+// CHECK: %[[PICK:.*]] = arith.select %{{.*}}, %[[LP]], %[[RP]] : index
+// CHECK: tensor.insert %[[PICK]]
+// CHECK: scf.for %[[Q:.*]] = %{{.*}} to %c2 step %{{.*}} iter_args(%[[OUT:.*]] = %[[RES]]) -> (tensor<4x2xi32>)
+// CHECK: %[[POS:.*]] = tensor.extract
+// CHECK: %[[POSI:.*]] = arith.index_cast %[[POS]] : index to i32
+// CHECK: tensor.insert %[[POSI]] into %[[OUT]][%[[ROW]], %[[Q]]] : tensor<4x2xi32>
 func.func @argsort(%x: tensor<4x5xf32>) -> tensor<4x2xi32> {
   %0 = ms.argsort %x axis 1 descending k 2 output_type i32 : tensor<4x5xf32>
   return %0 : tensor<4x2xi32>

@@ -26,7 +26,8 @@ def MS_InterpolateOp : MS_Op<"interpolate", [Pure, InferTypeOpAdaptor]> {
 
     Source indices and weights depend only on the static sizes; they are
     computed once at compile time (in float32, or float64 for f64 input,
-    as torch computes them) and read by one linalg.generic.
+    as torch computes them) and read by one linalg.generic. The gradient
+    rule builds its weight matrices from the same tables.
 
     Example:
 

@@ -58,10 +58,10 @@ def MS_ArgsortOp : MS_Op<"argsort", [Pure, InferTypeOpAdaptor]> {
     `k`: topk's indices. `output_type` is the index type, i32 (MindSpore's
     Sort/TopK) or i64.
 
-    Each element's rank is the count of elements that go before it; the
-    index at each position is the element of that rank. Both steps are
-    comparisons and in-order sums (O(n^2) per row of n elements, and no
-    data-dependent control flow), so every mode gives the same result.
+    Each row is merge sorted bottom-up (n ceil(log2 n) steps for a row of
+    n elements, in loops with static trip counts whose choices are
+    selects: no data-dependent control flow), so every mode gives the same
+    result.
 
     Example:
 

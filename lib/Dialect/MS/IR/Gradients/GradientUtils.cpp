@@ -79,6 +79,7 @@ void attachGradientRules(MLIRContext &context) {
   attachLogicalGradients(context);
   attachArithGradients(context);
   attachScanSortGradients(context);
+  attachResizeGradients(context);
 }
 
 } // namespace grad

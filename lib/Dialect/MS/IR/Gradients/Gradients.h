@@ -56,6 +56,7 @@ void attachDataMovementGradients(mlir::MLIRContext &context);
 void attachLogicalGradients(mlir::MLIRContext &context);
 void attachArithGradients(mlir::MLIRContext &context);
 void attachScanSortGradients(mlir::MLIRContext &context);
+void attachResizeGradients(mlir::MLIRContext &context);
 
 /// All of the above (called from MSDialect::initialize).
 void attachGradientRules(mlir::MLIRContext &context);
