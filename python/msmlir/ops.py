@@ -1228,3 +1228,5 @@ __all__ += ["interpolate"]
 
 # Tensor's methods reach the functional ops through this (see _tensor.py).
 _tensor_layer.ops = sys.modules[__name__]
+
+from ._ops_comm import ReduceOp, AllReduce, AllGather, Broadcast  # noqa: E402,F401
