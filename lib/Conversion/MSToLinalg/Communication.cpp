@@ -3,14 +3,17 @@
 // ms.all_reduce becomes a call into the runtime's MPI layer
 // (runtime/Communication.h) on a buffer of its own:
 //
-//   %copy = linalg.copy ins(%x) outs(tensor.empty)   a fresh buffer
+//   %copy = bufferization.alloc_tensor() copy(%x)   a fresh buffer
 //   %buf  = bufferization.to_buffer %copy            its memref
 //   %ptr  = memref.extract_aligned_pointer_as_index %buf -> llvm.ptr
 //   func.call @ms_comm_all_reduce_f32(%ptr, %count, %op)   in place
 //   %r    = bufferization.to_tensor %buf restrict writable
 //
-// The copy keeps the input intact (it may be a parameter or be read again)
-// and gives the call a contiguous, identity-layout buffer. Not MLIR's `mpi`
+// The copy keeps the input intact (it may be a parameter, an input or be
+// read again) and gives the call a contiguous, identity-layout buffer. It is
+// an alloc_tensor, not a linalg.copy into tensor.empty: canonicalization
+// folds such an identity copy away, and the call then wrote into the
+// function's input buffer (bufferization treats arguments as writable). Not MLIR's `mpi`
 // dialect: in MLIR 22 it mislowers against OpenMPI (docs/distributed.md).
 //
 //===----------------------------------------------------------------------===//
@@ -21,9 +24,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -66,11 +67,8 @@ struct AllReducePattern : OpConversionPattern<AllReduceOp> {
         runtimeFunction(rewriter, op, type.getElementType());
     if (failed(callee))
       return rewriter.notifyMatchFailure(op, "not inside a module");
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                          type.getElementType());
-    Value copy =
-        linalg::CopyOp::create(rewriter, loc, adaptor.getInput(), empty)
-            .getResult(0);
+    Value copy = bufferization::AllocTensorOp::create(
+        rewriter, loc, type, ValueRange{}, adaptor.getInput());
     auto memrefType =
         MemRefType::get(type.getShape(), type.getElementType());
     Value buffer =

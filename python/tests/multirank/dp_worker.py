@@ -18,6 +18,7 @@ import argparse
 import os
 import signal
 import sys
+import warnings
 
 import numpy as np
 
@@ -85,12 +86,16 @@ def main():
     parser.add_argument("--optimizers", default="sgd,momentum,adam")
     parser.add_argument("--mode", choices=("pynative", "graph"),
                         default="pynative")
+    parser.add_argument("--dtype", choices=("float32", "float64"),
+                        default="float32")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--global-batch", type=int, default=32)
     parser.add_argument("--standalone", action="store_true")
     parser.add_argument("--fault", choices=("die", "exit", "shape"))
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
+    # A train step that fell back to PyNative would not test GRAPH mode.
+    warnings.simplefilter("error", ms.GraphFallbackWarning)
 
     ms.set_context(runtime_num_threads=1)
     if args.mode == "graph":
@@ -113,6 +118,9 @@ def main():
             net = MLP(hidden)
         else:
             net = LeNet5()
+        if args.dtype == "float64":
+            for p in net.trainable_params():
+                p.set_data(ms.Tensor(p.asnumpy().astype(np.float64)))
         step = nn.TrainOneStepCell(
             nn.WithLossCell(net, nn.CrossEntropyLoss()),
             OPTIMIZERS[name](net.trainable_params()))
@@ -126,9 +134,15 @@ def main():
                     release()
                     sys.exit(0)
             rows = slice(rank * local, (rank + 1) * local)
-            step(ms.Tensor(x[rows]), ms.Tensor(y[rows]))
+            step(ms.Tensor(x[rows].astype(args.dtype)), ms.Tensor(y[rows]))
         for p in net.trainable_params():
             results[f"{name}/{p.name}"] = p.asnumpy()
+        if args.mode == "graph":
+            # The compiled train step itself holds the collectives.
+            runner = step.__dict__.get("_graph_runner")
+            sources = runner.graphs() if runner is not None else []
+            results[f"meta/{name}/all_reduce_ops"] = np.array(
+                sum(s.count('"ms.all_reduce"') for s in sources))
     np.savez(f"{args.out}.rank{rank}.npz", **results)
     if not args.standalone:
         stats = ms.communication.management._comm.stats()

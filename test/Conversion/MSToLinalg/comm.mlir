@@ -6,8 +6,7 @@
 // CHECK-DAG: func.func private @ms_comm_all_reduce_f64(!llvm.ptr, i64, i32)
 // CHECK-LABEL: func @sum
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
-// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<4x8xf32>
-// CHECK: %[[COPY:.*]] = linalg.copy ins(%[[X]] : tensor<4x8xf32>) outs(%[[EMPTY]] : tensor<4x8xf32>)
+// CHECK: %[[COPY:.*]] = bufferization.alloc_tensor() copy(%[[X]]) : tensor<4x8xf32>
 // CHECK: %[[BUF:.*]] = bufferization.to_buffer %[[COPY]] : tensor<4x8xf32> to memref<4x8xf32>
 // CHECK: %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %[[BUF]] : memref<4x8xf32> -> index
 // CHECK: %[[A64:.*]] = arith.index_cast %[[ADDR]] : index to i64
