@@ -10,7 +10,10 @@ Each configuration trains --warmup steps untimed, then --steps steps; the
 ranks meet at a barrier before and after the timed loop, so the time is the
 slowest rank's. Samples/s = 128 * steps / time. The all-reduce figure is
 the time inside MPI per step (communication, plus waiting for the other
-rank), from the runtime's counters; its share is of the step time.
+rank), from the runtime's counters; its share is of the step time. A
+third row runs the same 2 processes without the all-reduce (each trains
+on its own), to separate what two processes side by side cost from what
+communication costs.
 Prints a markdown table with the issue's targets marked met or missed.
 """
 
@@ -36,8 +39,10 @@ def worker(args):
     if args.ranks > 1:
         comm.init()
         rank, size = comm.get_rank(), comm.get_group_size()
-        ms.set_auto_parallel_context(
-            parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        if not args.independent:
+            ms.set_auto_parallel_context(
+                parallel_mode=ms.ParallelMode.DATA_PARALLEL,
+                gradients_mean=True)
     local = GLOBAL_BATCH // size
     ms.set_seed(1)
     net = nn.SequentialCell(nn.Flatten(), nn.Dense(784, 512), nn.ReLU(),
@@ -66,10 +71,12 @@ def worker(args):
                           "calls": stats["calls"]}))
 
 
-def launch(ranks, args):
+def launch(ranks, args, independent=False):
     script = [sys.executable, os.path.abspath(__file__), "--worker",
               "--ranks", str(ranks), "--steps", str(args.steps),
               "--warmup", str(args.warmup)]
+    if independent:
+        script.append("--independent")
     if ranks > 1:
         command = ["mpirun"]
         if os.geteuid() == 0:
@@ -91,12 +98,17 @@ def main():
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--ranks", type=int, default=1)
     parser.add_argument("--worker", action="store_true")
+    parser.add_argument("--independent", action="store_true",
+                        help="(worker) no gradient all-reduce")
     args = parser.parse_args()
     if args.worker:
         worker(args)
         return
     one = launch(1, args)
     two = launch(2, args)
+    # The same 2 processes training without the all-reduce: what running
+    # two processes side by side costs by itself (cores, caches, memory).
+    alone = launch(2, args, independent=True)
     rate1 = GLOBAL_BATCH * args.steps / one["elapsed"]
     rate2 = GLOBAL_BATCH * args.steps / two["elapsed"]
     step2 = two["elapsed"] / args.steps * 1e3
@@ -110,6 +122,9 @@ def main():
     print(f"| 2 ranks x 1 thread, 64 each | {step2:.2f} | {rate2:.0f} | "
           f"{comm2:.3f} ms ({share:.1%} of the step, "
           f"{two['calls'] // args.steps} call/step) |")
+    print(f"| 2 ranks x 1 thread, 64 each, no all-reduce | "
+          f"{alone['elapsed'] / args.steps * 1e3:.2f} | "
+          f"{GLOBAL_BATCH * args.steps / alone['elapsed']:.0f} | - |")
     print()
     print(f"- scaling: {ratio:.2f}x the samples/s (target >= 1.6x: "
           f"{'met' if ratio >= 1.6 else 'missed'})")
