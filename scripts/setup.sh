@@ -13,6 +13,9 @@ PACKAGES=(
   dataset-fashion-mnist
   # The sanitizer and fuzzing build (CMakePresets.json `asan`, libFuzzer).
   clang-22 libclang-rt-22-dev
+  # Data-parallel training over MPI (docs/distributed.md; optional: ms
+  # builds without it) and the multi-rank tests' mpirun.
+  libopenmpi-dev openmpi-bin
   # Independent references for parity tests and peers for benchmarks; the
   # product itself never needs them.
   python3-torch libopenblas0-pthread

@@ -2,6 +2,7 @@
 
 #include "ms/Runtime/JitModule.h"
 #include "ms/Runtime/CachingAllocator.h"
+#include "ms/Runtime/Communication.h"
 
 #include "ms/Runtime/Diagnostics.h"
 #include "ms/Runtime/OpenMPSettings.h"
@@ -175,6 +176,13 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
         llvm::JITSymbolFlags::Exported};
     symbols[interner("free")] = {
         llvm::orc::ExecutorAddr::fromPtr(&msCachedFree),
+        llvm::JITSymbolFlags::Exported};
+    // ms.all_reduce lowers to calls into the communication layer.
+    symbols[interner("ms_comm_all_reduce_f32")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&ms_comm_all_reduce_f32),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("ms_comm_all_reduce_f64")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&ms_comm_all_reduce_f64),
         llvm::JITSymbolFlags::Exported};
     return symbols;
   });

@@ -29,6 +29,10 @@ from . import nn
 from ._checkpoint import save_checkpoint, load_checkpoint, \
     load_param_into_net
 from . import dataset
+from ._parallel_context import (ParallelMode, set_auto_parallel_context,
+                                get_auto_parallel_context,
+                                reset_auto_parallel_context)
+from . import communication
 from . import runtime
 from ._runtime import executor as _executor, pynative_level as _pn_level
 
@@ -44,7 +48,9 @@ __all__ = [
     "get_context", "set_seed", "get_seed", "Tensor", "Parameter", "ops",
     "jit", "JitConfig", "compile_count", "nn", "save_checkpoint",
     "load_checkpoint", "load_param_into_net", "pynative_stats", "dataset",
-    "grad", "value_and_grad", "ParameterTuple", "runtime",
+    "grad", "value_and_grad", "ParameterTuple", "runtime", "ParallelMode",
+    "set_auto_parallel_context", "get_auto_parallel_context",
+    "reset_auto_parallel_context", "communication",
 ]
 
 

@@ -1374,3 +1374,5 @@ __all__ += ["fill", "Equal", "NotEqual", "Greater", "GreaterEqual", "Less",
 
 # Tensor's methods reach the functional ops through this (see _tensor.py).
 _tensor_layer.ops = sys.modules[__name__]
+
+from ._ops_comm import ReduceOp, AllReduce, AllGather, Broadcast  # noqa: E402,F401

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CommBindings.h"
 #include "DatasetBindings.h"
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Runtime/Autodiff.h"
@@ -608,6 +609,7 @@ PYBIND11_MODULE(_msmlir, m) {
       .def("__repr__", [](const HostTensor &t) {
         return "<HostTensor " + t.typeString() + ">";
       });
+  ms::python::registerCommunication(m);
 
   py::class_<OpCall>(m, "OpCall")
       .def(py::init([](std::string name, std::string attributes) {

@@ -29,6 +29,10 @@ def ConvertMSToLinalg : Pass<"convert-ms-to-linalg"> {
     straight into the NCHW result. The bias is added afterwards by an
     elementwise op, which the fusion at O1/O2 merges with the following
     activation or batch_norm.
+
+    `all_reduce` becomes a copy into a fresh buffer and a `func.call` of
+    the runtime's `ms_comm_all_reduce_f32`/`_f64` (an in-place
+    MPI_Allreduce) on its pointer.
   }];
   let options = [
     Option<"convAsMatmul", "conv-as-matmul", "bool", /*default=*/"false",
@@ -37,8 +41,11 @@ def ConvertMSToLinalg : Pass<"convert-ms-to-linalg"> {
   let dependentDialects = [
     "mlir::arith::ArithDialect",
     "mlir::bufferization::BufferizationDialect",
+    "mlir::func::FuncDialect",
+    "mlir::LLVM::LLVMDialect",
     "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect",
+    "mlir::memref::MemRefDialect",
     "mlir::scf::SCFDialect",
     "mlir::tensor::TensorDialect",
   ];

@@ -3,7 +3,7 @@
 // The pass: each ms op lowers on its own, on tensors, through the pattern set
 // of its family (Elementwise.cpp, Linear.cpp, Convolution.cpp, Pooling.cpp,
 // Normalization.cpp, Reduction.cpp, DataMovement.cpp,
-// IndirectDataMovement.cpp).
+// IndirectDataMovement.cpp, ...; Communication.cpp: all_reduce).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,8 +15,10 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -55,6 +57,7 @@ struct ConvertMSToLinalgPass
     populateArithToLinalgPatterns(patterns);
     populateScanSortToLinalgPatterns(patterns);
     populateResizeToLinalgPatterns(patterns);
+    populateCommunicationToLinalgPatterns(patterns);
     populateLogicalToLinalgPatterns(patterns, storage);
     populateStoredConstantPatterns(patterns, storage);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,

@@ -12,6 +12,7 @@ from .loss import (LossBase, CrossEntropyLoss, SoftmaxCrossEntropyWithLogits,
                    NLLLoss, MSELoss, L1Loss, BCEWithLogitsLoss)
 from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay
 from .wrap import WithLossCell, TrainOneStepCell
+from .grad_reducer import DistributedGradReducer
 
 __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "Softmax", "LogSoftmax", "Sigmoid", "Tanh", "GELU", "Dropout",
@@ -24,7 +25,7 @@ __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "LossBase", "CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits",
            "NLLLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss", "Optimizer",
            "SGD", "Momentum", "Adam", "AdamWeightDecay", "WithLossCell",
-           "TrainOneStepCell"]
+           "TrainOneStepCell", "DistributedGradReducer"]
 
 from .resize import Upsample  # noqa: E402
 

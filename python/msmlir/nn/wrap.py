@@ -8,8 +8,10 @@ become results bound to the Parameters, so the step is one native function.
 
 from .. import ops
 from .._autograd import value_and_grad
+from .._parallel_context import data_parallel, get_auto_parallel_context
 from .._tensor import Tensor
 from .cell import Cell
+from .grad_reducer import DistributedGradReducer
 from .optim.optimizer import Optimizer
 
 __all__ = ["WithLossCell", "TrainOneStepCell"]
@@ -40,7 +42,10 @@ class WithLossCell(Cell):
 class TrainOneStepCell(Cell):
     """One training step of `network` (a Cell returning the loss) with
     `optimizer`: returns the loss, and updates the optimizer's Parameters.
-    `sens` scales the gradients (MindSpore's sensitivity)."""
+    `sens` scales the gradients (MindSpore's sensitivity). Under
+    ParallelMode.DATA_PARALLEL the gradients are all-reduced across ranks
+    (averaged with gradients_mean=True) before the update, by an
+    nn.DistributedGradReducer made here, as MindSpore's does."""
 
     def __init__(self, network, optimizer, sens=1.0):
         super().__init__(auto_prefix=False)
@@ -57,10 +62,16 @@ class TrainOneStepCell(Cell):
         self.sens = float(sens)
         self.__dict__["grad_fn"] = value_and_grad(self.network, None,
                                                   self.weights)
+        self.__dict__["reducer_flag"] = data_parallel()
+        if self.reducer_flag:
+            self.grad_reducer = DistributedGradReducer(
+                self.weights, get_auto_parallel_context("gradients_mean"))
 
     def construct(self, *inputs):
         loss, grads = self.grad_fn(*inputs)
         if self.sens != 1.0:
             grads = tuple(g * self.sens for g in grads)
+        if self.reducer_flag:
+            grads = self.grad_reducer(grads)
         self.optimizer(grads)
         return loss

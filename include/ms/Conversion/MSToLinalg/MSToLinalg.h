@@ -55,6 +55,8 @@ void populateArithToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateScanSortToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// interpolate (nearest, bilinear).
 void populateResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// all_reduce (a call into the runtime's MPI layer).
+void populateCommunicationToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Makes `converter` store i1 tensors as i8 (0 or 1), one byte per bool as
 /// the runtime holds them, and ui8 tensors as i8 (arith is signless; the
 /// patterns chose unsigned ops from the ms types), and leave every other

@@ -553,5 +553,6 @@ include "ms/Dialect/MS/IR/MSLogicalOps.td"
 include "ms/Dialect/MS/IR/MSArithOps.td"
 include "ms/Dialect/MS/IR/MSScanSortOps.td"
 include "ms/Dialect/MS/IR/MSResizeOps.td"
+include "ms/Dialect/MS/IR/MSCommOps.td"
 
 #endif // MS_DIALECT_MS_IR_MSOPS_TD

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Data-parallel scaling on this machine (issue 19): the seed MLP trained
+with nn.TrainOneStepCell (GRAPH mode, jit_level O2, nn.SGD, global batch
+128), 2 ranks x 1 thread (mpirun -n 2, 64 samples each, gradients
+all-reduced in the compiled step) against 1 rank x 1 thread (128 samples).
+
+  PYTHONPATH=build/python /usr/bin/python3 bench/data_parallel.py [--steps N]
+
+Each configuration trains --warmup steps untimed, then --steps steps; the
+ranks meet at a barrier before and after the timed loop, so the time is the
+slowest rank's. Samples/s = 128 * steps / time. The all-reduce figure is
+the time inside MPI per step (communication, plus waiting for the other
+rank), from the runtime's counters; its share is of the step time. A
+third row runs the same 2 processes without the all-reduce (each trains
+on its own), to separate what two processes side by side cost from what
+communication costs.
+Prints a markdown table with the issue's targets marked met or missed.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+GLOBAL_BATCH = 128
+
+
+def worker(args):
+    import msmlir as ms
+    from msmlir import nn
+    from msmlir import communication as comm
+
+    ms.set_context(mode=ms.GRAPH_MODE, runtime_num_threads=1)
+    rank, size = 0, 1
+    if args.ranks > 1:
+        comm.init()
+        rank, size = comm.get_rank(), comm.get_group_size()
+        if not args.independent:
+            ms.set_auto_parallel_context(
+                parallel_mode=ms.ParallelMode.DATA_PARALLEL,
+                gradients_mean=True)
+    local = GLOBAL_BATCH // size
+    ms.set_seed(1)
+    net = nn.SequentialCell(nn.Flatten(), nn.Dense(784, 512), nn.ReLU(),
+                            nn.Dense(512, 512), nn.ReLU(), nn.Dense(512, 10))
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()),
+                               nn.SGD(net.trainable_params(), 0.01))
+    step.set_train()
+    rng = np.random.default_rng(rank)
+    x = ms.Tensor(rng.random((local, 1, 28, 28), dtype=np.float32))
+    y = ms.Tensor(rng.integers(0, 10, local).astype(np.int32))
+    for _ in range(args.warmup):
+        step(x, y)
+    native = ms._msmlir.comm
+    if size > 1:
+        native.barrier()
+        native.reset_stats()
+    start = time.perf_counter()
+    for _ in range(args.steps):
+        step(x, y)
+    if size > 1:
+        native.barrier()
+    elapsed = time.perf_counter() - start
+    stats = native.stats() if size > 1 else {"seconds": 0.0, "calls": 0}
+    if rank == 0:
+        print(json.dumps({"elapsed": elapsed, "comm": stats["seconds"],
+                          "calls": stats["calls"]}))
+
+
+def launch(ranks, args, independent=False):
+    script = [sys.executable, os.path.abspath(__file__), "--worker",
+              "--ranks", str(ranks), "--steps", str(args.steps),
+              "--warmup", str(args.warmup)]
+    if independent:
+        script.append("--independent")
+    if ranks > 1:
+        command = ["mpirun"]
+        if os.geteuid() == 0:
+            command.append("--allow-run-as-root")
+        command += ["--timeout", "900", "-n", str(ranks)] + script
+    else:
+        command = script
+    proc = subprocess.run(command, capture_output=True, text=True,
+                          timeout=960)
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{proc.stdout}\n"
+                 f"{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--ranks", type=int, default=1)
+    parser.add_argument("--worker", action="store_true")
+    parser.add_argument("--independent", action="store_true",
+                        help="(worker) no gradient all-reduce")
+    args = parser.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    one = launch(1, args)
+    two = launch(2, args)
+    # The same 2 processes training without the all-reduce: what running
+    # two processes side by side costs by itself (cores, caches, memory).
+    alone = launch(2, args, independent=True)
+    rate1 = GLOBAL_BATCH * args.steps / one["elapsed"]
+    rate2 = GLOBAL_BATCH * args.steps / two["elapsed"]
+    step2 = two["elapsed"] / args.steps * 1e3
+    comm2 = two["comm"] / args.steps * 1e3
+    ratio = rate2 / rate1
+    share = comm2 / step2
+    print("| configuration | step (ms) | samples/s | all-reduce per step |")
+    print("|---|---|---|---|")
+    print(f"| 1 rank x 1 thread, batch 128 | "
+          f"{one['elapsed'] / args.steps * 1e3:.2f} | {rate1:.0f} | - |")
+    print(f"| 2 ranks x 1 thread, 64 each | {step2:.2f} | {rate2:.0f} | "
+          f"{comm2:.3f} ms ({share:.1%} of the step, "
+          f"{two['calls'] // args.steps} call/step) |")
+    print(f"| 2 ranks x 1 thread, 64 each, no all-reduce | "
+          f"{alone['elapsed'] / args.steps * 1e3:.2f} | "
+          f"{GLOBAL_BATCH * args.steps / alone['elapsed']:.0f} | - |")
+    print()
+    print(f"- scaling: {ratio:.2f}x the samples/s (target >= 1.6x: "
+          f"{'met' if ratio >= 1.6 else 'missed'})")
+    print(f"- all-reduce share of the step: {share:.1%} (target <= 15%: "
+          f"{'met' if share <= 0.15 else 'missed'})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+//===- Communication.h - Collectives across ranks over MPI ------*- C++ -*-===//
+//
+// The one place ms talks to MPI (Debian's OpenMPI, launched with mpirun):
+// data-parallel training's collectives, for PyNative (through the Python
+// bindings) and for compiled graphs (through the extern "C" entry points at
+// the end, which `ms.all_reduce`'s lowering calls).
+//
+// Why a runtime layer and not MLIR's `mpi` dialect: in MLIR 22 that dialect
+// mislowers against OpenMPI (wrong MPI_SUM symbol, counts of dimension 0
+// only, comm_split crashes); see docs/distributed.md.
+//
+// Every collective runs under a watchdog: one that has not completed after
+// MS_COMM_TIMEOUT seconds (default 300) prints which collective on which
+// rank timed out and ends the process, so mpirun ends the job instead of
+// letting it hang (a rank that died, exited early or skipped a collective).
+// A rank that mpirun terminates because another failed says so on stderr.
+//
+// Built without MPI (no libopenmpi-dev at configure time), every function
+// returns the error "msmlir was built without MPI".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_RUNTIME_COMMUNICATION_H
+#define MS_RUNTIME_COMMUNICATION_H
+
+#include "ms/Runtime/DType.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace ms {
+namespace runtime {
+namespace comm {
+
+/// True when the runtime was compiled against MPI.
+bool builtWithMPI();
+
+/// Initializes MPI once per process (later calls do nothing). Outside
+/// mpirun, MPI starts a world of one rank.
+llvm::Error init();
+bool isInitialized();
+/// Finalizes MPI; the process cannot use collectives again (MPI's rule).
+llvm::Error release();
+
+/// This process's rank, the number of ranks, and the rank among those on
+/// the same host. Errors before init().
+llvm::Expected<int> rank();
+llvm::Expected<int> groupSize();
+llvm::Expected<int> localRank();
+
+/// MindSpore's ReduceOp names: "sum", "max", "min", "prod".
+enum class ReduceOp : int32_t { Sum = 0, Max = 1, Min = 2, Prod = 3 };
+std::optional<ReduceOp> parseReduceOp(llvm::StringRef name);
+llvm::StringRef reduceOpName(ReduceOp op);
+
+/// In place: every rank's `count` elements at `data` become their
+/// elementwise reduction over all ranks (MPI_Allreduce with MPI_IN_PLACE).
+/// The same rank count and buffer sizes give bit-identical results.
+llvm::Error allReduce(void *data, int64_t count, DType dtype, ReduceOp op);
+/// `recv` (groupSize() * count elements) gets every rank's `count`
+/// elements at `send`, in rank order.
+llvm::Error allGather(const void *send, void *recv, int64_t count,
+                      DType dtype);
+/// Every rank's `count` elements at `data` become rank `root`'s.
+llvm::Error broadcast(void *data, int64_t count, DType dtype, int root);
+llvm::Error barrier();
+
+/// The watchdog's bound on one collective, in seconds (MS_COMM_TIMEOUT).
+double timeoutSeconds();
+
+/// Collectives run by this process since the last reset: their count,
+/// bytes reduced or sent, and wall time spent inside MPI.
+struct Stats {
+  int64_t calls = 0;
+  int64_t bytes = 0;
+  double seconds = 0;
+};
+Stats stats();
+void resetStats();
+
+} // namespace comm
+} // namespace runtime
+} // namespace ms
+
+// Entry points for compiled code (the lowering of `ms.all_reduce`): an
+// in-place all-reduce of a contiguous buffer of `count` elements with a
+// ReduceOp code. They initialize MPI on first use; a failure prints the
+// reason and aborts the MPI job (compiled code has no way to raise).
+extern "C" {
+void ms_comm_all_reduce_f32(float *data, int64_t count, int32_t op);
+void ms_comm_all_reduce_f64(double *data, int64_t count, int32_t op);
+}
+
+#endif // MS_RUNTIME_COMMUNICATION_H

@@ -1,0 +1,483 @@
+//===- Communication.cpp - Collectives across ranks over MPI ---------------===//
+
+#include "ms/Runtime/Communication.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/Twine.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#ifdef MS_HAVE_MPI
+#define OMPI_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <csignal>
+#include <dlfcn.h>
+#include <unistd.h>
+#endif
+
+using namespace ms::runtime;
+using namespace ms::runtime::comm;
+
+static llvm::Error commError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::optional<ReduceOp> comm::parseReduceOp(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<ReduceOp>>(name.lower())
+      .Case("sum", ReduceOp::Sum)
+      .Case("max", ReduceOp::Max)
+      .Case("min", ReduceOp::Min)
+      .Case("prod", ReduceOp::Prod)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef comm::reduceOpName(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::Sum:
+    return "sum";
+  case ReduceOp::Max:
+    return "max";
+  case ReduceOp::Min:
+    return "min";
+  case ReduceOp::Prod:
+    return "prod";
+  }
+  return "?";
+}
+
+double comm::timeoutSeconds() {
+  if (const char *text = std::getenv("MS_COMM_TIMEOUT")) {
+    char *end = nullptr;
+    double value = std::strtod(text, &end);
+    if (end != text && *end == '\0' && value > 0)
+      return value;
+  }
+  return 300;
+}
+
+static Stats gStats;
+
+Stats comm::stats() { return gStats; }
+void comm::resetStats() { gStats = Stats(); }
+
+#ifndef MS_HAVE_MPI
+
+static llvm::Error noMPI() {
+  return commError("msmlir was built without MPI: install Debian's "
+                   "libopenmpi-dev and openmpi-bin and rebuild");
+}
+
+bool comm::builtWithMPI() { return false; }
+llvm::Error comm::init() { return noMPI(); }
+bool comm::isInitialized() { return false; }
+llvm::Error comm::release() { return noMPI(); }
+llvm::Expected<int> comm::rank() { return noMPI(); }
+llvm::Expected<int> comm::groupSize() { return noMPI(); }
+llvm::Expected<int> comm::localRank() { return noMPI(); }
+llvm::Error comm::allReduce(void *, int64_t, DType, ReduceOp) {
+  return noMPI();
+}
+llvm::Error comm::allGather(const void *, void *, int64_t, DType) {
+  return noMPI();
+}
+llvm::Error comm::broadcast(void *, int64_t, DType, int) { return noMPI(); }
+llvm::Error comm::barrier() { return noMPI(); }
+
+static void compiledCollectiveFailed() {
+  std::fprintf(stderr, "msmlir: error: a compiled graph ran ms.all_reduce, "
+                       "but msmlir was built without MPI\n");
+  std::abort();
+}
+
+void ms_comm_all_reduce_f32(float *, int64_t, int32_t) {
+  compiledCollectiveFailed();
+}
+void ms_comm_all_reduce_f64(double *, int64_t, int32_t) {
+  compiledCollectiveFailed();
+}
+
+#else // MS_HAVE_MPI
+
+namespace {
+
+enum class Phase { Uninitialized, Running, Released };
+
+struct World {
+  Phase phase = Phase::Uninitialized;
+  int rank = 0;
+  int size = 1;
+  int localRank = 0;
+  bool ownsMPI = false; // we called MPI_Init, so we finalize
+};
+
+World gWorld;
+
+//===--------------------------------------------------------------------===//
+// The watchdog: bounds every blocking MPI call
+//===--------------------------------------------------------------------===//
+
+// The collective in progress (a static string) and when it must end, in
+// steady_clock nanoseconds; 0 when none is. Written by the calling thread,
+// read by the watchdog thread.
+std::atomic<const char *> gWhat{nullptr};
+std::atomic<int64_t> gDeadline{0};
+// The rank, for messages printed from the watchdog and the signal handler.
+std::atomic<int> gRankForMessages{-1};
+
+int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void watchdogLoop() {
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    int64_t deadline = gDeadline.load(std::memory_order_acquire);
+    if (deadline == 0 || nowNs() < deadline)
+      continue;
+    const char *what = gWhat.load();
+    std::fprintf(stderr,
+                 "msmlir: error: rank %d: %s did not complete within %g s "
+                 "(MS_COMM_TIMEOUT): another rank died, exited, or did not "
+                 "reach the same collective. Ending this process so that "
+                 "mpirun ends the job.\n",
+                 gRankForMessages.load(), what ? what : "a collective",
+                 timeoutSeconds());
+    std::fflush(stderr);
+    // Not MPI_Abort: MPI is not ours to call from this thread. A rank that
+    // exits without finalizing makes mpirun terminate the others.
+    _exit(1);
+  }
+}
+
+/// Marks the calling thread as inside `what` for the watchdog, and times it.
+class Watched {
+public:
+  Watched(const char *what, int64_t bytes) : start(nowNs()) {
+    gWhat.store(what);
+    gDeadline.store(start + static_cast<int64_t>(timeoutSeconds() * 1e9),
+                    std::memory_order_release);
+    gStats.calls += 1;
+    gStats.bytes += bytes;
+  }
+  ~Watched() {
+    gDeadline.store(0, std::memory_order_release);
+    gStats.seconds += (nowNs() - start) * 1e-9;
+  }
+
+private:
+  int64_t start;
+};
+
+// mpirun terminates the other ranks (SIGTERM) when one dies: say why on
+// stderr before going, with only async-signal-safe calls.
+void onTerminate(int signo) {
+  static const char prefix[] = "msmlir: error: rank ";
+  static const char suffix[] =
+      ": terminated by the MPI launcher, most likely because another rank "
+      "failed or exited early (see its output above)";
+  char buffer[256];
+  size_t n = 0;
+  auto append = [&](const char *text, size_t length) {
+    for (size_t i = 0; i < length && n < sizeof(buffer); ++i)
+      buffer[n++] = text[i];
+  };
+  append(prefix, sizeof(prefix) - 1);
+  int r = gRankForMessages.load();
+  char digits[12];
+  int d = 0;
+  do {
+    digits[d++] = static_cast<char>('0' + r % 10);
+    r /= 10;
+  } while (r > 0 && d < 11);
+  while (d > 0)
+    append(&digits[--d], 1);
+  append(suffix, sizeof(suffix) - 1);
+  const char *what = gDeadline.load() != 0 ? gWhat.load() : nullptr;
+  if (what) {
+    append(" (while in ", 11);
+    size_t length = 0;
+    while (what[length])
+      ++length;
+    append(what, length);
+    append(")", 1);
+  }
+  append("\n", 1);
+  ssize_t ignored = write(STDERR_FILENO, buffer, n);
+  (void)ignored;
+  std::signal(signo, SIG_DFL);
+  raise(signo);
+}
+
+llvm::Error mpiError(const char *what, int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS)
+    length = 0;
+  return commError(llvm::Twine(what) + " failed on rank " +
+                   llvm::Twine(gWorld.rank) + ": " +
+                   llvm::StringRef(text, length));
+}
+
+llvm::Error requireRunning(const char *what) {
+  if (gWorld.phase == Phase::Running)
+    return llvm::Error::success();
+  if (gWorld.phase == Phase::Released)
+    return commError(llvm::Twine(what) +
+                     ": communication was released (release()); MPI cannot "
+                     "be initialized again in this process");
+  return commError(llvm::Twine(what) +
+                   ": communication is not initialized; call "
+                   "msmlir.communication.init() first");
+}
+
+std::optional<MPI_Datatype> mpiType(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return MPI_FLOAT;
+  case DType::F64:
+    return MPI_DOUBLE;
+  case DType::I32:
+    return MPI_INT32_T;
+  case DType::I64:
+    return MPI_INT64_T;
+  case DType::I8:
+    return MPI_INT8_T;
+  case DType::I16:
+    return MPI_INT16_T;
+  case DType::U8:
+  case DType::Bool:
+    return MPI_UINT8_T;
+  case DType::U16:
+    return MPI_UINT16_T;
+  default:
+    return std::nullopt;
+  }
+}
+
+MPI_Op mpiOp(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::Sum:
+    return MPI_SUM;
+  case ReduceOp::Max:
+    return MPI_MAX;
+  case ReduceOp::Min:
+    return MPI_MIN;
+  case ReduceOp::Prod:
+    return MPI_PROD;
+  }
+  return MPI_SUM;
+}
+
+llvm::Expected<MPI_Datatype> checkedType(const char *what, DType dtype) {
+  if (std::optional<MPI_Datatype> type = mpiType(dtype))
+    return *type;
+  return commError(llvm::Twine(what) + ": dtype " + dtypeName(dtype) +
+                   " is not supported (float32, float64 and the integer "
+                   "types are)");
+}
+
+// MPI counts are int: larger buffers go in pieces of at most this many
+// elements (each piece is the same collective on every rank).
+constexpr int64_t kMaxChunk = int64_t(1) << 30;
+
+} // namespace
+
+bool comm::builtWithMPI() { return true; }
+bool comm::isInitialized() { return gWorld.phase == Phase::Running; }
+
+llvm::Error comm::init() {
+  if (gWorld.phase == Phase::Running)
+    return llvm::Error::success();
+  if (gWorld.phase == Phase::Released)
+    return commError("init(): communication was released in this process; "
+                     "MPI cannot be initialized twice");
+  // libmpi came in as a dependency of a module loaded RTLD_LOCAL (Python's
+  // extension modules are); OpenMPI's own plugins need its symbols global.
+  dlopen("libmpi.so.40", RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+  int already = 0;
+  MPI_Initialized(&already);
+  if (!already) {
+    static std::once_flag watchdogStarted;
+    std::call_once(watchdogStarted,
+                   [] { std::thread(watchdogLoop).detach(); });
+    Watched watch("MPI_Init", 0);
+    int provided = 0;
+    int code = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED,
+                               &provided);
+    if (code != MPI_SUCCESS)
+      return commError("init(): MPI_Init failed (error " +
+                       llvm::Twine(code) + ")");
+    gWorld.ownsMPI = true;
+  }
+  // Errors come back as codes (turned into exceptions), never abort here.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(MPI_COMM_WORLD, &gWorld.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &gWorld.size);
+  gRankForMessages.store(gWorld.rank);
+  {
+    Watched watch("init(): finding the ranks on this host", 0);
+    MPI_Comm local;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, gWorld.rank,
+                            MPI_INFO_NULL, &local) == MPI_SUCCESS) {
+      MPI_Comm_rank(local, &gWorld.localRank);
+      MPI_Comm_free(&local);
+    }
+  }
+  std::signal(SIGTERM, onTerminate);
+  gWorld.phase = Phase::Running;
+  // A rank that exits without MPI_Finalize makes mpirun end the whole job
+  // as failed: finalize at exit unless release() did (ms-run, scripts that
+  // never call release()).
+  static std::once_flag finalizeAtExit;
+  std::call_once(finalizeAtExit, [] {
+    std::atexit([] { llvm::consumeError(comm::release()); });
+  });
+  return llvm::Error::success();
+}
+
+llvm::Error comm::release() {
+  if (gWorld.phase != Phase::Running)
+    return llvm::Error::success();
+  gWorld.phase = Phase::Released;
+  std::signal(SIGTERM, SIG_DFL);
+  if (!gWorld.ownsMPI)
+    return llvm::Error::success();
+  Watched watch("release() (MPI_Finalize)", 0);
+  int code = MPI_Finalize();
+  if (code != MPI_SUCCESS)
+    return mpiError("release() (MPI_Finalize)", code);
+  return llvm::Error::success();
+}
+
+llvm::Expected<int> comm::rank() {
+  if (llvm::Error error = requireRunning("get_rank()"))
+    return std::move(error);
+  return gWorld.rank;
+}
+
+llvm::Expected<int> comm::groupSize() {
+  if (llvm::Error error = requireRunning("get_group_size()"))
+    return std::move(error);
+  return gWorld.size;
+}
+
+llvm::Expected<int> comm::localRank() {
+  if (llvm::Error error = requireRunning("get_local_rank()"))
+    return std::move(error);
+  return gWorld.localRank;
+}
+
+llvm::Error comm::allReduce(void *data, int64_t count, DType dtype,
+                            ReduceOp op) {
+  if (llvm::Error error = requireRunning("all_reduce"))
+    return error;
+  llvm::Expected<MPI_Datatype> type = checkedType("all_reduce", dtype);
+  if (!type)
+    return type.takeError();
+  size_t width = dtypeSize(dtype);
+  Watched watch("all_reduce", count * static_cast<int64_t>(width));
+  char *bytes = static_cast<char *>(data);
+  for (int64_t done = 0; done < count; done += kMaxChunk) {
+    int n = static_cast<int>(std::min(kMaxChunk, count - done));
+    int code = MPI_Allreduce(MPI_IN_PLACE, bytes + done * width, n, *type,
+                             mpiOp(op), MPI_COMM_WORLD);
+    if (code != MPI_SUCCESS)
+      return mpiError("all_reduce", code);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error comm::allGather(const void *send, void *recv, int64_t count,
+                            DType dtype) {
+  if (llvm::Error error = requireRunning("all_gather"))
+    return error;
+  llvm::Expected<MPI_Datatype> type = checkedType("all_gather", dtype);
+  if (!type)
+    return type.takeError();
+  if (count > kMaxChunk)
+    return commError("all_gather: " + llvm::Twine(count) +
+                     " elements per rank is more than MPI's int count");
+  Watched watch("all_gather",
+                count * static_cast<int64_t>(dtypeSize(dtype)) * gWorld.size);
+  int code = MPI_Allgather(send, static_cast<int>(count), *type, recv,
+                           static_cast<int>(count), *type, MPI_COMM_WORLD);
+  if (code != MPI_SUCCESS)
+    return mpiError("all_gather", code);
+  return llvm::Error::success();
+}
+
+llvm::Error comm::broadcast(void *data, int64_t count, DType dtype,
+                            int root) {
+  if (llvm::Error error = requireRunning("broadcast"))
+    return error;
+  if (root < 0 || root >= gWorld.size)
+    return commError("broadcast: root_rank " + llvm::Twine(root) +
+                     " is not a rank of the group (size " +
+                     llvm::Twine(gWorld.size) + ")");
+  llvm::Expected<MPI_Datatype> type = checkedType("broadcast", dtype);
+  if (!type)
+    return type.takeError();
+  size_t width = dtypeSize(dtype);
+  Watched watch("broadcast", count * static_cast<int64_t>(width));
+  char *bytes = static_cast<char *>(data);
+  for (int64_t done = 0; done < count; done += kMaxChunk) {
+    int n = static_cast<int>(std::min(kMaxChunk, count - done));
+    int code =
+        MPI_Bcast(bytes + done * width, n, *type, root, MPI_COMM_WORLD);
+    if (code != MPI_SUCCESS)
+      return mpiError("broadcast", code);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error comm::barrier() {
+  if (llvm::Error error = requireRunning("barrier"))
+    return error;
+  Watched watch("barrier", 0);
+  int code = MPI_Barrier(MPI_COMM_WORLD);
+  if (code != MPI_SUCCESS)
+    return mpiError("barrier", code);
+  return llvm::Error::success();
+}
+
+static void compiledAllReduce(void *data, int64_t count, DType dtype,
+                              int32_t op) {
+  llvm::Error error = comm::init();
+  if (!error) {
+    if (op < 0 || op > 3)
+      error = commError("ms.all_reduce: unknown reduce op code " +
+                        llvm::Twine(op));
+    else
+      error = comm::allReduce(data, count, dtype, static_cast<ReduceOp>(op));
+  }
+  if (error) {
+    std::fprintf(stderr, "msmlir: error: compiled ms.all_reduce: %s\n",
+                 llvm::toString(std::move(error)).c_str());
+    std::fflush(stderr);
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized)
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    std::abort();
+  }
+}
+
+void ms_comm_all_reduce_f32(float *data, int64_t count, int32_t op) {
+  compiledAllReduce(data, count, DType::F32, op);
+}
+
+void ms_comm_all_reduce_f64(double *data, int64_t count, int32_t op) {
+  compiledAllReduce(data, count, DType::F64, op);
+}
+
+#endif // MS_HAVE_MPI

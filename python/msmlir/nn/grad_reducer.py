@@ -1,0 +1,165 @@
+"""nn.DistributedGradReducer: all-reduces gradients across ranks (data
+parallelism), as MindSpore's does; nn.TrainOneStepCell uses it under
+ParallelMode.DATA_PARALLEL.
+
+Gradients are bucketed: consecutive gradients of one dtype are flattened
+and concatenated into one buffer of at most the comm_fusion size
+(set_auto_parallel_context), and each bucket is one all-reduce. Few large
+messages cost less than many small ones (each MPI call has its latency; see
+docs/distributed.md). The same ops run in PyNative and inside a compiled
+train step (where the all-reduce is the ms.all_reduce op), so the two modes
+reduce in the same buckets and agree bit for bit.
+
+Before its first collective, the reducer checks that every rank has the
+same parameters (names, dtypes, shapes): a mismatch would otherwise reduce
+unrelated values or hang. The error names the first parameter that differs.
+"""
+
+import numpy as np
+
+from .. import ops
+from .. import _msmlir as native
+from .._parallel_context import bucket_bytes, get_auto_parallel_context
+from .._runtime import MSError
+from .._ops_comm import all_reduce
+from ..communication.management import (_check_group, _require_init,
+                                        get_group_size, get_rank)
+from .cell import Cell
+
+__all__ = ["DistributedGradReducer"]
+
+_comm = native.comm
+_HT = native.HostTensor
+
+
+def _signature(params):
+    return [f"{p.name}|{p.dtype}|{list(p.shape)}" for p in params]
+
+
+def _gather_signatures(lines):
+    """Every rank's signature lines, in rank order (two all-gathers: the
+    lengths, then the padded bytes)."""
+    data = "\n".join(lines).encode()
+    length = _HT.from_buffer(np.array([len(data)], dtype=np.int64))
+    lengths = np.array(_comm.all_gather(length))
+    width = max(1, int(lengths.max()))
+    padded = np.zeros(width, dtype=np.uint8)
+    padded[:len(data)] = np.frombuffer(data, dtype=np.uint8)
+    gathered = np.array(_comm.all_gather(_HT.from_buffer(padded)))
+    gathered = gathered.reshape(len(lengths), width)
+    return [bytes(row[:n]).decode().split("\n") if n else []
+            for row, n in zip(gathered, lengths)]
+
+
+def _describe(line):
+    name, dtype, shape = line.split("|")
+    return name, f"{dtype}{shape}"
+
+
+def check_parameters_agree(params, what="DistributedGradReducer"):
+    """Raises MSError naming the first parameter in which some rank differs
+    from rank 0 (a collective: every rank must call it)."""
+    mine = _signature(params)
+    every = _gather_signatures(mine)
+    reference = every[0]
+    for rank, lines in enumerate(every):
+        if lines == reference:
+            continue
+        for index in range(max(len(lines), len(reference))):
+            ours = lines[index] if index < len(lines) else None
+            theirs = reference[index] if index < len(reference) else None
+            if ours == theirs:
+                continue
+            if ours is None or theirs is None:
+                present, where, absent = ((theirs, 0, rank)
+                                          if ours is None else
+                                          (ours, rank, 0))
+                name, _ = _describe(present)
+                raise MSError(
+                    f"{what}: rank {where} has {len(every[where])} "
+                    f"parameters and rank {absent} "
+                    f"{len(every[absent])}: parameter {name!r} (number "
+                    f"{index}) exists on rank {where} only; every rank must "
+                    "train the same network")
+            name0, type0 = _describe(theirs)
+            name1, type1 = _describe(ours)
+            if name0 != name1:
+                raise MSError(
+                    f"{what}: parameter number {index} is {name0!r} "
+                    f"({type0}) on rank 0 but {name1!r} ({type1}) on rank "
+                    f"{rank}; every rank must train the same network")
+            raise MSError(
+                f"{what}: parameter {name0!r} is {type0} on rank 0 but "
+                f"{type1} on rank {rank}; every rank must train the same "
+                "network")
+
+
+def plan_buckets(params, limit):
+    """Lists of parameter indices, in order: consecutive parameters of one
+    dtype whose gradients together take at most `limit` bytes (a larger
+    one is a bucket of its own)."""
+    buckets, current, size, dtype = [], [], 0, None
+    for i, p in enumerate(params):
+        nbytes = p._t.nbytes
+        if current and (p.dtype != dtype or size + nbytes > limit):
+            buckets.append(current)
+            current, size = [], 0
+        current.append(i)
+        size += nbytes
+        dtype = p.dtype
+    if current:
+        buckets.append(current)
+    return buckets
+
+
+class DistributedGradReducer(Cell):
+    """DistributedGradReducer(parameters, mean=None, degree=None,
+    fusion_type=1, group=GlobalComm.WORLD_COMM_GROUP): calling it on the
+    gradients of `parameters` returns them summed over all ranks, divided by
+    `degree` (the group size by default) when `mean` is True (None: the
+    context's gradients_mean). Needs communication.init()."""
+
+    def __init__(self, parameters, mean=None, degree=None, fusion_type=1,
+                 group=None):
+        super().__init__(auto_prefix=False)
+        _check_group(group, "DistributedGradReducer")
+        _require_init("DistributedGradReducer")
+        if mean is None:
+            mean = get_auto_parallel_context("gradients_mean")
+        size = get_group_size()
+        if degree is None:
+            degree = size
+        if not isinstance(degree, int) or isinstance(degree, bool) or \
+                degree < 1:
+            raise ValueError("DistributedGradReducer: degree must be an int "
+                             f">= 1, got {degree!r}")
+        params = list(parameters)
+        check_parameters_agree(params)
+        d = self.__dict__
+        d["mean"] = bool(mean)
+        d["degree"] = degree
+        d["rank"] = get_rank()
+        d["_shapes"] = tuple(tuple(p.shape) for p in params)
+        d["_sizes"] = tuple(p._t.size for p in params)
+        d["_buckets"] = tuple(tuple(b) for b in
+                              plan_buckets(params, bucket_bytes()))
+
+    def construct(self, grads):
+        grads = tuple(grads)
+        if len(grads) != len(self._shapes):
+            raise ValueError(f"DistributedGradReducer: got {len(grads)} "
+                             f"gradients for {len(self._shapes)} parameters")
+        out = list(grads)
+        scale = 1.0 / self.degree
+        for bucket in self._buckets:
+            flat = [ops.reshape(grads[i], (self._sizes[i],))
+                    for i in bucket]
+            buffer = flat[0] if len(flat) == 1 else ops.concat(flat, 0)
+            reduced = all_reduce(buffer)
+            if self.mean:
+                reduced = reduced * scale
+            pieces = ((reduced,) if len(bucket) == 1 else
+                      ops.split(reduced, [self._sizes[i] for i in bucket]))
+            for i, piece in zip(bucket, pieces):
+                out[i] = ops.reshape(piece, self._shapes[i])
+        return tuple(out)

@@ -1,0 +1,34 @@
+// all_reduce lowers to a copy into a fresh buffer and an in-place call into
+// the runtime's MPI layer on its aligned pointer.
+// RUN: ms-opt %s --convert-ms-to-linalg | FileCheck %s
+
+// CHECK-DAG: func.func private @ms_comm_all_reduce_f32(!llvm.ptr, i64, i32)
+// CHECK-DAG: func.func private @ms_comm_all_reduce_f64(!llvm.ptr, i64, i32)
+// CHECK-LABEL: func @sum
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
+// CHECK: %[[COPY:.*]] = bufferization.alloc_tensor() copy(%[[X]]) : tensor<4x8xf32>
+// CHECK: %[[BUF:.*]] = bufferization.to_buffer %[[COPY]] : tensor<4x8xf32> to memref<4x8xf32>
+// CHECK: %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %[[BUF]] : memref<4x8xf32> -> index
+// CHECK: %[[A64:.*]] = arith.index_cast %[[ADDR]] : index to i64
+// CHECK: %[[PTR:.*]] = llvm.inttoptr %[[A64]] : i64 to !llvm.ptr
+// CHECK: %[[N:.*]] = arith.constant 32 : i64
+// CHECK: %[[OP:.*]] = arith.constant 0 : i32
+// CHECK: call @ms_comm_all_reduce_f32(%[[PTR]], %[[N]], %[[OP]]) : (!llvm.ptr, i64, i32) -> ()
+// CHECK: %[[R:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<4x8xf32> to tensor<4x8xf32>
+// CHECK: return %[[R]]
+func.func @sum(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = ms.all_reduce %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// One declaration serves every call; the reduce op is the runtime's code.
+// CHECK-LABEL: func @ops
+// CHECK: arith.constant 1 : i32
+// CHECK: call @ms_comm_all_reduce_f64
+// CHECK: arith.constant 3 : i32
+// CHECK: call @ms_comm_all_reduce_f64
+func.func @ops(%x: tensor<5xf64>) -> tensor<5xf64> {
+  %0 = ms.all_reduce %x reduce_op "max" : tensor<5xf64>
+  %1 = ms.all_reduce %0 reduce_op "prod" : tensor<5xf64>
+  return %1 : tensor<5xf64>
+}

@@ -1,0 +1,126 @@
+//===- CommunicationTest.cpp - The MPI layer in a world of one rank -------===//
+//
+// Run outside mpirun, MPI starts a world of one rank, so the collectives are
+// identities with every check of a real run (tests/multirank runs 2 and 4
+// ranks). gtest_discover_tests runs each test in its own process, and MPI
+// can be initialized once per process: each test walks its own lifecycle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Runtime/Communication.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <vector>
+
+using namespace ms::runtime;
+using namespace ms::runtime::comm;
+
+namespace {
+
+std::string errorText(llvm::Error error) {
+  return llvm::toString(std::move(error));
+}
+
+TEST(Communication, ReduceOpNames) {
+  EXPECT_EQ(parseReduceOp("sum"), ReduceOp::Sum);
+  EXPECT_EQ(parseReduceOp("MAX"), ReduceOp::Max);
+  EXPECT_EQ(parseReduceOp("min"), ReduceOp::Min);
+  EXPECT_EQ(parseReduceOp("prod"), ReduceOp::Prod);
+  EXPECT_EQ(parseReduceOp("mean"), std::nullopt);
+  EXPECT_EQ(reduceOpName(ReduceOp::Max), "max");
+}
+
+TEST(Communication, TimeoutFromTheEnvironment) {
+  setenv("MS_COMM_TIMEOUT", "12.5", 1);
+  EXPECT_EQ(timeoutSeconds(), 12.5);
+  // Not a positive number: the default.
+  setenv("MS_COMM_TIMEOUT", "soon", 1);
+  EXPECT_EQ(timeoutSeconds(), 300);
+  setenv("MS_COMM_TIMEOUT", "-1", 1);
+  EXPECT_EQ(timeoutSeconds(), 300);
+  unsetenv("MS_COMM_TIMEOUT");
+  EXPECT_EQ(timeoutSeconds(), 300);
+}
+
+#ifdef MS_TEST_HAVE_MPI
+
+TEST(Communication, CallsBeforeInitSaySo) {
+  EXPECT_FALSE(isInitialized());
+  llvm::Expected<int> r = rank();
+  ASSERT_FALSE(static_cast<bool>(r));
+  EXPECT_NE(errorText(r.takeError()).find("not initialized"),
+            std::string::npos);
+  float x = 1;
+  EXPECT_NE(errorText(allReduce(&x, 1, DType::F32, ReduceOp::Sum))
+                .find("all_reduce: communication is not initialized"),
+            std::string::npos);
+}
+
+TEST(Communication, WorldOfOne) {
+  ASSERT_FALSE(static_cast<bool>(init()));
+  ASSERT_FALSE(static_cast<bool>(init())); // a second init does nothing
+  EXPECT_EQ(*rank(), 0);
+  EXPECT_EQ(*groupSize(), 1);
+  EXPECT_EQ(*localRank(), 0);
+  resetStats();
+
+  std::vector<float> x = {1.5f, -2.0f, 3.25f};
+  for (ReduceOp op :
+       {ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod}) {
+    ASSERT_FALSE(static_cast<bool>(allReduce(x.data(), 3, DType::F32, op)));
+    EXPECT_EQ(x, (std::vector<float>{1.5f, -2.0f, 3.25f}));
+  }
+  std::vector<double> d = {0.25, 4.0};
+  ASSERT_FALSE(
+      static_cast<bool>(allReduce(d.data(), 2, DType::F64, ReduceOp::Sum)));
+  EXPECT_EQ(d, (std::vector<double>{0.25, 4.0}));
+
+  std::vector<int64_t> send = {7, 8}, recv(2);
+  ASSERT_FALSE(
+      static_cast<bool>(allGather(send.data(), recv.data(), 2, DType::I64)));
+  EXPECT_EQ(recv, send);
+  ASSERT_FALSE(static_cast<bool>(broadcast(x.data(), 3, DType::F32, 0)));
+  ASSERT_FALSE(static_cast<bool>(barrier()));
+
+  Stats s = stats();
+  EXPECT_EQ(s.calls, 8);
+  EXPECT_EQ(s.bytes, 4 * 12 + 16 + 16 + 12);
+
+  // Only ranks of the group can be roots; bf16 has no MPI type.
+  EXPECT_NE(errorText(broadcast(x.data(), 3, DType::F32, 1))
+                .find("root_rank 1 is not a rank of the group (size 1)"),
+            std::string::npos);
+  uint16_t half = 0;
+  EXPECT_NE(errorText(allReduce(&half, 1, DType::BF16, ReduceOp::Sum))
+                .find("dtype bf16 is not supported"),
+            std::string::npos);
+
+  ASSERT_FALSE(static_cast<bool>(release()));
+  EXPECT_FALSE(isInitialized());
+  EXPECT_NE(errorText(init()).find("MPI cannot be initialized twice"),
+            std::string::npos);
+  EXPECT_NE(errorText(allReduce(x.data(), 3, DType::F32, ReduceOp::Sum))
+                .find("communication was released"),
+            std::string::npos);
+}
+
+TEST(Communication, CompiledEntryPointInitializesOnFirstUse) {
+  std::vector<float> x = {1, 2, 3};
+  ms_comm_all_reduce_f32(x.data(), 3, /*max=*/1);
+  EXPECT_TRUE(isInitialized());
+  EXPECT_EQ(x, (std::vector<float>{1, 2, 3}));
+}
+
+#else
+
+TEST(Communication, WithoutMPIEveryCallSaysSo) {
+  EXPECT_FALSE(builtWithMPI());
+  EXPECT_NE(errorText(init()).find("msmlir was built without MPI"),
+            std::string::npos);
+}
+
+#endif
+
+} // namespace
