@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Builds ms and runs every test through ctest: the lit suite (ms-opt, ms-run,
 # the mlir-opt plugin), GoogleTest and pytest. Then it runs a slice of the
-# slow suites in the sanitizer build (build-asan, CMakePresets.json `asan`):
+# slow suites: the 2-rank data-parallel tests (label multi-rank, mpirun, in
+# build/) and the sanitizer build's tests (build-asan, CMakePresets.json
+# `asan`):
 #
-#   MS_SLOW_TESTS=ci    (default) ctest -L 'sanitizer-ci|fuzz': every test
-#                       under ASan+UBSan except the exhaustive per-dtype
-#                       sweeps, and the fuzz corpus replay
-#   MS_SLOW_TESTS=all   ctest -L 'sanitizer|fuzz': the sweeps too
+#   MS_SLOW_TESTS=ci    (default) multirank-np2, then ctest -L
+#                       'sanitizer-ci|fuzz': every test under ASan+UBSan
+#                       except the exhaustive per-dtype sweeps, and the fuzz
+#                       corpus replay
+#   MS_SLOW_TESTS=all   every multi-rank test (2 and 4 ranks), then ctest -L
+#                       'sanitizer|fuzz': the sweeps too
 #   MS_SLOW_TESTS=<re>  ctest -L <re> in build-asan, e.g. fuzz, or
 #                       'sanitizer' -R 'lit-Run|MS'
 #   MS_SLOW_TESTS=none  the normal tests only
@@ -15,12 +19,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-(cd build && ctest --output-on-failure -j2)
+(cd build && ctest --output-on-failure -j2 -LE multi-rank)
 
 slice=${MS_SLOW_TESTS:-ci}
 if [ "$slice" = none ]; then
   echo "test.sh: slow slice: none (MS_SLOW_TESTS=none)"
   exit 0
+fi
+ranks='multirank-np2'
+[ "$slice" = all ] && ranks='multirank'
+if [ "$slice" = ci ] || [ "$slice" = all ]; then
+  echo "test.sh: slow slice: ctest -L multi-rank -R '$ranks' in build/"
+  (cd build && ctest --output-on-failure -L multi-rank -R "$ranks")
 fi
 [ "$slice" = ci ] && slice='sanitizer-ci|fuzz'
 [ "$slice" = all ] && slice='sanitizer|fuzz'
