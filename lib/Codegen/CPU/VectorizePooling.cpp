@@ -362,18 +362,18 @@ struct MSVectorizePoolingPass
     : ms::impl::MSVectorizePoolingBase<MSVectorizePoolingPass> {
   void runOnOperation() override {
     SmallVector<std::pair<linalg::GenericOp, PoolingShape>> pools;
-    SmallVector<linalg::GenericOp> others;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (std::optional<PoolingShape> shape = matchPooling(op))
         pools.push_back({op, *shape});
-      else
-        others.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     for (auto &[op, shape] : pools)
       vectorizePooling(rewriter, op, shape);
-    // Max-pool gradients over windows that tile the input.
-    for (linalg::GenericOp op : others)
+    // Then max-pool gradients over windows that tile the input, collected
+    // only now: the pools erase the fill generics they start from.
+    SmallVector<linalg::GenericOp> generics;
+    getOperation()->walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics)
       vectorizePoolTiles(rewriter, op);
   }
 };

@@ -361,12 +361,14 @@ private:
                     nb, l, greater, arith::ConstantIndexOp::create(nb, l, t),
                     bestTap);
               }
+              // Statements, not nested calls: argument order is unspecified
+              // and the IR (and its lit test) would differ between
+              // compilers.
+              Value row = linalg::IndexOp::create(nb, l, 3);
+              Value column = linalg::IndexOp::create(nb, l, 5);
+              Value width = arith::ConstantIndexOp::create(nb, l, kw);
               Value ownTap = arith::AddIOp::create(
-                  nb, l,
-                  arith::MulIOp::create(
-                      nb, l, linalg::IndexOp::create(nb, l, 3),
-                      arith::ConstantIndexOp::create(nb, l, kw)),
-                  linalg::IndexOp::create(nb, l, 5));
+                  nb, l, arith::MulIOp::create(nb, l, row, width), column);
               Value isMax = arith::CmpIOp::create(
                   nb, l, arith::CmpIPredicate::eq, bestTap, ownTap);
               linalg::YieldOp::create(

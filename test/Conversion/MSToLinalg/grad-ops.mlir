@@ -79,8 +79,8 @@ func.func @max_pool2d_grad(%x: tensor<1x2x7x7xf32>, %dy: tensor<1x2x3x3xf32>) ->
 // CHECK: %[[V:.*]] = tensor.expand_shape %[[X]] {{\[}}[0], [1], [2, 3], [4, 5]] output_shape [1, 2, 3, 2, 3, 2]
 // CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[T00]], {{.*}}, #[[T11]], #[[TILE]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[V]], %[[V]], %[[V]], %[[V]], %[[DY]] :
 // CHECK-COUNT-4: arith.cmpf ogt
-// CHECK: linalg.index 5
 // CHECK: linalg.index 3
+// CHECK: linalg.index 5
 // CHECK: arith.cmpi eq
 // CHECK: arith.select
 // CHECK-NOT: arith.remui
