@@ -65,42 +65,54 @@ std::string printModule(ModuleOp module) {
 
 } // namespace
 
-llvm::Expected<std::string> differentiateSource(llvm::StringRef source,
-                                                llvm::StringRef func,
-                                                llvm::ArrayRef<unsigned> wrt,
-                                                llvm::StringRef gradName) {
-  // A context per call: the text is all that comes back, and a call costs
-  // far less than the compile that follows it.
+namespace {
+
+/// Builds the gradient function in a context of its own (the text is all
+/// that comes back, and a call costs far less than the compile that follows
+/// it) and hands the module and the function to `finish`.
+template <typename Result, typename Finish>
+llvm::Expected<Result> differentiate(llvm::StringRef source,
+                                     llvm::StringRef func,
+                                     llvm::ArrayRef<unsigned> wrt,
+                                     llvm::StringRef gradName,
+                                     bool savedForward, Finish finish) {
   MLIRContext context(MLIRContext::Threading::DISABLED);
   prepareContext(context);
   DiagnosticCollector diagnostics(&context);
   OwningOpRef<ModuleOp> module;
   auto gradFn = addGradient(context, diagnostics, module, source, func, wrt,
-                            gradName, /*savedForward=*/false);
+                            gradName, savedForward);
   if (!gradFn)
     return gradFn.takeError();
-  return printModule(*module);
+  return finish(*module, *gradFn);
+}
+
+} // namespace
+
+llvm::Expected<std::string> differentiateSource(llvm::StringRef source,
+                                                llvm::StringRef func,
+                                                llvm::ArrayRef<unsigned> wrt,
+                                                llvm::StringRef gradName) {
+  return differentiate<std::string>(
+      source, func, wrt, gradName, /*savedForward=*/false,
+      [](ModuleOp module, func::FuncOp) { return printModule(module); });
 }
 
 llvm::Expected<SavedForwardGradient>
 differentiateSourceSaved(llvm::StringRef source, llvm::StringRef func,
                          llvm::ArrayRef<unsigned> wrt,
                          llvm::StringRef gradName) {
-  MLIRContext context(MLIRContext::Threading::DISABLED);
-  prepareContext(context);
-  DiagnosticCollector diagnostics(&context);
-  OwningOpRef<ModuleOp> module;
-  auto gradFn = addGradient(context, diagnostics, module, source, func, wrt,
-                            gradName, /*savedForward=*/true);
-  if (!gradFn)
-    return gradFn.takeError();
-  SavedForwardGradient result;
-  for (unsigned i = 0, e = gradFn->getNumArguments(); i < e; ++i)
-    if (auto where =
-            gradFn->getArgAttrOfType<DenseI64ArrayAttr>(i, kSavedAttrName))
-      result.saved.emplace_back(where[0], where[1]);
-  result.text = printModule(*module);
-  return result;
+  return differentiate<SavedForwardGradient>(
+      source, func, wrt, gradName, /*savedForward=*/true,
+      [](ModuleOp module, func::FuncOp gradFn) {
+        SavedForwardGradient result;
+        for (unsigned i = 0, e = gradFn.getNumArguments(); i < e; ++i)
+          if (auto where = gradFn.getArgAttrOfType<DenseI64ArrayAttr>(
+                  i, kSavedAttrName))
+            result.saved.emplace_back(where[0], where[1]);
+        result.text = printModule(module);
+        return result;
+      });
 }
 
 } // namespace runtime
