@@ -177,6 +177,16 @@ class _GradGraph(Graph):
         # the forward ops again.
         self.line_values = []
 
+    def release(self):
+        """Drops what the graph holds. Its Syms point back at it, so without
+        this a PyNative step's graph, with the forward values it kept, would
+        live until Python's cycle collector ran: tens of MiB of peak RSS."""
+        for held in (self.body, self.inputs, self.params, self.captures,
+                     self._param_index, self._const_index, self._keep,
+                     self.bound, self.outer_refs, self.param_hosts,
+                     self.line_values, self.assigns):
+            held.clear()
+
     def bind(self, tensor, sym):
         self.bound[id(tensor)] = sym
         self._keep.append(tensor)
@@ -604,6 +614,13 @@ class _GradFunction:
                     raise MSError(f"{self.public}: a symbolic tensor was "
                                   "passed outside of graph capture")
                 graph.bind(a, graph.add_input(t.dtype, t.shape))
+        try:
+            return self._pynative_on(graph, positions, args, kwargs)
+        finally:
+            graph.release()
+
+    def _pynative_on(self, graph, positions, args, kwargs):
+        st = STATE
         st.tape = Tape(graph)
         try:
             out = self.fn(*args, **kwargs)
