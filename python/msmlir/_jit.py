@@ -17,10 +17,11 @@ from . import _msmlir as native
 from ._graph import Graph, GraphBreak, Sym
 from ._runtime import (STATE, MSError, HostTensor, GraphFallbackWarning,
                        DEFAULT_JIT_LEVEL, executor, graph_compiler,
-                       parse_jit_level, parse_syntax_level)
+                       parse_jit_level, parse_syntax_level,
+                       compile_cache_dir)
 from ._tensor import Tensor, Parameter, _onew
 
-__all__ = ["jit", "JitConfig", "compile_count"]
+__all__ = ["jit", "JitConfig", "compile_count", "compile_cache_stats"]
 
 _HT = HostTensor
 _call_tensors = native.call_tensors
@@ -86,6 +87,28 @@ def compile_count():
     """How many graphs this process has compiled (every jit and GRAPH_MODE
     Cell together)."""
     return STATE.compiles
+
+
+_CACHE_STATS = {"hit": 0, "miss": 0, "rebuilt": 0, "compile_seconds": 0.0}
+
+
+def compile_cache_stats():
+    """The persistent compile cache in this process: graphs loaded from it
+    ("hit"), compiled and stored ("miss"), compiled again because a bad
+    entry was found ("rebuilt"), and the seconds spent in those compiles and
+    loads ("compile_seconds")."""
+    return dict(_CACHE_STATS)
+
+
+def _count_cache(module):
+    status, note = module.compile_cache
+    if status == "off":
+        return
+    _CACHE_STATS[status] += 1
+    _CACHE_STATS["compile_seconds"] += sum(module.compile_times)
+    if note:
+        # A rebuilt entry or a failed store: the graph works, say why once.
+        warnings.warn(f"compile cache: {note}", RuntimeWarning, stacklevel=4)
 
 
 #===---------------------------------------------------------------------===#
@@ -468,12 +491,14 @@ class Compiled:
             dump_dir = base
         try:
             # A no_sink graph runs on the PyNative executor of its level.
-            return graph_compiler().compile(
+            module = graph_compiler().compile(
                 source, "construct", level, f"<jit {self.name}>", dump_dir,
-                threads, mode, executor(level, threads))
+                threads, mode, executor(level, threads), compile_cache_dir())
         except MSError as e:
             raise MSError(f"graph compile of {self.name} failed: {e}") \
                 from None
+        _count_cache(module)
+        return module
 
     def graphs(self):
         """The captured MLIR source of every cached graph (for inspection)."""
