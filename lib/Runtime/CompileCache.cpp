@@ -201,10 +201,12 @@ llvm::Expected<CacheEntry> decodeCacheEntry(llvm::StringRef bytes,
   uint64_t objectSize = llvm::support::endian::read64le(bytes.data() + 16);
   uint64_t checksum = llvm::support::endian::read64le(bytes.data() + 24);
   llvm::StringRef body = bytes.drop_front(kPrefixBytes);
-  if (headerSize > body.size() || objectSize != body.size() - headerSize)
+  if (headerSize > body.size() || objectSize > body.size() - headerSize)
     return makeError("truncated (" + llvm::Twine(body.size()) + " of " +
                      llvm::Twine(headerSize) + " + " + llvm::Twine(objectSize) +
                      " bytes)");
+  if (objectSize != body.size() - headerSize)
+    return makeError("trailing bytes after the object code");
   if (llvm::xxh3_64bits(body) != checksum)
     return makeError("checksum mismatch (corrupt)");
   llvm::Expected<llvm::json::Value> parsed =
