@@ -20,6 +20,8 @@ from ._runtime import (STATE, MSError, HostTensor, GraphFallbackWarning,
                        parse_jit_level, parse_syntax_level,
                        compile_cache_dir)
 from ._tensor import Tensor, Parameter, _onew
+from ._mutable import (is_mutable_scalar, is_jit_class_instance,
+                       scalar_tensor, capture_copy)
 
 __all__ = ["jit", "JitConfig", "compile_count", "compile_cache_stats"]
 
@@ -116,7 +118,9 @@ def _count_cache(module):
 #===---------------------------------------------------------------------===#
 
 def _flatten(obj, leaves):
-    """The cache key of an argument; appends its tensors to `leaves`."""
+    """The cache key of an argument; appends its tensors to `leaves`. A
+    mutable() scalar is a tensor-like input: a 0-d Tensor leaf keyed by its
+    type, not its value. A jit_class instance is keyed by its attributes."""
     if isinstance(obj, Tensor):
         t = obj._t
         if t.__class__ is not _HT:
@@ -124,6 +128,13 @@ def _flatten(obj, leaves):
                           "outside of graph capture")
         leaves.append(obj)
         return t.type_string()
+    if is_mutable_scalar(obj):
+        leaf = scalar_tensor(obj)
+        leaves.append(leaf)
+        return ("mutable", leaf._t.type_string())
+    if is_jit_class_instance(obj):
+        return (type(obj), tuple((name, _flatten(value, leaves))
+                                 for name, value in vars(obj).items()))
     if isinstance(obj, (list, tuple)):
         return (type(obj), tuple(_flatten(o, leaves) for o in obj))
     if isinstance(obj, dict):
@@ -137,15 +148,20 @@ def _flatten(obj, leaves):
 
 
 def _substitute(obj, it):
-    """`obj` with its tensors replaced, in order, by the items of `it`."""
-    if isinstance(obj, Tensor):
+    """`obj` with its tensors (and mutable scalars) replaced, in order, by
+    the items of `it`; jit_class instances by copies holding them."""
+    if isinstance(obj, Tensor) or is_mutable_scalar(obj):
         return next(it)
+    if is_jit_class_instance(obj):
+        return capture_copy(obj, lambda value: _substitute(value, it))
     if isinstance(obj, (list, tuple)):
         items = [_substitute(o, it) for o in obj]
         return items if isinstance(obj, list) else (
             type(obj)(*items) if hasattr(obj, "_fields") else tuple(items))
     if isinstance(obj, dict):
-        return {k: _substitute(v, it) for k, v in obj.items()}
+        # In _flatten's order (keys sorted), so each key gets its own tensor.
+        values = {k: _substitute(obj[k], it) for k in sorted(obj, key=repr)}
+        return {k: values[k] for k in obj}
     return obj
 
 
