@@ -128,7 +128,8 @@ llvm::Error specsFromJSON(const llvm::json::Array *array,
 
 /// A name no other writer uses at the same time.
 std::string temporaryPath(llvm::StringRef finalPath) {
-  static std::mt19937_64 rng(std::random_device{}());
+  // One generator per thread: writers in one process may race, too.
+  thread_local std::mt19937_64 rng(std::random_device{}());
   return (finalPath + ".tmp-" + llvm::Twine(llvm::sys::Process::getProcessId()) +
           "-" + llvm::Twine(rng()))
       .str();

@@ -420,6 +420,9 @@ int main(int argc, char **argv) {
     return usage("--eval-limit must be 0 (all) or more");
   if (kernelCacheSize == 0)
     return usage("--kernel-cache-size must be at least 1");
+  if (!cacheDir.empty() && !(mode == "graph" && sink))
+    return usage("--cache-dir caches whole-graph compiles: it needs "
+                 "--mode=graph with exc_mode sink (the default at O1/O2)");
   if (mode == "graph" && (printIntermediates || stats))
     return usage("--print-intermediates and --stats need --mode=pynative");
 
