@@ -14,7 +14,12 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
@@ -80,13 +85,51 @@ void appendDescriptor(llvm::SmallVectorImpl<int64_t> &storage,
   }
 }
 
+/// Symbols the compiled code calls into the runtime for. Intermediate
+/// buffers come from the caching allocator (see there why).
+llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  auto define = [&](llvm::StringRef name, auto *function) {
+    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                               llvm::JITSymbolFlags::Exported};
+  };
+  define("malloc", &msCachedMalloc);
+  define("aligned_alloc", &msCachedAlignedAlloc);
+  define("free", &msCachedFree);
+  // ms.all_reduce lowers to calls into the communication layer.
+  define("ms_comm_all_reduce_f32", &ms_comm_all_reduce_f32);
+  define("ms_comm_all_reduce_f64", &ms_comm_all_reduce_f64);
+  return symbols;
+}
+
+/// The object file `engine` linked (it was created with enableObjectDump).
+/// The ExecutionEngine only writes it to a file, so it goes through one.
+llvm::Error takeObjectCode(ExecutionEngine &engine, std::string &out) {
+  llvm::SmallString<128> path;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("ms-object", "o", path))
+    return makeError("compile cache: cannot create a temporary file: " +
+                     ec.message());
+  engine.dumpToObjectFile(path);
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  llvm::sys::fs::remove(path);
+  if (!buffer)
+    return makeError("compile cache: cannot read the object code back: " +
+                     buffer.getError().message());
+  out = (*buffer)->getBuffer().str();
+  if (out.empty())
+    return makeError("compile cache: the JIT produced no object code");
+  return llvm::Error::success();
+}
+
 } // namespace
 
 JitModule::~JitModule() = default;
 
 llvm::Expected<std::unique_ptr<JitModule>>
 JitModule::compile(ModuleOp module, llvm::StringRef entry,
-                   const CompileOptions &options) {
+                   const CompileOptions &options, std::string *objectCode) {
   MLIRContext *ctx = module.getContext();
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func) {
@@ -160,37 +203,87 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
   engineOptions.enableGDBNotificationListener = false;
   // MS_PERF_JIT=1 names JIT code in `perf report` (a profiling aid).
   engineOptions.enablePerfNotificationListener = std::getenv("MS_PERF_JIT");
+  engineOptions.enableObjectDump = objectCode != nullptr;
   auto engine = ExecutionEngine::create(module, engineOptions, std::move(*tm));
   if (!engine)
     return diagnostics.takeError("LLVM code generation failed: " +
                                  llvm::toString(engine.takeError()));
   jit->engine = std::move(*engine);
-  // Intermediate buffers come from the caching allocator (see there why).
-  jit->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    symbols[interner("malloc")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&msCachedMalloc),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner("aligned_alloc")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&msCachedAlignedAlloc),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner("free")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&msCachedFree),
-        llvm::JITSymbolFlags::Exported};
-    // ms.all_reduce lowers to calls into the communication layer.
-    symbols[interner("ms_comm_all_reduce_f32")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&ms_comm_all_reduce_f32),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner("ms_comm_all_reduce_f64")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&ms_comm_all_reduce_f64),
-        llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
+  jit->engine->registerSymbols(runtimeSymbols);
   auto packed = jit->engine->lookupPacked(("_mlir_ciface_" + entry).str());
   if (!packed)
     return makeError("compiled module has no C entry for @" + entry + ": " +
                  llvm::toString(packed.takeError()));
   jit->packedEntry = *packed;
+  jit->times.codegen = secondsSince(start);
+  // Looking the entry up linked the module, so its object exists now.
+  if (objectCode)
+    if (auto err = takeObjectCode(*jit->engine, *objectCode))
+      return std::move(err);
+  return jit;
+}
+
+llvm::Expected<std::unique_ptr<JitModule>>
+JitModule::load(EntrySignature signature, llvm::StringRef objectCode,
+                const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  initializeNativeTarget();
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return tmBuilder.takeError();
+  // The same linker as the ExecutionEngine, which produced the object.
+  auto lljit =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(std::move(*tmBuilder))
+          .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession &session)
+                                            -> llvm::Expected<std::unique_ptr<
+                                                llvm::orc::ObjectLayer>> {
+            return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                session, [](const llvm::MemoryBuffer &) {
+                  return std::make_unique<llvm::SectionMemoryManager>();
+                });
+          })
+          .create();
+  if (!lljit)
+    return lljit.takeError();
+  llvm::orc::JITDylib &dylib = (*lljit)->getMainJITDylib();
+  char prefix = (*lljit)->getDataLayout().getGlobalPrefix();
+  if (effectiveThreads(options) > 1) {
+    configureOpenMPRuntime();
+    auto omp =
+        llvm::orc::DynamicLibrarySearchGenerator::Load(MS_LIBOMP_PATH, prefix);
+    if (!omp)
+      return omp.takeError();
+    dylib.addGenerator(std::move(*omp));
+  }
+  auto process =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process)
+    return process.takeError();
+  dylib.addGenerator(std::move(*process));
+  llvm::orc::MangleAndInterner interner((*lljit)->getExecutionSession(),
+                                        (*lljit)->getDataLayout());
+  if (auto err = dylib.define(
+          llvm::orc::absoluteSymbols(runtimeSymbols(interner))))
+    return std::move(err);
+  if (auto err = (*lljit)->addObjectFile(
+          llvm::MemoryBuffer::getMemBufferCopy(objectCode, "<compile cache>")))
+    return std::move(err);
+  // ExecutionEngine's packed wrapper of the C interface.
+  auto address =
+      (*lljit)->lookup(("_mlir__mlir_ciface_" + signature.entry));
+  if (!address)
+    return makeError("cached object has no C entry for @" + signature.entry +
+                     ": " + llvm::toString(address.takeError()));
+
+  std::unique_ptr<JitModule> jit(new JitModule());
+  jit->sig = std::move(signature);
+  llvm::SmallVector<PackedLayout> layouts;
+  for (const TensorSpec &spec : jit->sig.args)
+    layouts.push_back(spec.packed);
+  jit->packed = std::make_unique<PackedParamCache>(layouts);
+  jit->packedEntry = address->toPtr<void (*)(void **)>();
+  jit->loaded = std::move(*lljit);
   jit->times.codegen = secondsSince(start);
   return jit;
 }

@@ -23,7 +23,8 @@ from ._context import set_context, get_context, set_seed, get_seed
 from ._tensor import Tensor, Parameter
 from . import ops
 from . import _indexing  # noqa: F401  (Tensor indexing; see _tensor.py)
-from ._jit import jit, JitConfig, compile_count
+from ._jit import jit, JitConfig, compile_count, compile_cache_stats
+from ._mutable import mutable, jit_class
 from ._autograd import grad, value_and_grad, ParameterTuple
 from . import nn
 from ._checkpoint import save_checkpoint, load_checkpoint, \
@@ -46,7 +47,8 @@ __all__ = [
     "single", "double", "float_", "byte", "short", "intc", "int_", "intp",
     "ubyte", "ushort", "uintc", "uintp", "set_context",
     "get_context", "set_seed", "get_seed", "Tensor", "Parameter", "ops",
-    "jit", "JitConfig", "compile_count", "nn", "save_checkpoint",
+    "jit", "JitConfig", "compile_count", "compile_cache_stats", "mutable",
+    "jit_class", "nn", "save_checkpoint",
     "load_checkpoint", "load_param_into_net", "pynative_stats", "dataset",
     "grad", "value_and_grad", "ParameterTuple", "runtime", "ParallelMode",
     "set_auto_parallel_context", "get_auto_parallel_context",

@@ -1,5 +1,7 @@
 """set_context / get_context / set_seed (MindSpore's global context)."""
 
+import os
+
 import numpy as np
 
 from ._runtime import (STATE, GRAPH_MODE, PYNATIVE_MODE, parse_jit_level,
@@ -83,6 +85,19 @@ def _set_kernel_cache_size(value):
     set_kernel_cache_size(_cache_size("kernel_cache_size", value))
 
 
+def _set_enable_compile_cache(value):
+    if not isinstance(value, bool):
+        raise TypeError(f"enable_compile_cache must be a bool, got {value!r}")
+    STATE.enable_compile_cache = value
+
+
+def _set_compile_cache_path(value):
+    if not isinstance(value, (str, os.PathLike)) or str(value) == "":
+        raise TypeError("compile_cache_path must be a non-empty path string, "
+                        f"got {value!r}")
+    STATE.compile_cache_path = os.fspath(value)
+
+
 def _set_save_graphs(value):
     STATE.save_graphs = bool(value)
 
@@ -98,6 +113,8 @@ _SETTERS = {
     "jit_syntax_level": _set_syntax_level,
     "device_target": _set_device,
     "save_graphs": _set_save_graphs,
+    "enable_compile_cache": _set_enable_compile_cache,
+    "compile_cache_path": _set_compile_cache_path,
     "save_graphs_path": _set_save_graphs_path,
     "runtime_num_threads": _set_threads,
     "graph_cache_size": _set_graph_cache_size,
@@ -120,7 +137,10 @@ def set_context(**kwargs):
     graph_cache_size (compiled graphs kept in
     memory, least recently used evicted first; default 64) and
     kernel_cache_size (PyNative kernels kept per jit level, likewise;
-    default 1024)."""
+    default 1024), enable_compile_cache (keep compiled graphs on disk and
+    reuse them in later processes; default False) and compile_cache_path
+    (where: <path>/rank_<id>/; default $MS_COMPILER_CACHE_PATH, else ".").
+    See docs/python.md, "Compile cache"."""
     for key in kwargs:
         if key not in _SETTERS:
             raise ValueError(f"set_context: unknown option {key!r}; known: "
@@ -146,6 +166,11 @@ def get_context(attr_key):
         "runtime_num_threads": STATE.num_threads,
         "graph_cache_size": STATE.graph_cache_size,
         "kernel_cache_size": STATE.kernel_cache_size,
+        "enable_compile_cache": STATE.enable_compile_cache,
+        "compile_cache_path": (STATE.compile_cache_path if
+                               STATE.compile_cache_path is not None else
+                               os.environ.get("MS_COMPILER_CACHE_PATH") or
+                               "."),
     }
     if attr_key not in values:
         raise ValueError(f"get_context: unknown option {attr_key!r}")

@@ -17,10 +17,13 @@ from . import _msmlir as native
 from ._graph import Graph, GraphBreak, Sym
 from ._runtime import (STATE, MSError, HostTensor, GraphFallbackWarning,
                        DEFAULT_JIT_LEVEL, executor, graph_compiler,
-                       parse_jit_level, parse_syntax_level)
+                       parse_jit_level, parse_syntax_level,
+                       compile_cache_dir)
 from ._tensor import Tensor, Parameter, _onew
+from ._mutable import (is_mutable_scalar, is_jit_class_instance,
+                       scalar_tensor, capture_copy)
 
-__all__ = ["jit", "JitConfig", "compile_count"]
+__all__ = ["jit", "JitConfig", "compile_count", "compile_cache_stats"]
 
 _HT = HostTensor
 _call_tensors = native.call_tensors
@@ -88,12 +91,36 @@ def compile_count():
     return STATE.compiles
 
 
+_CACHE_STATS = {"hit": 0, "miss": 0, "rebuilt": 0, "compile_seconds": 0.0}
+
+
+def compile_cache_stats():
+    """The persistent compile cache in this process: graphs loaded from it
+    ("hit"), compiled and stored ("miss"), compiled again because a bad
+    entry was found ("rebuilt"), and the seconds spent in those compiles and
+    loads ("compile_seconds")."""
+    return dict(_CACHE_STATS)
+
+
+def _count_cache(module):
+    status, note = module.compile_cache
+    if status == "off":
+        return
+    _CACHE_STATS[status] += 1
+    _CACHE_STATS["compile_seconds"] += sum(module.compile_times)
+    if note:
+        # A rebuilt entry or a failed store: the graph works, say why once.
+        warnings.warn(f"compile cache: {note}", RuntimeWarning, stacklevel=4)
+
+
 #===---------------------------------------------------------------------===#
 # Argument and result structures
 #===---------------------------------------------------------------------===#
 
 def _flatten(obj, leaves):
-    """The cache key of an argument; appends its tensors to `leaves`."""
+    """The cache key of an argument; appends its tensors to `leaves`. A
+    mutable() scalar is a tensor-like input: a 0-d Tensor leaf keyed by its
+    type, not its value. A jit_class instance is keyed by its attributes."""
     if isinstance(obj, Tensor):
         t = obj._t
         if t.__class__ is not _HT:
@@ -101,6 +128,13 @@ def _flatten(obj, leaves):
                           "outside of graph capture")
         leaves.append(obj)
         return t.type_string()
+    if is_mutable_scalar(obj):
+        leaf = scalar_tensor(obj)
+        leaves.append(leaf)
+        return ("mutable", leaf._t.type_string())
+    if is_jit_class_instance(obj):
+        return (type(obj), tuple((name, _flatten(value, leaves))
+                                 for name, value in vars(obj).items()))
     if isinstance(obj, (list, tuple)):
         return (type(obj), tuple(_flatten(o, leaves) for o in obj))
     if isinstance(obj, dict):
@@ -114,15 +148,20 @@ def _flatten(obj, leaves):
 
 
 def _substitute(obj, it):
-    """`obj` with its tensors replaced, in order, by the items of `it`."""
-    if isinstance(obj, Tensor):
+    """`obj` with its tensors (and mutable scalars) replaced, in order, by
+    the items of `it`; jit_class instances by copies holding them."""
+    if isinstance(obj, Tensor) or is_mutable_scalar(obj):
         return next(it)
+    if is_jit_class_instance(obj):
+        return capture_copy(obj, lambda value: _substitute(value, it))
     if isinstance(obj, (list, tuple)):
         items = [_substitute(o, it) for o in obj]
         return items if isinstance(obj, list) else (
             type(obj)(*items) if hasattr(obj, "_fields") else tuple(items))
     if isinstance(obj, dict):
-        return {k: _substitute(v, it) for k, v in obj.items()}
+        # In _flatten's order (keys sorted), so each key gets its own tensor.
+        values = {k: _substitute(obj[k], it) for k in sorted(obj, key=repr)}
+        return {k: values[k] for k in obj}
     return obj
 
 
@@ -468,12 +507,14 @@ class Compiled:
             dump_dir = base
         try:
             # A no_sink graph runs on the PyNative executor of its level.
-            return graph_compiler().compile(
+            module = graph_compiler().compile(
                 source, "construct", level, f"<jit {self.name}>", dump_dir,
-                threads, mode, executor(level, threads))
+                threads, mode, executor(level, threads), compile_cache_dir())
         except MSError as e:
             raise MSError(f"graph compile of {self.name} failed: {e}") \
                 from None
+        _count_cache(module)
+        return module
 
     def graphs(self):
         """The captured MLIR source of every cached graph (for inspection)."""

@@ -5,6 +5,8 @@ Everything the hot paths read lives in the single ``STATE`` object so that a
 check costs one attribute load.
 """
 
+import os
+
 import numpy as np
 
 from . import _msmlir as native
@@ -67,7 +69,8 @@ class _State:
                  "eager",
                  "compiles", "save_graphs", "save_graphs_path", "rng", "seed",
                  "tensor_hook", "epoch", "num_threads", "param_epoch",
-                 "graph_cache_size", "kernel_cache_size", "tape")
+                 "graph_cache_size", "kernel_cache_size", "tape",
+                 "enable_compile_cache", "compile_cache_path")
 
     def __init__(self):
         self.mode = PYNATIVE_MODE
@@ -94,9 +97,31 @@ class _State:
         # value_and_grad function runs, else None: concrete ops record
         # themselves on it.
         self.tape = None
+        # The persistent compile cache (compile_cache_dir below).
+        self.enable_compile_cache = False
+        self.compile_cache_path = None  # None: $MS_COMPILER_CACHE_PATH or "."
 
 
 STATE = _State()
+
+
+def compile_cache_dir():
+    """The persistent compile cache's directory, or "" when it is off. It is
+    on with set_context(enable_compile_cache=True), MS_COMPILER_CACHE_ENABLE=1
+    or a non-empty MS_COMPILER_CACHE_PATH; entries go to
+    <compile_cache_path>/rank_<rank id>/ as in MindSpore, the path being
+    set_context's compile_cache_path, else $MS_COMPILER_CACHE_PATH, else
+    the working directory."""
+    env_path = os.environ.get("MS_COMPILER_CACHE_PATH", "")
+    if not (STATE.enable_compile_cache or env_path
+            or os.environ.get("MS_COMPILER_CACHE_ENABLE", "") == "1"):
+        return ""
+    base = STATE.compile_cache_path
+    if base is None:
+        base = env_path or "."
+    from .communication.management import GlobalComm
+    rank = native.comm.rank() if GlobalComm.INITED else 0
+    return os.path.join(os.path.abspath(base), f"rank_{rank}")
 
 _executors = {}
 _compiler = None

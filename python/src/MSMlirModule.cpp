@@ -41,6 +41,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -453,6 +454,16 @@ public:
     return py::make_tuple(t.lowering, t.codegen);
   }
 
+  /// (status, note): how the persistent compile cache served this graph
+  /// ("off", "hit", "miss" or "rebuilt") and why an entry was rebuilt or
+  /// not stored ("" when nothing went wrong).
+  py::tuple compileCache() const {
+    if (!module)
+      return py::make_tuple("off", "");
+    const CompileTimes &t = module->compileTimes();
+    return py::make_tuple(cacheStatusName(t.cache).str(), t.cacheNote);
+  }
+
 private:
   const EntrySignature &signatureRef() const {
     return module ? module->signature() : kernels->signature();
@@ -483,7 +494,8 @@ public:
                                  const std::string &dumpDir,
                                  unsigned numThreads,
                                  const std::string &excMode,
-                                 py::object executor) {
+                                 py::object executor,
+                                 const std::string &cacheDir) {
     CompileOptions options = compileOptions(levelFromString(level), numThreads);
     options.dumpIRDir = dumpDir;
     std::optional<ExecMode> mode = parseExecMode(excMode);
@@ -506,7 +518,11 @@ public:
       // but compile one graph at a time (one MLIRContext).
       py::gil_scoped_release release;
       std::lock_guard<std::mutex> lock(mutex);
-      auto compiled = compiler.compile(source, entry, options, bufferName);
+      std::optional<CompileCache> cache;
+      if (!cacheDir.empty())
+        cache.emplace(cacheDir);
+      auto compiled = compiler.compile(source, entry, options, bufferName,
+                                       cache ? &*cache : nullptr);
       if (compiled)
         module = std::move(*compiled);
       else
@@ -643,7 +659,8 @@ PYBIND11_MODULE(_msmlir, m) {
       .def("run_if_match", &Graph::runIfMatch)
       .def("signature", &Graph::signature)
       .def_property_readonly("packed_param_count", &Graph::packedParamCount)
-      .def_property_readonly("compile_times", &Graph::compileTimes);
+      .def_property_readonly("compile_times", &Graph::compileTimes)
+      .def_property_readonly("compile_cache", &Graph::compileCache);
 
   py::class_<Compiler>(m, "GraphCompiler")
       .def(py::init<>())
@@ -651,11 +668,13 @@ PYBIND11_MODULE(_msmlir, m) {
            py::arg("entry") = "construct", py::arg("jit_level") = "O0",
            py::arg("buffer_name") = "<graph>", py::arg("dump_ir_dir") = "",
            py::arg("num_threads") = 0, py::arg("exc_mode") = "sink",
-           py::arg("executor") = py::none(),
+           py::arg("executor") = py::none(), py::arg("cache_dir") = "",
            "Compiles `entry` of ms source text; num_threads: the parallel "
            "loops' threads (0: the core count); exc_mode auto|sink|no_sink "
            "(auto: no_sink at O0): no_sink runs the graph kernel by kernel "
-           "on `executor` (an Executor of the same level and threads)");
+           "on `executor` (an Executor of the same level and threads); "
+           "cache_dir: the persistent compile cache's directory (sink "
+           "graphs; '' for none)");
 
   m.add_object("call_tensors",
                py::reinterpret_steal<py::object>(

@@ -12,6 +12,7 @@
 #include "ms/Runtime/Diagnostics.h"
 #include "ms/Runtime/EagerExecutor.h"
 #include "ms/Runtime/Evaluation.h"
+#include "ms/Runtime/GraphCompiler.h"
 #include "ms/Runtime/Idx.h"
 #include "ms/Runtime/JitModule.h"
 #include "ms/Runtime/Npy.h"
@@ -33,6 +34,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -133,8 +135,16 @@ cl::opt<std::string>
 cl::opt<bool> timeCompile(
     "time-compile",
     cl::desc("Graph mode: print 'ms-run: compile X ms (lowering Y ms, "
-             "codegen Z ms)' on stderr"),
+             "codegen Z ms)' on stderr, and with a compile cache "
+             "'ms-run: compile cache hit|miss|rebuilt'"),
     cl::cat(category));
+cl::opt<std::string> cacheDir(
+    "cache-dir",
+    cl::desc("Graph mode: keep compiled code in DIR and reuse it in later "
+             "runs (default: $MS_COMPILER_CACHE_PATH; unset: no cache). Bad "
+             "entries are rebuilt; the directory is kept under "
+             "$MS_COMPILER_CACHE_MAX_SIZE megabytes (default 1024)"),
+    cl::value_desc("DIR"), cl::cat(category));
 cl::opt<bool> printIntermediates(
     "print-intermediates",
     cl::desc("PyNative: print every op's result as it is produced (Cell "
@@ -410,6 +420,9 @@ int main(int argc, char **argv) {
     return usage("--eval-limit must be 0 (all) or more");
   if (kernelCacheSize == 0)
     return usage("--kernel-cache-size must be at least 1");
+  if (!cacheDir.empty() && !(mode == "graph" && sink))
+    return usage("--cache-dir caches whole-graph compiles: it needs "
+                 "--mode=graph with exc_mode sink (the default at O1/O2)");
   if (mode == "graph" && (printIntermediates || stats))
     return usage("--print-intermediates and --stats need --mode=pynative");
 
@@ -460,17 +473,37 @@ int main(int argc, char **argv) {
   std::unique_ptr<JitModule> jit;
   std::optional<EagerExecutor> executor;
   if (mode == "graph" && sink) {
-    auto compiled = JitModule::compile(*module, entry, options);
+    std::string dir = cacheDir;
+    if (!cacheDir.getNumOccurrences())
+      if (const char *env = std::getenv("MS_COMPILER_CACHE_PATH"))
+        dir = env;
+    std::optional<CompileCache> cache;
+    if (!dir.empty())
+      cache.emplace(dir);
+    llvm::StringRef source =
+        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+    auto compiled = compileCached(
+        cache ? &*cache : nullptr, source, entry, options,
+        [&](std::string *objectCode) {
+          return JitModule::compile(*module, entry, options, objectCode);
+        });
     if (!compiled)
       return fail(compiled.takeError());
     jit = std::move(*compiled);
+    const CompileTimes &times = jit->compileTimes();
     if (timeCompile) {
-      const CompileTimes &times = jit->compileTimes();
       llvm::errs() << llvm::format(
           "ms-run: compile %.1f ms (lowering %.1f ms, codegen %.1f ms)\n",
           (times.lowering + times.codegen) * 1e3, times.lowering * 1e3,
           times.codegen * 1e3);
+      if (times.cache != CacheStatus::Off)
+        llvm::errs() << "ms-run: compile cache "
+                     << cacheStatusName(times.cache) << "\n";
     }
+    // A rebuilt entry or a failed store is worth one line, not a failure.
+    if (!times.cacheNote.empty())
+      llvm::errs() << "ms-run: warning: compile cache: " << times.cacheNote
+                   << "\n";
   } else {
     // One op per kernel, compiled at the same level and thread count.
     CompileOptions kernels = options;

@@ -10,6 +10,8 @@
 
 #include "ms/Runtime/JitModule.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <memory>
 
 namespace ms {
@@ -21,16 +23,31 @@ public:
   ~GraphCompiler();
 
   /// Parses `source` (a module of ms functions), verifies it and compiles
-  /// `entry`. Errors are located, one line per diagnostic.
+  /// `entry`. Errors are located, one line per diagnostic. With `cache`
+  /// set, a hit skips parsing and the pipeline (see compileCached).
   llvm::Expected<std::unique_ptr<JitModule>>
   compile(llvm::StringRef source, llvm::StringRef entry,
           const CompileOptions &options,
-          llvm::StringRef bufferName = "<graph>");
+          llvm::StringRef bufferName = "<graph>",
+          CompileCache *cache = nullptr);
 
 private:
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
+
+/// Compiles `entry` of `source` (IR text) through the persistent compile
+/// cache: a hit loads the stored object code; a miss, or a bad entry, runs
+/// `compile` (which parses `source` and compiles, keeping the object code)
+/// and stores the result. Without a cache, or with options.dumpIRDir set
+/// (a dump needs the pipeline to run), it just compiles. Failing to store
+/// is not an error: the module works, compileTimes().cacheNote says why.
+llvm::Expected<std::unique_ptr<JitModule>> compileCached(
+    CompileCache *cache, llvm::StringRef source, llvm::StringRef entry,
+    const CompileOptions &options,
+    llvm::function_ref<llvm::Expected<std::unique_ptr<JitModule>>(
+        std::string *objectCode)>
+        compile);
 
 } // namespace runtime
 } // namespace ms

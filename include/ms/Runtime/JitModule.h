@@ -11,6 +11,7 @@
 #define MS_RUNTIME_JITMODULE_H
 
 #include "ms/Pipelines/Pipelines.h"
+#include "ms/Runtime/CompileCache.h"
 #include "ms/Runtime/Signature.h"
 
 #include "llvm/Support/Error.h"
@@ -18,6 +19,13 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class MemoryBuffer;
+namespace orc {
+class LLJIT;
+} // namespace orc
+} // namespace llvm
 
 namespace mlir {
 class ExecutionEngine;
@@ -30,20 +38,34 @@ namespace runtime {
 /// Seconds spent in each part of a compile.
 struct CompileTimes {
   double lowering = 0; // MLIR pipeline
-  double codegen = 0;  // LLVM -O3 and JIT
+  double codegen = 0;  // LLVM -O3 and JIT; on a cache hit, loading the object
+  /// The persistent compile cache's part (CompileCache.h): off, hit, miss or
+  /// rebuilt (a bad entry was found and replaced; `cacheNote` says why).
+  CacheStatus cache = CacheStatus::Off;
+  std::string cacheNote;
 };
 
 class JitModule {
 public:
   /// Compiles `entry` of `module`. The module is lowered in place; pass a
   /// clone to keep the original. Errors carry the diagnostics, located.
+  /// With `objectCode` set, the object file the JIT linked goes there (for
+  /// the persistent compile cache).
   static llvm::Expected<std::unique_ptr<JitModule>>
   compile(mlir::ModuleOp module, llvm::StringRef entry,
-          const CompileOptions &options);
+          const CompileOptions &options, std::string *objectCode = nullptr);
+
+  /// A module from an object file that `compile` produced for this host
+  /// (a compile cache hit): links it into a JIT without running the MLIR
+  /// pipeline. `options` must be the ones it was compiled with.
+  static llvm::Expected<std::unique_ptr<JitModule>>
+  load(EntrySignature signature, llvm::StringRef objectCode,
+       const CompileOptions &options);
   ~JitModule();
 
   const EntrySignature &signature() const { return sig; }
   const CompileTimes &compileTimes() const { return times; }
+  CompileTimes &compileTimes() { return times; }
   /// Packed copies of parameters the compiled code reads in another layout.
   const PackedParamCache &packedParams() const { return *packed; }
 
@@ -66,6 +88,7 @@ private:
   EntrySignature sig;
   CompileTimes times;
   std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> loaded; // the code of a cache hit
   std::unique_ptr<PackedParamCache> packed;
   void (*packedEntry)(void **) = nullptr;
 };
