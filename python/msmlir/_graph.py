@@ -114,6 +114,33 @@ def value_dependent(what, advice):
     raise GraphBreak(f"{where}: the statement{statement} {what}", where)
 
 
+class Region:
+    """The ops of one region of an scf op while it is captured. Constants
+    made inside stay inside (values defined in a region are not visible
+    after it)."""
+
+    def __init__(self, graph, arg_types=()):
+        self.graph = graph
+        self.lines = []
+        self.consts = None
+        self.args = [Sym(graph._fresh("a"), dtype, shape, graph)
+                     for dtype, shape in arg_types]
+        self._saved = []
+
+    def __enter__(self):
+        g = self.graph
+        self._saved.append((g.body, g._const_index))
+        if self.consts is None:
+            self.consts = dict(g._const_index)
+        g.body, g._const_index = self.lines, self.consts
+        return self
+
+    def __exit__(self, *exc):
+        g = self.graph
+        g.body, g._const_index = self._saved.pop()
+        return False
+
+
 class Graph:
     """The function being captured, as MLIR text under construction."""
 
@@ -135,6 +162,8 @@ class Graph:
         self.assigns = {}
         # Top-level lines (attribute aliases) that inlined functions need.
         self.preamble = []
+        # Whether the graph has scf.if / scf.while (see _control_flow.py).
+        self.control_flow = False
 
     # -- values ------------------------------------------------------------
     def _fresh(self, prefix):
@@ -222,6 +251,83 @@ class Graph:
             f"-> {result.mlir_type} {self.location()}")
         self.op_count += 1
         return result
+
+    # -- control flow (see _control_flow.py) -------------------------------
+    def region(self, arg_types=()):
+        """A region under construction; ops go into it while it is
+        entered (`with`), and it can be entered again."""
+        return Region(self, arg_types)
+
+    def extract_element(self, sym):
+        """The i1 in a one-element bool tensor (a branch condition)."""
+        name = self._fresh("b")
+        indices = ""
+        if sym.shape:
+            zero = self._fresh("i")
+            self.body.append(f'    {zero} = "arith.constant"() {{value = 0 '
+                             f': index}} : () -> index')
+            indices = "".join(f", {zero}" for _ in sym.shape)
+        index_types = "".join(", index" for _ in sym.shape)
+        self.body.append(
+            f'    {name} = "tensor.extract"({sym.name}{indices}) : '
+            f"({sym.mlir_type}{index_types}) -> i1 {self.location()}")
+        return name
+
+    def _results(self, like):
+        """Result Syms named after one fresh value (`%r3` or `%r3#i`) and
+        the assignment text before the op."""
+        name = self._fresh("r")
+        n = len(like)
+        results = [Sym(name if n == 1 else f"{name}#{i}", s.dtype, s.shape,
+                       self) for i, s in enumerate(like)]
+        lhs = "" if n == 0 else (f"{name} = " if n == 1 else
+                                 f"{name}:{n} = ")
+        return results, lhs
+
+    @staticmethod
+    def _terminator(op, syms, leading=(), leading_types=()):
+        names = ", ".join(list(leading) + [s.name for s in syms])
+        types = ", ".join(list(leading_types) + [s.mlir_type for s in syms])
+        return f'      "{op}"({names}) : ({types}) -> ()'
+
+    def emit_if(self, cond, then_region, then_yields, else_region,
+                else_yields):
+        """scf.if on the i1 `cond`; returns its result Syms."""
+        self.control_flow = True
+        results, lhs = self._results(then_yields)
+        types = ", ".join(s.mlir_type for s in then_yields)
+        self.body.append(f'    {lhs}"scf.if"({cond}) ({{')
+        self.body.extend(then_region.lines)
+        self.body.append(self._terminator("scf.yield", then_yields))
+        self.body.append("    }, {")
+        self.body.extend(else_region.lines)
+        self.body.append(self._terminator("scf.yield", else_yields))
+        self.body.append(f"    }}) : (i1) -> ({types}) {self.location()}")
+        return results
+
+    def emit_while(self, inits, before, cond, passed, after, yields):
+        """scf.while from `inits`: `before` computes the i1 `cond` and
+        passes `passed` on, `after` (the body) yields `yields`."""
+        self.control_flow = True
+        results, lhs = self._results(inits)
+        types = ", ".join(s.mlir_type for s in inits)
+
+        def block(region):
+            args = ", ".join(f"{a.name}: {a.mlir_type}" for a in region.args)
+            return f"  ^bb0({args}):" if args else "  ^bb0:"
+        self.body.append(f'    {lhs}"scf.while"('
+                         f'{", ".join(s.name for s in inits)}) ({{')
+        self.body.append(block(before))
+        self.body.extend(before.lines)
+        self.body.append(self._terminator("scf.condition", passed, [cond],
+                                          ["i1"]))
+        self.body.append("    }, {")
+        self.body.append(block(after))
+        self.body.extend(after.lines)
+        self.body.append(self._terminator("scf.yield", yields))
+        self.body.append(f"    }}) : ({types}) -> ({types}) "
+                         f"{self.location()}")
+        return results
 
     # -- the function ------------------------------------------------------
     def arguments(self):

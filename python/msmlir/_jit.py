@@ -14,6 +14,7 @@ import weakref
 from collections import OrderedDict
 
 from . import _msmlir as native
+from ._autograph import convert
 from ._graph import Graph, GraphBreak, Sym
 from ._runtime import (STATE, MSError, HostTensor, GraphFallbackWarning,
                        DEFAULT_JIT_LEVEL, executor, graph_compiler,
@@ -322,7 +323,10 @@ class Compiled:
         if st.graph is not None or st.eager or st.tape is not None:
             # Inside a capture the call is inlined; inside a LAX fallback or
             # a PyNative gradient tape it runs eagerly (op by op, so that
-            # the tape sees every op).
+            # the tape sees every op). Captured, its control flow is
+            # converted (see _autograph.py).
+            if st.graph is not None:
+                return convert(self.fn)(*args, **kwargs)
             return self.fn(*args, **kwargs)
         fast = self._fast
         if fast is not None and not kwargs and fast[0] == st.epoch:
@@ -392,7 +396,7 @@ class Compiled:
         graph, out_spec, results, source = captured
         module = None
         if results:
-            module = self._compile_source(source, cfg)
+            module = self._compile_source(source, cfg, graph.control_flow)
         return _Entry(module, [p for p, _ in graph.params],
                       [h for h, _ in graph.captures], out_spec, source,
                       _assigned(graph))
@@ -410,7 +414,8 @@ class Compiled:
         if source != entry.source:
             module = None
             if results:
-                module = self._compile_source(source, cfg)
+                module = self._compile_source(source, cfg,
+                                              graph.control_flow)
         else:
             module = entry.module
         return _Entry(module, [p for p, _ in graph.params],
@@ -435,7 +440,8 @@ class Compiled:
             graph.cell_paths.append(self.owner._scope)
         STATE.graph = graph
         try:
-            out = self.fn(*sargs, **skwargs)
+            # Tensor-dependent control flow becomes scf ops (_autograph.py).
+            out = convert(self.fn)(*sargs, **skwargs)
         except GraphBreak as brk:
             self.fallback_count += 1
             filename, _, line = brk.where.rpartition(":")
@@ -454,8 +460,13 @@ class Compiled:
         results.extend(sym for _, sym in graph.assigns.values())
         return graph, out_spec, results, graph.source(results)
 
-    def _compile_source(self, source, cfg):
+    def _compile_source(self, source, cfg, control_flow=False):
         level, _, threads, mode = cfg
+        if control_flow:
+            # The kernel-by-kernel runner (no_sink, O0's default) runs ms
+            # ops only: a graph with scf.if / scf.while runs sunk, as one
+            # native function (its kernels are the same; docs/python.md).
+            mode = "sink"
         STATE.compiles += 1
         self.compile_count += 1
         dump_dir = ""
