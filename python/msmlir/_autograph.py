@@ -29,7 +29,7 @@ captured as it is.
 """
 
 import ast
-import builtins
+import copy
 import inspect
 import textwrap
 import types
@@ -39,6 +39,7 @@ from . import _control_flow
 
 _CACHE = weakref.WeakKeyDictionary()  # function -> converted (or itself)
 _CF = "_ms_cf"
+_RETURN = "_ms_return"  # the result of converted `return`s
 
 
 def convert(fn):
@@ -161,7 +162,7 @@ def _assigned(stmts):
             names.setdefault((n.asname or n.name).split(".")[0])
         elif isinstance(n, ast.ExceptHandler) and n.name:
             names.setdefault(n.name)
-    return [n for n in names if not n.startswith("_ms_")]
+    return [n for n in names if not n.startswith("_ms_") or n == _RETURN]
 
 
 def _loads(nodes):
@@ -192,6 +193,82 @@ def _escapes(stmts):
             continue
         stack.extend((c, in_loop) for c in ast.iter_child_nodes(n))
     return False
+
+
+#===---------------------------------------------------------------------===#
+# Returns inside `if`
+#===---------------------------------------------------------------------===#
+#
+# `if c: return a` followed by more statements is folded into a statement
+# whose every path ends in `return` (the statements after the `if` join the
+# branches that fall through); the returns then become assignments to
+# `_ms_return`, and the converted `if` is followed by `return _ms_return`.
+
+def _returns(stmts):
+    return sum(1 for n in _walk_scope(stmts) if isinstance(n, ast.Return))
+
+
+def _terminates(stmts):
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    return (isinstance(last, ast.If) and _terminates(last.body) and
+            _terminates(last.orelse))
+
+
+def _fold(stmts):
+    for i, s in enumerate(stmts):
+        if isinstance(s, ast.If) and _returns([s]):
+            rest = stmts[i + 1:]
+            if not _terminates(s.body):
+                s.body = s.body + copy.deepcopy(rest)
+            if not _terminates(s.orelse):
+                s.orelse = s.orelse + copy.deepcopy(rest)
+            s.body, s.orelse = _fold(s.body), _fold(s.orelse)
+            return stmts[:i + 1]
+    return stmts
+
+
+def _fold_returns(func):
+    body = func.body
+    if not any(isinstance(s, ast.If) and _returns([s]) for s in body):
+        return
+    if not _terminates(body):
+        end = ast.Return(value=None)
+        _locate(end, body[-1])
+        body = body + [end]
+    func.body = _fold(body)
+
+
+def _tail_returns(stmts):
+    """The returns ending `stmts`' paths, or None when a path does not end
+    in one (or a raise)."""
+    if not stmts:
+        return None
+    last = stmts[-1]
+    if isinstance(last, ast.Return):
+        return [last]
+    if isinstance(last, ast.Raise):
+        return []
+    if isinstance(last, ast.If):
+        a, b = _tail_returns(last.body), _tail_returns(last.orelse)
+        return None if a is None or b is None else a + b
+    return None
+
+
+def _returns_to_assignments(stmts):
+    last = stmts[-1]
+    if isinstance(last, ast.Return):
+        value = last.value or ast.Constant(value=None)
+        assign = ast.Assign(targets=[_name(_RETURN, store=True)],
+                            value=value)
+        _locate(assign, last)
+        stmts[-1] = assign
+    elif isinstance(last, ast.If):
+        _returns_to_assignments(last.body)
+        _returns_to_assignments(last.orelse)
 
 
 #===---------------------------------------------------------------------===#
@@ -261,9 +338,11 @@ class _Converter(ast.NodeTransformer):
     def __init__(self, func):
         self.func = func
         self.counter = 0
-        self.total_loads = _loads(func.body)
+        self.total_loads = {}
 
     def convert(self):
+        _fold_returns(self.func)
+        self.total_loads = _loads(self.func.body)
         self.func.body = self._stmts(self.func.body)
         return self.func
 
@@ -298,6 +377,18 @@ class _Converter(ast.NodeTransformer):
         return node
 
     def visit_If(self, node):
+        returns = _returns([node])
+        if returns:
+            tails = _tail_returns([node])
+            if tails is not None and len(tails) == returns:
+                # Every return ends a path: they become assignments.
+                _returns_to_assignments([node])
+                back = ast.Return(value=_name(_RETURN))
+                _locate(back, node)
+                converted = self.visit_If(node)
+                if not isinstance(converted, list):
+                    converted = [converted]
+                return converted + [back]
         live = self._live(node)
         escapes = _escapes(node.body + node.orelse)
         node.test = self.visit(node.test)

@@ -213,9 +213,15 @@ def _scalar_tensor(value, like):
 
 def _merge(graph, kind, name, a, b, live, labels):
     """How one variable leaves an `if`: ('same', value), ('undefined',),
-    or ('result', tensor_a, tensor_b), promoted to tensors as needed."""
+    ('result', tensor_a, tensor_b) (promoted to tensors as needed), or
+    ('seq', type, [plans]) for tuples and lists of one length."""
     if a is b:
         return ("same", a)
+    if (type(a) is type(b) and isinstance(a, (tuple, list)) and
+            len(a) == len(b) and not hasattr(a, "_fields")):
+        return ("seq", type(a), [
+            _merge(graph, kind, f"{name}[{k}]", x, y, live, labels)
+            for k, (x, y) in enumerate(zip(a, b))])
     ua, ub = isinstance(a, Undefined), isinstance(b, Undefined)
     if ua or ub:
         if name in live:
@@ -234,7 +240,7 @@ def _merge(graph, kind, name, a, b, live, labels):
                 type(a) is type(b):
             return ("result", _scalar_tensor(a, None),
                     _scalar_tensor(b, None))
-        _error(f"gives `{name}` different Python values in the two "
+        _error(f"gives `{_shown(name)}` different Python values in the two "
                f"branches of the tensor-conditioned `{kind}` "
                f"({_describe(a)} and {_describe(b)}); graph mode can only "
                "merge tensors: make both tensors of one shape and dtype.")
@@ -244,11 +250,37 @@ def _merge(graph, kind, name, a, b, live, labels):
         b = _scalar_tensor(b, a)
     if not (isinstance(a, Tensor) and isinstance(b, Tensor)) or \
             a._t.dtype != b._t.dtype or a._t.shape != b._t.shape:
-        _error(f"gives `{name}` {_describe(a)} in the {labels[0]} and "
-               f"{_describe(b)} in the {labels[1]} of the tensor-"
+        _error(f"gives `{_shown(name)}` {_describe(a)} in the {labels[0]} "
+               f"and {_describe(b)} in the {labels[1]} of the tensor-"
                f"conditioned `{kind}`; both must give it the same shape and "
                "dtype (cast or reshape one of them).")
     return ("result", a, b)
+
+
+def _shown(name):
+    """A variable's name in messages (the function's result for the
+    variable that converted `return`s assign)."""
+    return name.replace("_ms_return", "the returned value")
+
+
+def _yields(graph, plan, side, out):
+    if plan[0] == "result":
+        out.append(_sym(graph, plan[side]))
+    elif plan[0] == "seq":
+        for p in plan[2]:
+            _yields(graph, p, side, out)
+    return out
+
+
+def _rebuild(plan, name, results):
+    kind = plan[0]
+    if kind == "same":
+        return plan[1]
+    if kind == "undefined":
+        return Undefined(name)
+    if kind == "result":
+        return _wrap(next(results))
+    return plan[1](_rebuild(p, name, results) for p in plan[2])
 
 
 def _wrap(sym):
@@ -270,24 +302,13 @@ def _graph_if(cond, true_fn, false_fn, names, inits, live, kind):
     yields_then, yields_else = [], []
     with then_region:
         for m in merged:
-            if m[0] == "result":
-                yields_then.append(_sym(graph, m[1]))
+            _yields(graph, m, 1, yields_then)
     with else_region:
         for m in merged:
-            if m[0] == "result":
-                yields_else.append(_sym(graph, m[2]))
-    results = graph.emit_if(c, then_region, yields_then, else_region,
-                            yields_else)
-    it = iter(results)
-    out = []
-    for n, m in zip(names, merged):
-        if m[0] == "same":
-            out.append(m[1])
-        elif m[0] == "undefined":
-            out.append(Undefined(n))
-        else:
-            out.append(_wrap(next(it)))
-    return tuple(out)
+            _yields(graph, m, 2, yields_else)
+    results = iter(graph.emit_if(c, then_region, yields_then, else_region,
+                                 yields_else))
+    return tuple(_rebuild(m, n, results) for n, m in zip(names, merged))
 
 
 _NUMBERS = (int, float, bool)
