@@ -40,6 +40,8 @@ from . import _control_flow
 _CACHE = weakref.WeakKeyDictionary()  # function -> converted (or itself)
 _CF = "_ms_cf"
 _RETURN = "_ms_return"  # the result of converted `return`s
+# Generated functions: not variables of the converted code.
+_GENERATED = ("_ms_if_", "_ms_while_", "_ms_for_", _CF)
 
 
 def convert(fn):
@@ -162,7 +164,7 @@ def _assigned(stmts):
             names.setdefault((n.asname or n.name).split(".")[0])
         elif isinstance(n, ast.ExceptHandler) and n.name:
             names.setdefault(n.name)
-    return [n for n in names if not n.startswith("_ms_") or n == _RETURN]
+    return [n for n in names if not n.startswith(_GENERATED)]
 
 
 def _loads(nodes):
@@ -269,6 +271,81 @@ def _returns_to_assignments(stmts):
     elif isinstance(last, ast.If):
         _returns_to_assignments(last.body)
         _returns_to_assignments(last.orelse)
+
+
+#===---------------------------------------------------------------------===#
+# break and continue
+#===---------------------------------------------------------------------===#
+#
+# In a while / for-range loop, `break` and `continue` become flag variables:
+# `_ms_break_N = True` (the loop condition checks it), `_ms_continue_N =
+# True` (reset at the start of each iteration), and the statements after
+# one that may set a flag run under `if not (flags):`. On Python values
+# this is Python's control flow; on tensors the flags become bool tensors,
+# carried by the scf.while, and the guards scf.if.
+
+def _loop_exits(stmts):
+    """(has break, has continue) that belong to the loop around `stmts`."""
+    found = set()
+    stack = list(stmts)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Break, ast.Continue)):
+            found.add(type(n))
+        if isinstance(n, _SCOPES):
+            continue
+        if isinstance(n, (ast.For, ast.While)):
+            stack.extend(n.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return ast.Break in found, ast.Continue in found
+
+
+def _set_flag(flag, origin):
+    assign = ast.Assign(targets=[_name(flag, store=True)],
+                        value=ast.Constant(value=True))
+    _locate(assign, origin)
+    return assign
+
+
+def _not_flags(flags, origin):
+    test = ast.UnaryOp(op=ast.Not(), operand=(
+        _name(flags[0]) if len(flags) == 1 else
+        ast.BoolOp(op=ast.Or(), values=[_name(f) for f in flags])))
+    _locate(test, origin)
+    return test
+
+
+def _guard(stmts, brk, cont):
+    """`stmts` with their break/continue set flags instead, and the
+    statements after a flag may be set guarded by it."""
+    flags = [f for f in (brk, cont) if f]
+    out = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, ast.Break):
+            out.append(_set_flag(brk, s))
+            return out
+        if isinstance(s, ast.Continue):
+            out.append(_set_flag(cont, s))
+            return out
+        if any(_loop_exits([s])):
+            if isinstance(s, ast.If):
+                s.body = _guard(s.body, brk, cont) or [ast.Pass()]
+                s.orelse = _guard(s.orelse, brk, cont)
+            elif isinstance(s, ast.With):
+                s.body = _guard(s.body, brk, cont) or [ast.Pass()]
+            else:
+                raise _Unsupported()  # a try: left to Python
+            out.append(s)
+            rest = _guard(stmts[i + 1:], brk, cont)
+            if rest:
+                guard = ast.If(test=_not_flags(flags, stmts[i + 1]),
+                               body=rest, orelse=[])
+                _locate(guard, stmts[i + 1])
+                out.append(guard)
+            return out
+        out.append(s)
+    return out
 
 
 #===---------------------------------------------------------------------===#
@@ -412,8 +489,49 @@ class _Converter(ast.NodeTransformer):
         ]
         return self._located(stmts, node)
 
+    def _flag_exits(self, node):
+        """Rewrites the loop's break/continue into flags (see above); the
+        statements to put before the loop and the break flag (or None)."""
+        if node.orelse or _returns(node.body):
+            return [], None
+        has_break, has_continue = _loop_exits(node.body)
+        if not (has_break or has_continue):
+            return [], None
+        brk = self._fresh("break") if has_break else None
+        cont = self._fresh("continue") if has_continue else None
+        try:
+            body = _guard(node.body, brk, cont)
+        except _Unsupported:
+            return [], None
+        before = []
+        if cont:
+            reset = ast.Assign(targets=[_name(cont, store=True)],
+                               value=ast.Constant(value=False))
+            _locate(reset, node)
+            body = [reset] + body
+        if brk:
+            init = ast.Assign(targets=[_name(brk, store=True)],
+                              value=ast.Constant(value=False))
+            _locate(init, node)
+            before.append(init)
+        node.body = body
+        return before, brk
+
     def visit_While(self, node):
         live = self._live(node)
+        before, brk = self._flag_exits(node)
+        if brk:
+            # Python does not evaluate the condition again after a break.
+            node.test = ast.BoolOp(op=ast.And(), values=[
+                _not_flags([brk], node), node.test])
+            _locate(node.test, node)
+        converted = self._visit_while(node, live)
+        if not before:
+            return converted
+        return before + (converted if isinstance(converted, list)
+                         else [converted])
+
+    def _visit_while(self, node, live):
         escapes = node.orelse or _escapes(node.body)
         node.test = self.visit(node.test)
         node.body = self._stmts(node.body)
@@ -443,14 +561,28 @@ class _Converter(ast.NodeTransformer):
 
     def visit_For(self, node):
         live = self._live(node)
-        is_range = (isinstance(node.target, ast.Name) and
-                    isinstance(node.iter, ast.Call) and
-                    isinstance(node.iter.func, ast.Name) and
-                    node.iter.func.id == "range" and
-                    1 <= len(node.iter.args) <= 3 and
-                    not node.iter.keywords and
-                    not any(isinstance(a, ast.Starred)
-                            for a in node.iter.args))
+        before, brk = [], None
+        if self._is_range(node):
+            before, brk = self._flag_exits(node)
+        converted = self._visit_for(node, live, brk)
+        if not before:
+            return converted
+        return before + (converted if isinstance(converted, list)
+                         else [converted])
+
+    @staticmethod
+    def _is_range(node):
+        return (isinstance(node.target, ast.Name) and
+                isinstance(node.iter, ast.Call) and
+                isinstance(node.iter.func, ast.Name) and
+                node.iter.func.id == "range" and
+                1 <= len(node.iter.args) <= 3 and
+                not node.iter.keywords and
+                not any(isinstance(a, ast.Starred)
+                        for a in node.iter.args))
+
+    def _visit_for(self, node, live, brk):
+        is_range = self._is_range(node)
         escapes = node.orelse or _escapes(node.body)
         node.iter = self.visit(node.iter)
         node.body = self._stmts(node.body)
@@ -466,7 +598,8 @@ class _Converter(ast.NodeTransformer):
             _assign_names(names, _call(
                 "for_range", node.iter.func,
                 ast.Tuple(elts=node.iter.args, ctx=ast.Load()),
-                _name(body_fn), _str_tuple(names), _gather(names), live)),
+                _name(body_fn), _str_tuple(names), _gather(names), live,
+                ast.Constant(value=brk))),
         ]
         return self._located(stmts, node)
 

@@ -13,7 +13,7 @@ import builtins
 import linecache
 
 from . import dtype as mstype
-from ._graph import Sym, tensor_type, user_location
+from ._graph import Sym, tensor_type, user_location, value_dependent
 from ._runtime import STATE, GraphSyntaxError
 from ._tensor import Tensor, Parameter, _onew
 
@@ -69,13 +69,16 @@ def _error(message):
 
 def python_condition(value, kind):
     """The condition of an `if`/`while` the conversion left to Python (its
-    body has a return, break or continue): a symbolic tensor is an error."""
+    body has a return that does not end it, a break or a continue): a
+    symbolic tensor is an error (STRICT, COMPATIBLE) or runs the call in
+    PyNative mode (LAX), as any other use of a tensor's value."""
     if _symbolic(value):
-        _error(f"is an `{kind}` on a tensor whose body leaves it with "
-               "`return`, `break` or `continue`; graph mode compiles such a "
-               f"tensor-conditioned `{kind}` only without them: assign the "
-               "result to a variable and return it after the statement "
-               "(or keep a flag variable instead of break/continue).")
+        value_dependent(
+            f"is an `{kind}` on a tensor whose body leaves it with "
+            "`return`, `break` or `continue`",
+            f"Graph mode compiles a tensor-conditioned `{kind}` without "
+            "them: assign the result to a variable and return it after the "
+            "statement, or keep a flag variable instead of break/continue.")
     return value
 
 
@@ -111,14 +114,30 @@ def while_stmt(cond_fn, body_fn, names, inits, live):
         values = tuple(body_fn(*values))
 
 
-def for_range(range_fn, args, body_fn, names, inits, live):
+def for_range(range_fn, args, body_fn, names, inits, live, brk=None):
+    """`for names[0] in range_fn(*args)`; `brk` names the flag a converted
+    `break` sets."""
     if range_fn is not builtins.range or not any(_symbolic(a)
                                                  for a in args):
         values = tuple(inits)
-        for i in range_fn(*args):
+        flag = names.index(brk) if brk else None
+        bounds = range_fn(*args)
+        for i in bounds:
             values = tuple(body_fn(i, *values[1:]))
+            if flag is None:
+                continue
+            if _symbolic(values[flag]):
+                # A break on a tensor: the rest of the loop is the graph's.
+                if range_fn is not builtins.range:
+                    _error("breaks out of a loop over a Python iterable on "
+                           "a tensor condition; loop over range().")
+                rest = (i + bounds.step, bounds.stop, bounds.step)
+                return _graph_for_range(rest, body_fn, names, values, live,
+                                        brk)
+            if values[flag]:
+                break
         return values
-    return _graph_for_range(args, body_fn, names, inits, live)
+    return _graph_for_range(args, body_fn, names, inits, live, brk)
 
 
 def and_(*operands):
@@ -393,7 +412,7 @@ def _graph_while(cond_fn, body_fn, names, inits, live, kind):
            "changing type; make its loop variables tensors.")
 
 
-def _graph_for_range(args, body_fn, names, inits, live):
+def _graph_for_range(args, body_fn, names, inits, live, brk=None):
     if len(args) == 1:
         start, stop, step = 0, args[0], 1
     elif len(args) == 2:
@@ -406,6 +425,8 @@ def _graph_for_range(args, body_fn, names, inits, live):
     if step == 0:
         raise ValueError("range() arg 3 must not be zero")
     like = stop if isinstance(stop, Tensor) else start
+    if not isinstance(like, Tensor):
+        like = Tensor(stop)  # bounds from Python ints (a break on a tensor)
     if not like.dtype.is_int:
         _error(f"loops over a range with a {like.dtype} bound; range bounds "
                "must be integer tensors.")
@@ -416,8 +437,13 @@ def _graph_for_range(args, body_fn, names, inits, live):
     if start.dtype != stop.dtype:
         stop = stop.astype(start.dtype)
 
+    flag = names.index(brk) if brk else None
+
     def cond(iv, *rest):
-        return iv < stop if step > 0 else iv > stop
+        more = iv < stop if step > 0 else iv > stop
+        if flag is None:
+            return more
+        return and_(lambda: not_(rest[flag]), lambda: more)
 
     def body(iv, _target, *rest):
         out = tuple(body_fn(iv, *rest))

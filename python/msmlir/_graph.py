@@ -27,7 +27,7 @@ _INLINE_CONSTANT_LIMIT = 256
 class Sym:
     """A symbolic tensor: an SSA value of the graph being captured."""
 
-    __slots__ = ("name", "dtype", "shape", "graph", "mlir_type")
+    __slots__ = ("name", "dtype", "shape", "graph", "mlir_type", "region")
 
     def __init__(self, name, dtype, shape, graph):
         self.name = name
@@ -35,6 +35,9 @@ class Sym:
         self.shape = tuple(shape)
         self.graph = graph
         self.mlir_type = tensor_type(dtype, self.shape)
+        # The scf region it is defined in (None: the function's body).
+        regions = getattr(graph, "regions", None)
+        self.region = regions[-1] if regions else None
 
     @property
     def size(self):
@@ -125,10 +128,13 @@ class Region:
         self.consts = None
         self.args = [Sym(graph._fresh("a"), dtype, shape, graph)
                      for dtype, shape in arg_types]
+        for arg in self.args:
+            arg.region = self
         self._saved = []
 
     def __enter__(self):
         g = self.graph
+        g.regions.append(self)
         self._saved.append((g.body, g._const_index))
         if self.consts is None:
             self.consts = dict(g._const_index)
@@ -138,7 +144,23 @@ class Region:
     def __exit__(self, *exc):
         g = self.graph
         g.body, g._const_index = self._saved.pop()
+        g.regions.pop()
         return False
+
+
+def value_dependent_scope():
+    """A tensor computed inside a branch or loop body of tensor-dependent
+    control flow was used after it other than through a variable."""
+    filename, line = user_location()
+    source = linecache.getline(filename, line).strip() if line else ""
+    statement = f" `{source}`" if source else ""
+    raise GraphSyntaxError(
+        f"{filename}:{line}: in graph mode, the statement{statement} uses a "
+        "tensor computed inside a branch or loop body of a tensor-"
+        "conditioned if/while/for outside of it (kept in an attribute, a "
+        "list or a closure). Only the variables a branch or loop body "
+        "assigns leave it: assign the tensor to a variable in every "
+        "branch instead.")
 
 
 class Graph:
@@ -164,6 +186,8 @@ class Graph:
         self.preamble = []
         # Whether the graph has scf.if / scf.while (see _control_flow.py).
         self.control_flow = False
+        # The scf regions being captured, innermost last.
+        self.regions = []
 
     # -- values ------------------------------------------------------------
     def _fresh(self, prefix):
@@ -184,6 +208,8 @@ class Graph:
                 raise MSError("a symbolic tensor from another graph capture "
                               "was used here; tensors created while a "
                               "function is jitted cannot outlive it")
+            if t.region is not None and t.region not in self.regions:
+                value_dependent_scope()
             return t
         if isinstance(tensor, param_class):
             sym = self._param_index.get(id(tensor))
