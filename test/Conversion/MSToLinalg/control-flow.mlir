@@ -50,3 +50,17 @@ func.func @loop(%x: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> {
   }
   return %r#1 : tensor<4xf32>
 }
+
+// Canonicalization turns an scf.if that yields bool constants (a break flag)
+// into a select of bool tensors; it selects their stored bytes.
+// CHECK-LABEL: func @flag
+// CHECK-SAME: (%{{.*}}: i1) -> tensor<i8>
+// CHECK: %[[T:.*]] = arith.constant dense<1> : tensor<i8>
+// CHECK: %[[F:.*]] = arith.constant dense<0> : tensor<i8>
+// CHECK: arith.select %{{.*}}, %[[T]], %[[F]] : tensor<i8>
+func.func @flag(%b: i1) -> tensor<i1> {
+  %t = arith.constant dense<true> : tensor<i1>
+  %f = arith.constant dense<false> : tensor<i1>
+  %r = arith.select %b, %t, %f : tensor<i1>
+  return %r : tensor<i1>
+}
