@@ -455,5 +455,5 @@ def test_ops_in_branches_keep_their_lines():
     jitted(POINTS[0])
     source, = jitted.graphs()
     line = _line_of(cf_elif, "y = x + 10.0")
-    assert f'"ms.add"' in source
+    assert '"ms.add"' in source
     assert f'{os.path.basename(__file__)}":{line}:0' in source
