@@ -319,8 +319,8 @@ def inline(graph, text, args):
     results = []
     for token, t in zip(returned, types):
         dtype, shape = _parse_type(f"tensor<{t}>")
-        sym = Sym(names.get(token) or prefix + token[1:], dtype, shape, graph)
-        results.append(sym)
+        results.append(graph.track(Sym(names.get(token) or prefix + token[1:],
+                                       dtype, shape, graph)))
     return results
 
 
