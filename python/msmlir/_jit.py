@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 from . import _msmlir as native
 from ._autograph import convert
-from . import _fallback
+from . import _fallback, _syntax
 from ._graph import Graph, Sym
 from ._runtime import (STATE, MSError, HostTensor,
                        DEFAULT_JIT_LEVEL, executor, graph_compiler,
@@ -472,6 +472,7 @@ class Compiled:
         runs in Python (_fallback.py); then graph.segment > 0, and the
         graph is the last segment, whose inputs are arguments."""
         level, syntax, threads, _ = cfg
+        _syntax.check_arguments(self.fn, self.name, syntax, args, kwargs)
         graph = Graph(self.name, syntax)
         syms = []
         for leaf in leaves:
@@ -492,6 +493,7 @@ class Compiled:
             out = convert(self.fn)(*sargs, **skwargs)
         finally:
             STATE.graph = None
+        _syntax.check_result(self.fn, self.name, syntax, out)
         results = []
         out_spec = _outputs(out, graph, results)
         # Parameter updates (ops.assign) are the last results.
