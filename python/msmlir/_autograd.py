@@ -29,6 +29,7 @@ from collections import OrderedDict
 import numpy as np
 
 from . import _msmlir as native
+from . import _autograph
 from . import dtype as mstype
 from ._graph import Graph, Sym, user_location
 from ._runtime import (STATE, MSError, HostTensor, GRAPH_MODE, executor,
@@ -521,9 +522,13 @@ class _GradFunction:
                 sargs[i] = s
         STATE.graph = graph
         try:
-            out = self.fn(*sargs, **kwargs)
+            # Tensor-conditioned `if`s become scf.if (ms-autodiff
+            # differentiates them), as in any captured function.
+            out = _autograph.convert(self.fn)(*sargs, **kwargs)
         finally:
             STATE.graph = outer
+        # Its scf ops (and their reverse) are inlined into `outer`.
+        outer.control_flow = outer.control_flow or graph.control_flow
         tuple_out = isinstance(out, tuple)
         outs, n_diff = self._outputs(out)
         results = [graph.value_of(o, Parameter) if isinstance(o, Tensor)

@@ -8,6 +8,12 @@
 // and the backward ops read their results: nothing is recomputed. With
 // savedForward (PyNative) the forward values are arguments instead.
 //
+// An scf.if differentiates as an scf.if on the same condition whose
+// branches recompute their forward branch and run its backward (values
+// defined in a region cannot be read outside it). Each cotangent enters the
+// branch as the partial sum made so far, so that contributions add up in
+// the order the branch's straight-line PyNative tape would add them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ms/Dialect/MS/Transforms/Autodiff.h"
@@ -16,9 +22,12 @@
 #include "ms/Dialect/MS/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -103,22 +112,82 @@ llvm::DenseSet<Value> activeValues(Block &body, ArrayRef<Value> seeds) {
   return active;
 }
 
-/// Builds the backward half of `gradFn` (a clone of the forward function
-/// with the sens arguments appended) and returns the cotangents of `seeds`.
+void eraseDeadOps(Block &body);
+
 FailureOr<SmallVector<Value>> buildBackward(Block &body,
                                             ArrayRef<Value> seeds,
+                                            ArrayRef<Value> seedInit,
+                                            ArrayRef<Value> sens);
+
+/// The reverse of `ifOp` (see the file comment): updates the cotangents in
+/// `grads` of the active values its regions read from above.
+LogicalResult buildIfBackward(OpBuilder &b, scf::IfOp ifOp,
+                              ArrayRef<Value> resultGrads,
+                              const llvm::DenseSet<Value> &active,
+                              llvm::DenseMap<Value, Value> &grads) {
+  llvm::SetVector<Value> above;
+  getUsedValuesDefinedAbove(ifOp->getRegions(), above);
+  SmallVector<Value> captured, init;
+  SmallVector<Type> types;
+  for (Value value : above)
+    if (active.contains(value)) {
+      captured.push_back(value);
+      init.push_back(grads.lookup(value));
+      types.push_back(value.getType());
+    }
+  if (captured.empty())
+    return success();
+  Location loc = ifOp.getLoc();
+  auto backward = scf::IfOp::create(b, loc, types, ifOp.getCondition(),
+                                    /*withElseRegion=*/true);
+  for (auto [forwardRegion, backwardRegion] :
+       llvm::zip(ifOp->getRegions(), backward->getRegions())) {
+    Block &block = backwardRegion.front();
+    OpBuilder inner = OpBuilder::atBlockEnd(&block);
+    IRMapping map;
+    Block &forward = forwardRegion.front();
+    for (Operation &op : forward.without_terminator())
+      inner.clone(op, map);
+    SmallVector<Value> yielded;
+    for (Value value : forward.getTerminator()->getOperands())
+      yielded.push_back(map.lookupOrDefault(value));
+    auto recomputed = scf::YieldOp::create(inner, loc, yielded);
+    FailureOr<SmallVector<Value>> branchGrads =
+        buildBackward(block, captured, init, resultGrads);
+    if (failed(branchGrads))
+      return failure();
+    inner.setInsertionPoint(recomputed);
+    scf::YieldOp::create(inner, loc, *branchGrads);
+    recomputed.erase();
+    eraseDeadOps(block);
+  }
+  for (auto [value, grad] : llvm::zip(captured, backward.getResults()))
+    grads[value] = grad;
+  return success();
+}
+
+/// Builds the backward half of `body` (a function's or a branch's block)
+/// before its terminator, whose operands have the cotangents `sens`, and
+/// returns the cotangents of `seeds` (starting from `seedInit` where that
+/// is set).
+FailureOr<SmallVector<Value>> buildBackward(Block &body,
+                                            ArrayRef<Value> seeds,
+                                            ArrayRef<Value> seedInit,
                                             ArrayRef<Value> sens) {
-  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  Operation *ret = body.getTerminator();
   llvm::DenseSet<Value> active = activeValues(body, seeds);
   llvm::DenseMap<Value, Value> grads;
+  for (auto [seed, init] : llvm::zip(seeds, seedInit))
+    if (init)
+      grads[seed] = init;
   OpBuilder b(ret);
   auto accumulate = [&](Value value, Value grad, Location loc) {
     Value &slot = grads[value];
     slot = slot ? AddOp::create(b, loc, slot, grad).getResult() : grad;
   };
-  for (auto [result, cotangent] : llvm::zip(ret.getOperands(), sens))
+  for (auto [result, cotangent] : llvm::zip(ret->getOperands(), sens))
     if (cotangent && active.contains(result))
-      accumulate(result, cotangent, ret.getLoc());
+      accumulate(result, cotangent, ret->getLoc());
 
   SmallVector<Operation *> forward;
   for (Operation &op : body.without_terminator())
@@ -133,12 +202,23 @@ FailureOr<SmallVector<Value>> buildBackward(Block &body,
                       [&](Value v) { return active.contains(v); }) &&
         op->getNumRegions() == 0)
       continue;
+    b.setInsertionPoint(ret);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (failed(buildIfBackward(b, ifOp, resultGrads, active, grads)))
+        return failure();
+      continue;
+    }
     auto rule = dyn_cast<GradientOpInterface>(op);
+    if (!rule && op->getNumRegions() != 0)
+      return adError(op->getLoc())
+             << "'" << op->getName()
+             << "' has no gradient rule: gradients flow through scf.if, "
+                "not through loops yet; compute the loop outside the "
+                "differentiated function or unroll it over a Python range";
     if (!rule)
       return adError(op->getLoc())
              << "'" << op->getName() << "' has no gradient rule";
     SmallVector<Value> operandGrads(op->getNumOperands());
-    b.setInsertionPoint(ret);
     if (failed(rule.buildGradient(b, resultGrads, operandGrads)))
       return failure();
     for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads)) {
@@ -157,8 +237,8 @@ FailureOr<SmallVector<Value>> buildBackward(Block &body,
   for (Value seed : seeds) {
     Value grad = grads.lookup(seed);
     if (!grad)
-      grad = grad::splat(b, ret.getLoc(), cast<RankedTensorType>(seed.getType()),
-                         0.0);
+      grad = grad::splat(b, ret->getLoc(),
+                         cast<RankedTensorType>(seed.getType()), 0.0);
     seedGrads.push_back(grad);
   }
   return seedGrads;
@@ -258,7 +338,9 @@ FailureOr<func::FuncOp> buildGradientFunc(func::FuncOp fn,
   SmallVector<Value> seeds;
   for (unsigned index : wrt)
     seeds.push_back(body.getArgument(index));
-  FailureOr<SmallVector<Value>> grads = buildBackward(body, seeds, sens);
+  SmallVector<Value> noInit(seeds.size());
+  FailureOr<SmallVector<Value>> grads =
+      buildBackward(body, seeds, noInit, sens);
   if (failed(grads)) {
     gradFn.erase();
     return failure();
