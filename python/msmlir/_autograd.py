@@ -227,6 +227,7 @@ class Tape:
 #===---------------------------------------------------------------------===#
 
 _SSA = re.compile(r"%[A-Za-z0-9_$.\-]+")
+_RESULT = re.compile(r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?")
 _ARG = re.compile(r"(%[A-Za-z0-9_$.\-]+)\s*:\s*(tensor<[^>]*>)")
 _TYPE = re.compile(r"tensor<([^>]*)>")
 _LOC_ALIAS = re.compile(r"#loc([0-9]*)\b")
@@ -307,7 +308,8 @@ def inline(graph, text, args):
         if not stripped or stripped.startswith("//"):
             continue
         if re.match(r"^(func\.)?return\b", stripped):
-            returned = _SSA.findall(stripped)
+            # `%4#1`: result 1 of a multi-result op (an scf loop or if).
+            returned = _RESULT.findall(stripped)
             continue
         graph.body.append(_LOC_ALIAS.sub(rename_loc, _SSA.sub(rename, line)))
         graph.op_count += 1

@@ -1,6 +1,7 @@
-"""Gradients through a tensor-conditioned `if` (scf.if in the graph,
-ms-autodiff's scf.if rule): GRAPH at every jit_level against PyNative
-(whose tape records the branch taken) bit for bit, and against torch."""
+"""Gradients through tensor-conditioned `if` and `while` (scf.if and
+scf.while in the graph, ms-autodiff's reverses of them): GRAPH at every
+jit_level against PyNative (whose tape records the branch taken and each
+iteration) bit for bit, and against torch."""
 
 import numpy as np
 import pytest
@@ -91,14 +92,54 @@ def test_gradients_through_if_match_pynative_and_torch(level):
     assert jitted.compile_count == 1
 
 
-def test_gradient_through_a_tensor_while_is_a_clear_error():
-    class Loop(nn.Cell):
-        def construct(self, x):
-            while x.sum() < 10:
-                x = x * 2
-            return x.sum()
+class Grow(nn.Cell):
+    """A data-dependent number of iterations, a weight read in the body,
+    and a for over a tensor range."""
 
-    net = Loop()
-    step = ms.jit(ms.grad(_loss(net)))
-    with pytest.raises(ms.MSError, match="not through loops"):
-        step(Tensor(np.ones(3, np.float32)))
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(3, 3)
+
+    def construct(self, x, n):
+        while x.sum() < 4.0:
+            x = ops.tanh(self.dense(x)) + x * 1.5 + 0.25
+        for _ in range(n):
+            x = x * self.dense.bias
+        return (x * x).sum()
+
+
+def _torch_grow(net, x, n):
+    w = torch.tensor(net.dense.weight.asnumpy(), requires_grad=True)
+    b = torch.tensor(net.dense.bias.asnumpy(), requires_grad=True)
+    xt = torch.tensor(x, requires_grad=True)
+    h = xt
+    while h.sum() < 4.0:
+        h = torch.tanh(h @ w.T + b) + h * 1.5 + 0.25
+    for _ in range(n):
+        h = h * b
+    (h * h).sum().backward()
+    return [t.grad.numpy() for t in (xt, w, b)]
+
+
+@pytest.mark.parametrize("level", ["O0", "O1", "O2"])
+def test_gradients_through_while_match_pynative_and_torch(level):
+    ms.set_seed(5)
+    net = Grow()
+    grad = ms.grad(lambda x, n: net(x, n), grad_position=0,
+                   weights=net.trainable_params())
+    jitted = ms.jit(grad, jit_config=ms.JitConfig(jit_level=level))
+    for seed, n in ((0, 2), (1, 0), (2, 3)):
+        x = rand(2, 3, seed=seed) * 0.5
+        tn = Tensor(np.int32(n))
+        gx, gw = jitted(Tensor(x), tn)
+        px, pw = grad(Tensor(x), tn)               # PyNative tape
+        assert_bitwise(gx.asnumpy(), px.asnumpy())
+        for a, b in zip(gw, pw):
+            assert_bitwise(a.asnumpy(), b.asnumpy())
+        tx, tw, tb = _torch_grow(net, x, n)
+        np.testing.assert_allclose(gx.asnumpy(), tx, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(gw[0].asnumpy(), tw, rtol=1e-5,
+                                   atol=1e-5)
+        np.testing.assert_allclose(gw[1].asnumpy(), tb, rtol=1e-5,
+                                   atol=1e-5)
+    assert jitted.compile_count == 1

@@ -117,7 +117,165 @@ void eraseDeadOps(Block &body);
 FailureOr<SmallVector<Value>> buildBackward(Block &body,
                                             ArrayRef<Value> seeds,
                                             ArrayRef<Value> seedInit,
-                                            ArrayRef<Value> sens);
+                                            ArrayRef<Value> sens,
+                                            Operation *begin = nullptr);
+
+/// The active values `op`'s regions read from above, and the cotangent
+/// each has so far (null when none).
+void capturedActive(Operation *op, const llvm::DenseSet<Value> &active,
+                    const llvm::DenseMap<Value, Value> &grads,
+                    SmallVector<Value> &captured, SmallVector<Value> &init) {
+  llvm::SetVector<Value> above;
+  getUsedValuesDefinedAbove(op->getRegions(), above);
+  for (Value value : above)
+    if (active.contains(value)) {
+      captured.push_back(value);
+      init.push_back(grads.lookup(value));
+    }
+}
+
+/// `loop` with one more carried value, an index that counts the
+/// iterations; returns the count. `loop` is replaced and erased.
+Value countIterations(OpBuilder &b, scf::WhileOp &loop) {
+  Location loc = loop.getLoc();
+  b.setInsertionPoint(loop);
+  SmallVector<Value> inits(loop.getInits());
+  inits.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+  SmallVector<Type> types(loop.getResultTypes());
+  types.push_back(b.getIndexType());
+  auto counted = scf::WhileOp::create(b, loc, types, inits);
+  counted.getBefore().takeBody(loop.getBefore());
+  counted.getAfter().takeBody(loop.getAfter());
+  Value before = counted.getBeforeBody()->addArgument(b.getIndexType(), loc);
+  counted.getConditionOp().getArgsMutable().append(before);
+  Value after = counted.getAfterBody()->addArgument(b.getIndexType(), loc);
+  OpBuilder inner(counted.getYieldOp());
+  Value one = arith::ConstantIndexOp::create(inner, loc, 1);
+  counted.getYieldOp().getResultsMutable().append(
+      arith::AddIOp::create(inner, loc, after, one).getResult());
+  loop.replaceAllUsesWith(counted.getResults().drop_back());
+  loop.erase();
+  loop = counted;
+  return counted.getResults().back();
+}
+
+/// Clones `body` (a loop's after block, its last argument the iteration
+/// counter) at `b` with its carried arguments bound to `state`; returns the
+/// values it yields for them.
+SmallVector<Value> cloneIteration(OpBuilder &b, Block &body,
+                                  ValueRange state, Value counter) {
+  IRMapping map;
+  for (auto [arg, value] : llvm::zip(body.getArguments(), state))
+    map.map(arg, value);
+  map.map(body.getArguments().back(), counter);
+  for (Operation &op : body.without_terminator())
+    b.clone(op, map);
+  SmallVector<Value> yielded;
+  for (Value value : body.getTerminator()->getOperands().drop_back())
+    yielded.push_back(map.lookupOrDefault(value));
+  return yielded;
+}
+
+/// The reverse of an scf.while whose condition region passes its arguments
+/// on unchanged (as graph capture makes them). The forward loop counts its
+/// iterations; the reverse is an scf.for over them, last first, that
+/// recomputes the state before iteration j from the loop's inits (an
+/// scf.for of j iterations: no state is stored) and runs the backward sweep
+/// over one clone of the body. The cotangents of the carried values and the
+/// running sums of the values the body reads from above are its carried
+/// values, so contributions add up in the straight-line tape's order.
+LogicalResult buildWhileBackward(OpBuilder &b, scf::WhileOp loop,
+                                 ArrayRef<Value> resultGrads,
+                                 const llvm::DenseSet<Value> &active,
+                                 llvm::DenseMap<Value, Value> &grads) {
+  Location loc = loop.getLoc();
+  Block &cond = *loop.getBeforeBody();
+  if (ValueRange(loop.getConditionOp().getArgs()) !=
+      ValueRange(cond.getArguments()))
+    return adError(loc) << "'scf.while' has no gradient rule when its "
+                           "condition region changes the values it passes on";
+  SmallVector<Value> captured, running;
+  capturedActive(loop, active, grads, captured, running);
+  SmallVector<Value> carried;  // cotangents, zero where none yet
+  for (auto [result, resultGrad] : llvm::zip(loop.getResults(), resultGrads)) {
+    Value grad = resultGrad;
+    Type type = result.getType();
+    if (!grad && isFloatTensor(type))
+      grad = grad::splat(b, loc, cast<RankedTensorType>(type), 0.0);
+    carried.push_back(isFloatTensor(type) ? grad : Value());
+  }
+  for (auto [value, sum] : llvm::zip(captured, running))
+    if (!sum)
+      sum = grad::splat(b, loc, cast<RankedTensorType>(value.getType()), 0.0);
+  Value count = countIterations(b, loop);
+  b.setInsertionPointAfter(loop);
+  b.setInsertionPoint(b.getInsertionBlock()->getTerminator());
+  SmallVector<Value> iterArgs;
+  for (Value grad : carried)
+    if (grad)
+      iterArgs.push_back(grad);
+  iterArgs.append(running.begin(), running.end());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto reverse = scf::ForOp::create(b, loc, zero, count, one, iterArgs);
+  Block &body = *loop.getAfterBody();
+  OpBuilder inner = OpBuilder::atBlockBegin(reverse.getBody());
+  // j = count - 1 - k; the state before iteration j, recomputed.
+  Value last = arith::SubIOp::create(inner, loc, count, one);
+  Value j = arith::SubIOp::create(inner, loc, last,
+                                  reverse.getInductionVar());
+  auto recompute = scf::ForOp::create(inner, loc, zero, j, one,
+                                      loop.getInits().drop_back());
+  {
+    OpBuilder r = OpBuilder::atBlockBegin(recompute.getBody());
+    SmallVector<Value> next =
+        cloneIteration(r, body, recompute.getRegionIterArgs(),
+                       recompute.getInductionVar());
+    scf::YieldOp::create(r, loc, next);
+  }
+  ValueRange state = recompute.getResults();
+  Operation *begin = nullptr;
+  {
+    SmallVector<Value> yielded = cloneIteration(inner, body, state, j);
+    begin = recompute->getNextNode();
+    auto tmp = scf::YieldOp::create(inner, loc, yielded);
+    SmallVector<Value> seeds, init, sens;
+    ValueRange args = reverse.getRegionIterArgs();
+    unsigned next = 0;
+    for (auto [value, grad] : llvm::zip(state, carried)) {
+      sens.push_back(grad ? args[next++] : Value());
+      if (grad) {
+        seeds.push_back(value);
+        init.push_back(Value());
+      }
+    }
+    for (auto [value, sum] : llvm::zip(captured, args.drop_front(next))) {
+      seeds.push_back(value);
+      init.push_back(sum);
+    }
+    FailureOr<SmallVector<Value>> stepGrads =
+        buildBackward(*reverse.getBody(), seeds, init, sens, begin);
+    if (failed(stepGrads))
+      return failure();
+    inner.setInsertionPoint(tmp);
+    scf::YieldOp::create(inner, loc, *stepGrads);
+    tmp.erase();
+  }
+  eraseDeadOps(*reverse.getBody());
+  unsigned next = 0;
+  for (auto [init, grad] : llvm::zip(loop.getInits().drop_back(), carried)) {
+    if (!grad)
+      continue;
+    Value g = reverse.getResult(next++);
+    if (!active.contains(init))
+      continue;
+    Value &slot = grads[init];
+    slot = slot ? AddOp::create(b, loc, slot, g).getResult() : g;
+  }
+  for (Value value : captured)
+    grads[value] = reverse.getResult(next++);
+  return success();
+}
 
 /// The reverse of `ifOp` (see the file comment): updates the cotangents in
 /// `grads` of the active values its regions read from above.
@@ -125,16 +283,11 @@ LogicalResult buildIfBackward(OpBuilder &b, scf::IfOp ifOp,
                               ArrayRef<Value> resultGrads,
                               const llvm::DenseSet<Value> &active,
                               llvm::DenseMap<Value, Value> &grads) {
-  llvm::SetVector<Value> above;
-  getUsedValuesDefinedAbove(ifOp->getRegions(), above);
   SmallVector<Value> captured, init;
+  capturedActive(ifOp, active, grads, captured, init);
   SmallVector<Type> types;
-  for (Value value : above)
-    if (active.contains(value)) {
-      captured.push_back(value);
-      init.push_back(grads.lookup(value));
-      types.push_back(value.getType());
-    }
+  for (Value value : captured)
+    types.push_back(value.getType());
   if (captured.empty())
     return success();
   Location loc = ifOp.getLoc();
@@ -173,7 +326,8 @@ LogicalResult buildIfBackward(OpBuilder &b, scf::IfOp ifOp,
 FailureOr<SmallVector<Value>> buildBackward(Block &body,
                                             ArrayRef<Value> seeds,
                                             ArrayRef<Value> seedInit,
-                                            ArrayRef<Value> sens) {
+                                            ArrayRef<Value> sens,
+                                            Operation *begin) {
   Operation *ret = body.getTerminator();
   llvm::DenseSet<Value> active = activeValues(body, seeds);
   llvm::DenseMap<Value, Value> grads;
@@ -192,6 +346,8 @@ FailureOr<SmallVector<Value>> buildBackward(Block &body,
   SmallVector<Operation *> forward;
   for (Operation &op : body.without_terminator())
     forward.push_back(&op);
+  if (begin)
+    forward.erase(forward.begin(), llvm::find(forward, begin));
   for (Operation *op : llvm::reverse(forward)) {
     SmallVector<Value> resultGrads;
     for (Value result : op->getResults())
@@ -208,13 +364,17 @@ FailureOr<SmallVector<Value>> buildBackward(Block &body,
         return failure();
       continue;
     }
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      if (failed(buildWhileBackward(b, loop, resultGrads, active, grads)))
+        return failure();
+      continue;
+    }
     auto rule = dyn_cast<GradientOpInterface>(op);
     if (!rule && op->getNumRegions() != 0)
       return adError(op->getLoc())
              << "'" << op->getName()
-             << "' has no gradient rule: gradients flow through scf.if, "
-                "not through loops yet; compute the loop outside the "
-                "differentiated function or unroll it over a Python range";
+             << "' has no gradient rule: gradients flow through scf.if "
+                "and scf.while only";
     if (!rule)
       return adError(op->getLoc())
              << "'" << op->getName() << "' has no gradient rule";
