@@ -138,6 +138,7 @@ PipelineStage bufferizeStage() {
   return {"bufferize",
           "ms-emit-c-interface,"
           "one-shot-bufferize{bufferize-function-boundaries "
+          "allow-return-allocs-from-loops "
           "function-boundary-type-conversion=identity-layout-map},"
           "buffer-results-to-out-params{hoist-static-allocs "
           "modify-public-functions},"

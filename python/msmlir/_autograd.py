@@ -29,6 +29,7 @@ from collections import OrderedDict
 import numpy as np
 
 from . import _msmlir as native
+from . import _autograph
 from . import dtype as mstype
 from ._graph import Graph, Sym, user_location
 from ._runtime import (STATE, MSError, HostTensor, GRAPH_MODE, executor,
@@ -236,6 +237,7 @@ class Tape:
 #===---------------------------------------------------------------------===#
 
 _SSA = re.compile(r"%[A-Za-z0-9_$.\-]+")
+_RESULT = re.compile(r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?")
 _ARG = re.compile(r"(%[A-Za-z0-9_$.\-]+)\s*:\s*(tensor<[^>]*>)")
 _TYPE = re.compile(r"tensor<([^>]*)>")
 _LOC_ALIAS = re.compile(r"#loc([0-9]*)\b")
@@ -316,7 +318,8 @@ def inline(graph, text, args):
         if not stripped or stripped.startswith("//"):
             continue
         if re.match(r"^(func\.)?return\b", stripped):
-            returned = _SSA.findall(stripped)
+            # `%4#1`: result 1 of a multi-result op (an scf loop or if).
+            returned = _RESULT.findall(stripped)
             continue
         graph.body.append(_LOC_ALIAS.sub(rename_loc, _SSA.sub(rename, line)))
         graph.op_count += 1
@@ -329,8 +332,8 @@ def inline(graph, text, args):
     results = []
     for token, t in zip(returned, types):
         dtype, shape = _parse_type(f"tensor<{t}>")
-        sym = Sym(names.get(token) or prefix + token[1:], dtype, shape, graph)
-        results.append(sym)
+        results.append(graph.track(Sym(names.get(token) or prefix + token[1:],
+                                       dtype, shape, graph)))
     return results
 
 
@@ -531,9 +534,13 @@ class _GradFunction:
                 sargs[i] = s
         STATE.graph = graph
         try:
-            out = self.fn(*sargs, **kwargs)
+            # Tensor-conditioned `if`s become scf.if (ms-autodiff
+            # differentiates them), as in any captured function.
+            out = _autograph.convert(self.fn)(*sargs, **kwargs)
         finally:
             STATE.graph = outer
+        # Its scf ops (and their reverse) are inlined into `outer`.
+        outer.control_flow = outer.control_flow or graph.control_flow
         tuple_out = isinstance(out, tuple)
         outs, n_diff = self._outputs(out)
         results = [graph.value_of(o, Parameter) if isinstance(o, Tensor)

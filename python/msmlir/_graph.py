@@ -15,6 +15,7 @@ constants (small ones inline, large ones as extra arguments).
 import linecache
 import os
 import sys
+import weakref
 
 from . import dtype as mstype
 from ._runtime import STATE, MSError, GraphSyntaxError, HostTensor, executor
@@ -27,7 +28,8 @@ _INLINE_CONSTANT_LIMIT = 256
 class Sym:
     """A symbolic tensor: an SSA value of the graph being captured."""
 
-    __slots__ = ("name", "dtype", "shape", "graph", "mlir_type")
+    __slots__ = ("name", "dtype", "shape", "graph", "mlir_type", "region",
+                 "segment", "__weakref__")
 
     def __init__(self, name, dtype, shape, graph):
         self.name = name
@@ -35,6 +37,11 @@ class Sym:
         self.shape = tuple(shape)
         self.graph = graph
         self.mlir_type = tensor_type(dtype, self.shape)
+        # The scf region it is defined in (None: the function's body).
+        regions = getattr(graph, "regions", None)
+        self.region = regions[-1] if regions else None
+        # Which of the graph's segments made it (see _fallback.py).
+        self.segment = graph.segment
 
     @property
     def size(self):
@@ -64,18 +71,6 @@ def _quote(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-class GraphBreak(BaseException):
-    """Raised inside capture when the code needs a tensor's value (LAX:
-    the jit wrapper catches it and runs the call in PyNative mode). A
-    BaseException so that user code's ``except Exception`` cannot swallow
-    it."""
-
-    def __init__(self, message, where):
-        super().__init__(message)
-        self.message = message
-        self.where = where
-
-
 def user_frame(depth=1):
     """The innermost frame outside the msmlir package."""
     frame = sys._getframe(depth)
@@ -96,7 +91,11 @@ def value_dependent(what, advice):
     """Called when captured code needs the value of a symbolic tensor.
 
     STRICT / COMPATIBLE: raises GraphSyntaxError naming file:line and the
-    statement. LAX: raises GraphBreak, and the call falls back to PyNative.
+    statement. LAX: JIT Fallback (_fallback.py): the graph captured so far
+    runs, every live symbolic tensor gets its value, and this returns; the
+    caller reads the value and the statement runs in Python. Where that is
+    impossible (inside a tensor-conditioned branch or loop, or inside a
+    function being differentiated) it is an error naming the statement.
     """
     graph = STATE.graph
     filename, line = user_location()
@@ -109,9 +108,77 @@ def value_dependent(what, advice):
             f"{where}: in graph mode (jit_syntax_level={level}), the "
             f"statement{statement} {what}, but a tensor has no value while "
             f"the graph is captured. {advice} Or use "
-            "JitConfig(jit_syntax_level='LAX') to run such calls in "
-            "PyNative mode, or run this code in PyNative mode.")
-    raise GraphBreak(f"{where}: the statement{statement} {what}", where)
+            "JitConfig(jit_syntax_level='LAX') to run such a statement in "
+            "Python (JIT Fallback), or run this code in PyNative mode.")
+    if graph.fallback is None or graph.regions:
+        inside = ("a tensor-conditioned if/while/for"
+                  if graph.fallback is not None else
+                  "a function that is being differentiated")
+        raise GraphSyntaxError(
+            f"{where}: in graph mode (jit_syntax_level=LAX), the "
+            f"statement{statement} {what}. JIT Fallback runs such a "
+            "statement in Python between two compiled graphs, but not "
+            f"inside {inside}, which compiles as a whole. {advice}")
+    graph.fallback(where, statement, what)
+
+
+def concrete(tensor):
+    """The value of a Tensor after value_dependent returned (JIT Fallback
+    ran the graph so far): a HostTensor."""
+    t = tensor._t
+    if t.__class__ is Sym:
+        value = t.graph.carried.get(id(t)) if t.graph.carried else None
+        if value is None:
+            raise MSError(f"internal error: JIT Fallback left {t.name} "
+                          "without a value")
+        return value
+    return t
+
+
+class Region:
+    """The ops of one region of an scf op while it is captured. Constants
+    made inside stay inside (values defined in a region are not visible
+    after it)."""
+
+    def __init__(self, graph, arg_types=()):
+        self.graph = graph
+        self.lines = []
+        self.consts = None
+        self.args = [Sym(graph._fresh("a"), dtype, shape, graph)
+                     for dtype, shape in arg_types]
+        for arg in self.args:
+            arg.region = self
+        self._saved = []
+
+    def __enter__(self):
+        g = self.graph
+        g.regions.append(self)
+        self._saved.append((g.body, g._const_index))
+        if self.consts is None:
+            self.consts = dict(g._const_index)
+        g.body, g._const_index = self.lines, self.consts
+        return self
+
+    def __exit__(self, *exc):
+        g = self.graph
+        g.body, g._const_index = self._saved.pop()
+        g.regions.pop()
+        return False
+
+
+def value_dependent_scope():
+    """A tensor computed inside a branch or loop body of tensor-dependent
+    control flow was used after it other than through a variable."""
+    filename, line = user_location()
+    source = linecache.getline(filename, line).strip() if line else ""
+    statement = f" `{source}`" if source else ""
+    raise GraphSyntaxError(
+        f"{filename}:{line}: in graph mode, the statement{statement} uses a "
+        "tensor computed inside a branch or loop body of a tensor-"
+        "conditioned if/while/for outside of it (kept in an attribute, a "
+        "list or a closure). Only the variables a branch or loop body "
+        "assigns leave it: assign the tensor to a variable in every "
+        "branch instead.")
 
 
 class Graph:
@@ -135,6 +202,46 @@ class Graph:
         self.assigns = {}
         # Top-level lines (attribute aliases) that inlined functions need.
         self.preamble = []
+        # Whether the graph has scf.if / scf.while (see _control_flow.py).
+        self.control_flow = False
+        # The scf regions being captured, innermost last.
+        self.regions = []
+        # JIT Fallback (LAX, _fallback.py): the callable that runs the
+        # graph so far when a statement needs a value; the segments run so
+        # far; weak references to the op results of this segment.
+        self.fallback = None
+        self.segment = 0
+        self.made = None
+        self.inline_constants = True
+        self.top_body = self.body
+        # id(input Sym) -> its HostTensor, while JIT Fallback is possible:
+        # the call's inputs, then the values an earlier segment computed.
+        self.carried = None
+
+    def new_segment(self):
+        """Starts the graph again after a JIT Fallback: what came before
+        has run, and its values are concrete tensors now. They become
+        arguments, never inline constants, so that the next segment's text
+        is the same on every call."""
+        self.segment += 1
+        self.carried = {}
+        self.body = self.top_body = []
+        self.inputs = []
+        self.params = []
+        self.captures = []
+        self._param_index = {}
+        self._const_index = {}
+        self._keep = []
+        self.assigns = {}
+        self.made = []
+        self.inline_constants = False
+        self.control_flow = False
+
+    def track(self, sym):
+        """Remembers an op result while JIT Fallback may need its value."""
+        if self.made is not None:
+            self.made.append(weakref.ref(sym))
+        return sym
 
     # -- values ------------------------------------------------------------
     def _fresh(self, prefix):
@@ -151,10 +258,12 @@ class Graph:
         argument for a Parameter, a constant otherwise."""
         t = tensor._t
         if t.__class__ is Sym:
-            if t.graph is not self:
+            if t.graph is not self or t.segment != self.segment:
                 raise MSError("a symbolic tensor from another graph capture "
                               "was used here; tensors created while a "
                               "function is jitted cannot outlive it")
+            if t.region is not None and t.region not in self.regions:
+                value_dependent_scope()
             return t
         if isinstance(tensor, param_class):
             sym = self._param_index.get(id(tensor))
@@ -168,7 +277,7 @@ class Graph:
         if sym is not None:
             return sym
         self._keep.append(tensor)
-        if t.size <= _INLINE_CONSTANT_LIMIT:
+        if self.inline_constants and t.size <= _INLINE_CONSTANT_LIMIT:
             sym = Sym(self._fresh("c"), t.dtype, t.shape, self)
             if t.dtype == _BOOL:
                 # i1 attributes are bit-packed, so not hex: a nested list.
@@ -214,6 +323,8 @@ class Graph:
         else:
             dtype, shape = result_spec
         result = Sym(self._fresh("v"), dtype, shape, self)
+        if self.made is not None:
+            self.made.append(weakref.ref(result))
         args = ", ".join(s.name for s in operands)
         types = ", ".join(s.mlir_type for s in operands)
         attrs = f" {call.attributes}" if call.attributes else ""
@@ -222,6 +333,84 @@ class Graph:
             f"-> {result.mlir_type} {self.location()}")
         self.op_count += 1
         return result
+
+    # -- control flow (see _control_flow.py) -------------------------------
+    def region(self, arg_types=()):
+        """A region under construction; ops go into it while it is
+        entered (`with`), and it can be entered again."""
+        return Region(self, arg_types)
+
+    def extract_element(self, sym):
+        """The i1 in a one-element bool tensor (a branch condition)."""
+        name = self._fresh("b")
+        indices = ""
+        if sym.shape:
+            zero = self._fresh("i")
+            self.body.append(f'    {zero} = "arith.constant"() {{value = 0 '
+                             f': index}} : () -> index')
+            indices = "".join(f", {zero}" for _ in sym.shape)
+        index_types = "".join(", index" for _ in sym.shape)
+        self.body.append(
+            f'    {name} = "tensor.extract"({sym.name}{indices}) : '
+            f"({sym.mlir_type}{index_types}) -> i1 {self.location()}")
+        return name
+
+    def _results(self, like):
+        """Result Syms named after one fresh value (`%r3` or `%r3#i`) and
+        the assignment text before the op."""
+        name = self._fresh("r")
+        n = len(like)
+        results = [self.track(Sym(name if n == 1 else f"{name}#{i}",
+                                  s.dtype, s.shape, self))
+                   for i, s in enumerate(like)]
+        lhs = "" if n == 0 else (f"{name} = " if n == 1 else
+                                 f"{name}:{n} = ")
+        return results, lhs
+
+    @staticmethod
+    def _terminator(op, syms, leading=(), leading_types=()):
+        names = ", ".join(list(leading) + [s.name for s in syms])
+        types = ", ".join(list(leading_types) + [s.mlir_type for s in syms])
+        return f'      "{op}"({names}) : ({types}) -> ()'
+
+    def emit_if(self, cond, then_region, then_yields, else_region,
+                else_yields):
+        """scf.if on the i1 `cond`; returns its result Syms."""
+        self.control_flow = True
+        results, lhs = self._results(then_yields)
+        types = ", ".join(s.mlir_type for s in then_yields)
+        self.body.append(f'    {lhs}"scf.if"({cond}) ({{')
+        self.body.extend(then_region.lines)
+        self.body.append(self._terminator("scf.yield", then_yields))
+        self.body.append("    }, {")
+        self.body.extend(else_region.lines)
+        self.body.append(self._terminator("scf.yield", else_yields))
+        self.body.append(f"    }}) : (i1) -> ({types}) {self.location()}")
+        return results
+
+    def emit_while(self, inits, before, cond, passed, after, yields):
+        """scf.while from `inits`: `before` computes the i1 `cond` and
+        passes `passed` on, `after` (the body) yields `yields`."""
+        self.control_flow = True
+        results, lhs = self._results(inits)
+        types = ", ".join(s.mlir_type for s in inits)
+
+        def block(region):
+            args = ", ".join(f"{a.name}: {a.mlir_type}" for a in region.args)
+            return f"  ^bb0({args}):" if args else "  ^bb0:"
+        self.body.append(f'    {lhs}"scf.while"('
+                         f'{", ".join(s.name for s in inits)}) ({{')
+        self.body.append(block(before))
+        self.body.extend(before.lines)
+        self.body.append(self._terminator("scf.condition", passed, [cond],
+                                          ["i1"]))
+        self.body.append("    }, {")
+        self.body.append(block(after))
+        self.body.extend(after.lines)
+        self.body.append(self._terminator("scf.yield", yields))
+        self.body.append(f"    }}) : ({types}) -> ({types}) "
+                         f"{self.location()}")
+        return results
 
     # -- the function ------------------------------------------------------
     def arguments(self):

@@ -9,13 +9,14 @@ and call the compiled code.
 
 import functools
 import os
-import warnings
 import weakref
 from collections import OrderedDict
 
 from . import _msmlir as native
-from ._graph import Graph, GraphBreak, Sym
-from ._runtime import (STATE, MSError, HostTensor, GraphFallbackWarning,
+from ._autograph import convert
+from . import _fallback, _syntax
+from ._graph import Graph, Sym
+from ._runtime import (STATE, MSError, HostTensor,
                        DEFAULT_JIT_LEVEL, executor, graph_compiler,
                        parse_jit_level, parse_syntax_level,
                        compile_cache_dir)
@@ -211,7 +212,7 @@ class _Entry:
     how to rebuild the result."""
 
     __slots__ = ("module", "params", "captures", "out", "single", "source",
-                 "tensor_type", "checked", "assigns")
+                 "tensor_type", "checked", "assigns", "inputs")
 
     def __init__(self, module, params, captures, out, source, assigns=()):
         self.module = module
@@ -264,13 +265,16 @@ class _Entry:
         return values[:n]
 
 
-class _Fallback:
-    """LAX: this input signature runs in PyNative mode."""
+class _Segmented:
+    """LAX: this input signature ran a statement in Python (JIT Fallback,
+    _fallback.py), so every call runs the function again, its segments on
+    compiled code kept by their text. `first`: the first call's last
+    segment, not run yet when the entry is made."""
 
-    __slots__ = ("reason",)
+    __slots__ = ("first",)
 
-    def __init__(self, reason):
-        self.reason = reason
+    def __init__(self, first):
+        self.first = first
 
 
 #===---------------------------------------------------------------------===#
@@ -286,6 +290,9 @@ _tokens = iter(range(1 << 62))
 
 
 _touch = _LRU.move_to_end  # marks a key as the most recently used
+
+# JIT Fallback segments kept per Compiled (each is one native module).
+_SEGMENTS_KEPT = 32
 
 
 def _remember(lru_key, compiled):
@@ -340,7 +347,10 @@ class Compiled:
         self._caches = {}
         self._token = next(_tokens)
         self.compile_count = 0
+        # Statements run in Python by JIT Fallback (LAX), every call.
         self.fallback_count = 0
+        # JIT Fallback's compiled segments: (config, source) -> JitModule.
+        self._segments = OrderedDict()
         # The last entry called with tensors only: (context epoch, owner's
         # training flag, owner's JitConfig, argument count, entry, its key
         # in the process-wide LRU order).
@@ -361,7 +371,10 @@ class Compiled:
         if st.graph is not None or st.eager or st.tape is not None:
             # Inside a capture the call is inlined; inside a LAX fallback or
             # a PyNative gradient tape it runs eagerly (op by op, so that
-            # the tape sees every op).
+            # the tape sees every op). Captured, its control flow is
+            # converted (see _autograph.py).
+            if st.graph is not None:
+                return convert(self.fn)(*args, **kwargs)
             return self.fn(*args, **kwargs)
         fast = self._fast
         if fast is not None and not kwargs and fast[0] == st.epoch:
@@ -418,20 +431,54 @@ class Compiled:
                               owner._jit_config if owner is not None else None,
                               len(args), entry, lru_key)
             return entry.run(leaves)
-        st.eager += 1
-        try:
-            return self.fn(*args, **kwargs)
-        finally:
-            st.eager -= 1
+        return self._run_segmented(entry, args, kwargs, leaves, cfg)
+
+    def _run_segmented(self, segmented, args, kwargs, leaves, cfg):
+        """A call of an input signature that needs JIT Fallback: the
+        function runs again, segment by segment (see _fallback.py)."""
+        first = segmented.first
+        if first is not None:
+            segmented.first = None
+            return first.run(first.inputs)
+        captured = self._capture(args, kwargs, leaves, cfg, first_call=False)
+        entry = self._last_segment(*captured, cfg)
+        return entry.run(entry.inputs)
+
+    def _last_segment(self, graph, out_spec, results, source, cfg):
+        """The entry that runs what follows the last JIT Fallback; its
+        `inputs` are the values it starts from."""
+        module = None
+        if results:
+            module = self.segment_module(source, cfg, graph.control_flow)
+        entry = _Entry(module, [p for p, _ in graph.params],
+                       [h for h, _ in graph.captures], out_spec, source,
+                       _assigned(graph))
+        entry.inputs = _fallback.carried_inputs(graph)
+        return entry
+
+    def segment_module(self, source, cfg, control_flow):
+        """The compiled code of a JIT Fallback segment, compiled once per
+        text."""
+        key = (cfg, source)
+        module = self._segments.get(key)
+        if module is None:
+            module = self._compile_source(source, cfg, control_flow)
+            self._segments[key] = module
+            if len(self._segments) > _SEGMENTS_KEPT:
+                self._segments.popitem(last=False)
+        else:
+            self._segments.move_to_end(key)
+        return module
 
     def _compile(self, args, kwargs, leaves, cfg):
         captured = self._capture(args, kwargs, leaves, cfg)
-        if captured.__class__ is _Fallback:
-            return captured
+        graph = captured[0]
+        if graph.segment:
+            return _Segmented(self._last_segment(*captured, cfg))
         graph, out_spec, results, source = captured
         module = None
         if results:
-            module = self._compile_source(source, cfg)
+            module = self._compile_source(source, cfg, graph.control_flow)
         return _Entry(module, [p for p, _ in graph.params],
                       [h for h, _ in graph.captures], out_spec, source,
                       _assigned(graph))
@@ -443,23 +490,28 @@ class Compiled:
         compiled code is kept when the graph is the same, and the new
         Parameter objects are read from then on."""
         captured = self._capture(args, kwargs, leaves, cfg)
-        if captured.__class__ is _Fallback:
-            return captured
+        graph = captured[0]
+        if graph.segment:
+            return _Segmented(self._last_segment(*captured, cfg))
         graph, out_spec, results, source = captured
         if source != entry.source:
             module = None
             if results:
-                module = self._compile_source(source, cfg)
+                module = self._compile_source(source, cfg,
+                                              graph.control_flow)
         else:
             module = entry.module
         return _Entry(module, [p for p, _ in graph.params],
                       [h for h, _ in graph.captures], out_spec, source,
                       _assigned(graph))
 
-    def _capture(self, args, kwargs, leaves, cfg):
+    def _capture(self, args, kwargs, leaves, cfg, first_call=True):
         """Runs the function on symbolic tensors: (graph, output structure,
-        result Syms, MLIR source), or a _Fallback (LAX)."""
+        result Syms, MLIR source). Under LAX a statement that needs a value
+        runs in Python (_fallback.py); then graph.segment > 0, and the
+        graph is the last segment, whose inputs are arguments."""
         level, syntax, threads, _ = cfg
+        _syntax.check_arguments(self.fn, self.name, syntax, args, kwargs)
         graph = Graph(self.name, syntax)
         syms = []
         for leaf in leaves:
@@ -467,6 +519,8 @@ class Compiled:
             s = _onew(Tensor)
             s._t = graph.add_input(t.dtype, t.shape)
             syms.append(s)
+        if syntax == "LAX":
+            _fallback.enable(graph, self, cfg, leaves, warn=first_call)
         it = iter(syms)
         sargs = _substitute(args, it)
         skwargs = _substitute(kwargs, it) if kwargs else {}
@@ -474,27 +528,24 @@ class Compiled:
             graph.cell_paths.append(self.owner._scope)
         STATE.graph = graph
         try:
-            out = self.fn(*sargs, **skwargs)
-        except GraphBreak as brk:
-            self.fallback_count += 1
-            filename, _, line = brk.where.rpartition(":")
-            warnings.warn_explicit(
-                f"{brk.message}: graph capture of {self.name} needs a "
-                "tensor's value, so this call runs in PyNative mode "
-                "(jit_syntax_level=LAX). Use jit_syntax_level='STRICT' to "
-                "make this an error.", GraphFallbackWarning, filename,
-                int(line) if line.isdigit() else 0)
-            return _Fallback(brk.message)
+            # Tensor-dependent control flow becomes scf ops (_autograph.py).
+            out = convert(self.fn)(*sargs, **skwargs)
         finally:
             STATE.graph = None
+        _syntax.check_result(self.fn, self.name, syntax, out)
         results = []
         out_spec = _outputs(out, graph, results)
         # Parameter updates (ops.assign) are the last results.
         results.extend(sym for _, sym in graph.assigns.values())
         return graph, out_spec, results, graph.source(results)
 
-    def _compile_source(self, source, cfg):
+    def _compile_source(self, source, cfg, control_flow=False):
         level, _, threads, mode = cfg
+        if control_flow:
+            # The kernel-by-kernel runner (no_sink, O0's default) runs ms
+            # ops only: a graph with scf.if / scf.while runs sunk, as one
+            # native function (its kernels are the same; docs/python.md).
+            mode = "sink"
         STATE.compiles += 1
         self.compile_count += 1
         dump_dir = ""

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import dtype as mstype
 from . import _graph
-from ._graph import Sym, value_dependent
+from ._graph import Sym, concrete, value_dependent
 from . import _msmlir as _native
 from ._runtime import (STATE, MSError, HostTensor, OpCall, executor,
                        PYNATIVE_JIT_LEVEL,
@@ -609,10 +609,14 @@ class Tensor:
     # -- values ------------------------------------------------------------
     def _host(self, what):
         t = self._t
-        if t.__class__ is _HT:
+        if t.__class__ is _HT and (STATE.graph is None or
+                                   self.__class__ is not Parameter):
             return t
+        # A Parameter's value too: the graph reads it when it runs, and may
+        # have assigned it before this statement.
         value_dependent(what, "Keep the computation on tensors inside the "
                         "jitted function and read values outside it.")
+        return concrete(self)  # JIT Fallback (LAX) gave it its value
 
     def asnumpy(self):
         """The data as a numpy array sharing this tensor's buffer."""
@@ -645,6 +649,7 @@ class Tensor:
                 "tensor values: compute both branches and combine them with "
                 "tensor ops, or move the condition out of the jitted "
                 "function.")
+            t = concrete(self)  # JIT Fallback (LAX) gave it its value
         return bool(_np_values(t))
 
     def __float__(self):
@@ -674,10 +679,10 @@ class Tensor:
         result = _indexing.getitem(self, index)
         if result is not None:
             return result
-        self._host("indexes a tensor")
+        t = self._host("indexes a tensor")
         if isinstance(index, Tensor):
             index = index.asnumpy()
-        return Tensor(np.array(_np_values(self._t)[index]), dtype=self.dtype)
+        return Tensor(np.array(_np_values(t)[index]), dtype=self.dtype)
 
     def __setitem__(self, index, value):
         _indexing.setitem(self, index, value)
@@ -688,6 +693,7 @@ class Tensor:
             value_dependent(
                 "prints a tensor's value",
                 "Print results outside the jitted function.")
+            t = concrete(self)  # JIT Fallback (LAX) gave it its value
         return str(_np_values(t))
 
     def __repr__(self):

@@ -258,8 +258,10 @@ def test_save_graphs_writes_the_captured_mlir(tmp_path):
 # -- jit_syntax_level --------------------------------------------------------------
 
 def branchy(x):
+    # float() reads the tensor's value (a tensor condition itself compiles
+    # to scf.if: test_control_flow.py).
     y = x * 2.0
-    if y.sum() > 0:
+    if float(y.sum()) > 0:
         return y + 1.0
     return y - 1.0
 
@@ -267,7 +269,8 @@ def branchy(x):
 def _branchy_line():
     import inspect
     lines, start = inspect.getsourcelines(branchy)
-    return start + [i for i, l in enumerate(lines) if "if y.sum()" in l][0]
+    return start + [i for i, l in enumerate(lines)
+                    if "if float(y.sum())" in l][0]
 
 
 @pytest.mark.parametrize("level", ["STRICT", "COMPATIBLE"])
@@ -277,7 +280,7 @@ def test_strict_rejects_value_dependent_control_flow(level):
         f(Tensor(np.ones((2, 2), np.float32)))
     message = str(info.value)
     assert f"{os.path.abspath(__file__)}:{_branchy_line()}" in message
-    assert "if y.sum() > 0:" in message
+    assert "if float(y.sum()) > 0:" in message
     assert "LAX" in message  # says what to do
 
 
@@ -289,18 +292,25 @@ def test_strict_from_the_context():
 
 @pytest.mark.parametrize("config", [None, ms.JitConfig(jit_syntax_level="LAX"),
                                     ms.JitConfig(jit_syntax_level="")])
-def test_lax_falls_back_to_pynative_with_a_warning(config):
+def test_lax_runs_the_statement_in_python_with_a_warning(config):
+    """JIT Fallback: `float(...)` runs in Python between two compiled
+    segments; the call is not rerun in PyNative mode."""
     f = ms.jit(branchy, jit_config=config)
     pos = Tensor(np.ones((2, 2), np.float32))
-    with pytest.warns(ms.GraphFallbackWarning, match="if y.sum"):
+    with pytest.warns(ms.GraphFallbackWarning, match="if float") as record:
         out = f(pos)
+    assert f"test_modes.py:{_branchy_line()}" in str(record[0].message)
     np.testing.assert_array_equal(out.asnumpy(), np.full((2, 2), 3.0))
-    # Correct for both branches, and no compile happened.
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("error")  # later calls do not warn again
         neg = f(Tensor(-np.ones((2, 2), np.float32)))
-    np.testing.assert_array_equal(neg.asnumpy(), np.full((2, 2), -3.0))
-    assert f.compile_count == 0
+        np.testing.assert_array_equal(neg.asnumpy(), np.full((2, 2), -3.0))
+        # The segment before float() and each branch's tail compiled once.
+        assert f.compile_count == 3
+        f(pos)
+        f(Tensor(-np.ones((2, 2), np.float32)))
+    assert f.compile_count == 3
+    assert f.fallback_count == 4
 
 
 def test_lax_fallback_in_a_graph_mode_cell():

@@ -16,13 +16,17 @@ func.func @construct(%x: tensor<3xf32>, %i: tensor<3xi32>) -> tensor<3xf32> {
 
 // -----
 
-func.func @construct(%x: tensor<3xf32>, %c: i1) -> tensor<3xf32> {
-  // expected-error@+1 {{ms-autodiff: 'scf.if' has no gradient rule}}
-  %0 = scf.if %c -> tensor<3xf32> {
-    %1 = ms.relu %x : tensor<3xf32>
+// A loop whose condition region changes what it passes on has no reverse
+// (graph capture never makes one; autodiff-scf.mlir has the ones it makes).
+func.func @construct(%x: tensor<3xf32>, %n: i1) -> tensor<3xf32> {
+  // expected-error@+1 {{ms-autodiff: 'scf.while' has no gradient rule when its condition region changes the values it passes on}}
+  %0 = scf.while (%a = %x) : (tensor<3xf32>) -> tensor<3xf32> {
+    %r = ms.relu %a : tensor<3xf32>
+    scf.condition(%n) %r : tensor<3xf32>
+  } do {
+  ^bb0(%b: tensor<3xf32>):
+    %1 = ms.neg %b : tensor<3xf32>
     scf.yield %1 : tensor<3xf32>
-  } else {
-    scf.yield %x : tensor<3xf32>
   }
   return %0 : tensor<3xf32>
 }

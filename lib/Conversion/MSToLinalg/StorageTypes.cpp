@@ -76,6 +76,24 @@ struct StoredConstantPattern : OpConversionPattern<arith::ConstantOp> {
   }
 };
 
+/// A select between two bool (or ui8) tensors on a scalar condition, in the
+/// stored type. Canonicalization makes these from an scf.if whose branches
+/// yield constants (graph capture's break and continue flags).
+struct StoredSelectPattern : OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getCondition().getType().isInteger(1) ||
+        !needsStorageConversion(op.getType()))
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, adaptor.getCondition(),
+                                                 adaptor.getTrueValue(),
+                                                 adaptor.getFalseValue());
+    return success();
+  }
+};
+
 } // namespace
 
 Value ms::lowering::boolFromByte(OpBuilder &b, Location loc, Value byte) {
@@ -103,5 +121,6 @@ bool ms::isStorageLegal(Operation *op) {
 
 void ms::populateStoredConstantPatterns(RewritePatternSet &patterns,
                                         const TypeConverter &converter) {
-  patterns.add<StoredConstantPattern>(converter, patterns.getContext());
+  patterns.add<StoredConstantPattern, StoredSelectPattern>(
+      converter, patterns.getContext());
 }

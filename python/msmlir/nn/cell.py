@@ -10,6 +10,7 @@ path into every op's location, and errors raised inside a Cell name it.
 from collections import OrderedDict
 
 from .._runtime import STATE, GRAPH_MODE, MSError, structure_changed
+from .._autograph import convert as _convert
 from .._jit import Compiled, JitConfig, JitFunction
 from .._tensor import Parameter, Tensor
 
@@ -255,7 +256,8 @@ class Cell:
             # Being captured: inline, with this Cell's path on the ops.
             graph.cell_paths.append(self._scope)
             try:
-                return self.construct(*args, **kwargs)
+                # Its control flow converted (see _autograph.py).
+                return _convert(self.construct)(*args, **kwargs)
             except _ANNOTATED as e:
                 _annotate(e, self)
                 raise

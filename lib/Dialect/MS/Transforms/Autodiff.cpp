@@ -8,6 +8,12 @@
 // and the backward ops read their results: nothing is recomputed. With
 // savedForward (PyNative) the forward values are arguments instead.
 //
+// An scf.if differentiates as an scf.if on the same condition whose
+// branches recompute their forward branch and run its backward (values
+// defined in a region cannot be read outside it). Each cotangent enters the
+// branch as the partial sum made so far, so that contributions add up in
+// the order the branch's straight-line PyNative tape would add them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ms/Dialect/MS/Transforms/Autodiff.h"
@@ -16,9 +22,12 @@
 #include "ms/Dialect/MS/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -103,26 +112,242 @@ llvm::DenseSet<Value> activeValues(Block &body, ArrayRef<Value> seeds) {
   return active;
 }
 
-/// Builds the backward half of `gradFn` (a clone of the forward function
-/// with the sens arguments appended) and returns the cotangents of `seeds`.
+void eraseDeadOps(Block &body);
+
 FailureOr<SmallVector<Value>> buildBackward(Block &body,
                                             ArrayRef<Value> seeds,
-                                            ArrayRef<Value> sens) {
-  auto ret = cast<func::ReturnOp>(body.getTerminator());
+                                            ArrayRef<Value> seedInit,
+                                            ArrayRef<Value> sens,
+                                            Operation *begin = nullptr);
+
+/// The active values `op`'s regions read from above, and the cotangent
+/// each has so far (null when none).
+void capturedActive(Operation *op, const llvm::DenseSet<Value> &active,
+                    const llvm::DenseMap<Value, Value> &grads,
+                    SmallVector<Value> &captured, SmallVector<Value> &init) {
+  llvm::SetVector<Value> above;
+  getUsedValuesDefinedAbove(op->getRegions(), above);
+  for (Value value : above)
+    if (active.contains(value)) {
+      captured.push_back(value);
+      init.push_back(grads.lookup(value));
+    }
+}
+
+/// `loop` with one more carried value, an index that counts the
+/// iterations; returns the count. `loop` is replaced and erased.
+Value countIterations(OpBuilder &b, scf::WhileOp &loop) {
+  Location loc = loop.getLoc();
+  b.setInsertionPoint(loop);
+  SmallVector<Value> inits(loop.getInits());
+  inits.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+  SmallVector<Type> types(loop.getResultTypes());
+  types.push_back(b.getIndexType());
+  auto counted = scf::WhileOp::create(b, loc, types, inits);
+  counted.getBefore().takeBody(loop.getBefore());
+  counted.getAfter().takeBody(loop.getAfter());
+  Value before = counted.getBeforeBody()->addArgument(b.getIndexType(), loc);
+  counted.getConditionOp().getArgsMutable().append(before);
+  Value after = counted.getAfterBody()->addArgument(b.getIndexType(), loc);
+  OpBuilder inner(counted.getYieldOp());
+  Value one = arith::ConstantIndexOp::create(inner, loc, 1);
+  counted.getYieldOp().getResultsMutable().append(
+      arith::AddIOp::create(inner, loc, after, one).getResult());
+  loop.replaceAllUsesWith(counted.getResults().drop_back());
+  loop.erase();
+  loop = counted;
+  return counted.getResults().back();
+}
+
+/// Clones `body` (a loop's after block, its last argument the iteration
+/// counter) at `b` with its carried arguments bound to `state`; returns the
+/// values it yields for them.
+SmallVector<Value> cloneIteration(OpBuilder &b, Block &body,
+                                  ValueRange state, Value counter) {
+  IRMapping map;
+  for (auto [arg, value] : llvm::zip(body.getArguments(), state))
+    map.map(arg, value);
+  map.map(body.getArguments().back(), counter);
+  for (Operation &op : body.without_terminator())
+    b.clone(op, map);
+  SmallVector<Value> yielded;
+  for (Value value : body.getTerminator()->getOperands().drop_back())
+    yielded.push_back(map.lookupOrDefault(value));
+  return yielded;
+}
+
+/// The reverse of an scf.while whose condition region passes its arguments
+/// on unchanged (as graph capture makes them). The forward loop counts its
+/// iterations; the reverse is an scf.for over them, last first, that
+/// recomputes the state before iteration j from the loop's inits (an
+/// scf.for of j iterations: no state is stored) and runs the backward sweep
+/// over one clone of the body. The cotangents of the carried values and the
+/// running sums of the values the body reads from above are its carried
+/// values, so contributions add up in the straight-line tape's order.
+LogicalResult buildWhileBackward(OpBuilder &b, scf::WhileOp loop,
+                                 ArrayRef<Value> resultGrads,
+                                 const llvm::DenseSet<Value> &active,
+                                 llvm::DenseMap<Value, Value> &grads) {
+  Location loc = loop.getLoc();
+  Block &cond = *loop.getBeforeBody();
+  if (ValueRange(loop.getConditionOp().getArgs()) !=
+      ValueRange(cond.getArguments()))
+    return adError(loc) << "'scf.while' has no gradient rule when its "
+                           "condition region changes the values it passes on";
+  SmallVector<Value> captured, running;
+  capturedActive(loop, active, grads, captured, running);
+  SmallVector<Value> carried;  // cotangents, zero where none yet
+  for (auto [result, resultGrad] : llvm::zip(loop.getResults(), resultGrads)) {
+    Value grad = resultGrad;
+    Type type = result.getType();
+    if (!grad && isFloatTensor(type))
+      grad = grad::splat(b, loc, cast<RankedTensorType>(type), 0.0);
+    carried.push_back(isFloatTensor(type) ? grad : Value());
+  }
+  for (auto [value, sum] : llvm::zip(captured, running))
+    if (!sum)
+      sum = grad::splat(b, loc, cast<RankedTensorType>(value.getType()), 0.0);
+  Value count = countIterations(b, loop);
+  b.setInsertionPointAfter(loop);
+  b.setInsertionPoint(b.getInsertionBlock()->getTerminator());
+  SmallVector<Value> iterArgs;
+  for (Value grad : carried)
+    if (grad)
+      iterArgs.push_back(grad);
+  iterArgs.append(running.begin(), running.end());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto reverse = scf::ForOp::create(b, loc, zero, count, one, iterArgs);
+  Block &body = *loop.getAfterBody();
+  OpBuilder inner = OpBuilder::atBlockBegin(reverse.getBody());
+  // j = count - 1 - k; the state before iteration j, recomputed.
+  Value last = arith::SubIOp::create(inner, loc, count, one);
+  Value j = arith::SubIOp::create(inner, loc, last,
+                                  reverse.getInductionVar());
+  auto recompute = scf::ForOp::create(inner, loc, zero, j, one,
+                                      loop.getInits().drop_back());
+  {
+    OpBuilder r = OpBuilder::atBlockBegin(recompute.getBody());
+    SmallVector<Value> next =
+        cloneIteration(r, body, recompute.getRegionIterArgs(),
+                       recompute.getInductionVar());
+    scf::YieldOp::create(r, loc, next);
+  }
+  ValueRange state = recompute.getResults();
+  Operation *begin = nullptr;
+  {
+    SmallVector<Value> yielded = cloneIteration(inner, body, state, j);
+    begin = recompute->getNextNode();
+    auto tmp = scf::YieldOp::create(inner, loc, yielded);
+    SmallVector<Value> seeds, init, sens;
+    ValueRange args = reverse.getRegionIterArgs();
+    unsigned next = 0;
+    for (auto [value, grad] : llvm::zip(state, carried)) {
+      sens.push_back(grad ? args[next++] : Value());
+      if (grad) {
+        seeds.push_back(value);
+        init.push_back(Value());
+      }
+    }
+    for (auto [value, sum] : llvm::zip(captured, args.drop_front(next))) {
+      seeds.push_back(value);
+      init.push_back(sum);
+    }
+    FailureOr<SmallVector<Value>> stepGrads =
+        buildBackward(*reverse.getBody(), seeds, init, sens, begin);
+    if (failed(stepGrads))
+      return failure();
+    inner.setInsertionPoint(tmp);
+    scf::YieldOp::create(inner, loc, *stepGrads);
+    tmp.erase();
+  }
+  eraseDeadOps(*reverse.getBody());
+  unsigned next = 0;
+  for (auto [init, grad] : llvm::zip(loop.getInits().drop_back(), carried)) {
+    if (!grad)
+      continue;
+    Value g = reverse.getResult(next++);
+    if (!active.contains(init))
+      continue;
+    Value &slot = grads[init];
+    slot = slot ? AddOp::create(b, loc, slot, g).getResult() : g;
+  }
+  for (Value value : captured)
+    grads[value] = reverse.getResult(next++);
+  return success();
+}
+
+/// The reverse of `ifOp` (see the file comment): updates the cotangents in
+/// `grads` of the active values its regions read from above.
+LogicalResult buildIfBackward(OpBuilder &b, scf::IfOp ifOp,
+                              ArrayRef<Value> resultGrads,
+                              const llvm::DenseSet<Value> &active,
+                              llvm::DenseMap<Value, Value> &grads) {
+  SmallVector<Value> captured, init;
+  capturedActive(ifOp, active, grads, captured, init);
+  SmallVector<Type> types;
+  for (Value value : captured)
+    types.push_back(value.getType());
+  if (captured.empty())
+    return success();
+  Location loc = ifOp.getLoc();
+  auto backward = scf::IfOp::create(b, loc, types, ifOp.getCondition(),
+                                    /*withElseRegion=*/true);
+  for (auto [forwardRegion, backwardRegion] :
+       llvm::zip(ifOp->getRegions(), backward->getRegions())) {
+    Block &block = backwardRegion.front();
+    OpBuilder inner = OpBuilder::atBlockEnd(&block);
+    IRMapping map;
+    Block &forward = forwardRegion.front();
+    for (Operation &op : forward.without_terminator())
+      inner.clone(op, map);
+    SmallVector<Value> yielded;
+    for (Value value : forward.getTerminator()->getOperands())
+      yielded.push_back(map.lookupOrDefault(value));
+    auto recomputed = scf::YieldOp::create(inner, loc, yielded);
+    FailureOr<SmallVector<Value>> branchGrads =
+        buildBackward(block, captured, init, resultGrads);
+    if (failed(branchGrads))
+      return failure();
+    inner.setInsertionPoint(recomputed);
+    scf::YieldOp::create(inner, loc, *branchGrads);
+    recomputed.erase();
+    eraseDeadOps(block);
+  }
+  for (auto [value, grad] : llvm::zip(captured, backward.getResults()))
+    grads[value] = grad;
+  return success();
+}
+
+/// Builds the backward half of `body` (a function's or a branch's block)
+/// before its terminator, whose operands have the cotangents `sens`, and
+/// returns the cotangents of `seeds` (starting from `seedInit` where that
+/// is set).
+FailureOr<SmallVector<Value>> buildBackward(Block &body,
+                                            ArrayRef<Value> seeds,
+                                            ArrayRef<Value> seedInit,
+                                            ArrayRef<Value> sens,
+                                            Operation *begin) {
+  Operation *ret = body.getTerminator();
   llvm::DenseSet<Value> active = activeValues(body, seeds);
   llvm::DenseMap<Value, Value> grads;
+  for (auto [seed, init] : llvm::zip(seeds, seedInit))
+    if (init)
+      grads[seed] = init;
   OpBuilder b(ret);
   auto accumulate = [&](Value value, Value grad, Location loc) {
     Value &slot = grads[value];
     slot = slot ? AddOp::create(b, loc, slot, grad).getResult() : grad;
   };
-  for (auto [result, cotangent] : llvm::zip(ret.getOperands(), sens))
+  for (auto [result, cotangent] : llvm::zip(ret->getOperands(), sens))
     if (cotangent && active.contains(result))
-      accumulate(result, cotangent, ret.getLoc());
+      accumulate(result, cotangent, ret->getLoc());
 
   SmallVector<Operation *> forward;
   for (Operation &op : body.without_terminator())
     forward.push_back(&op);
+  if (begin)
+    forward.erase(forward.begin(), llvm::find(forward, begin));
   for (Operation *op : llvm::reverse(forward)) {
     SmallVector<Value> resultGrads;
     for (Value result : op->getResults())
@@ -133,12 +358,27 @@ FailureOr<SmallVector<Value>> buildBackward(Block &body,
                       [&](Value v) { return active.contains(v); }) &&
         op->getNumRegions() == 0)
       continue;
+    b.setInsertionPoint(ret);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (failed(buildIfBackward(b, ifOp, resultGrads, active, grads)))
+        return failure();
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      if (failed(buildWhileBackward(b, loop, resultGrads, active, grads)))
+        return failure();
+      continue;
+    }
     auto rule = dyn_cast<GradientOpInterface>(op);
+    if (!rule && op->getNumRegions() != 0)
+      return adError(op->getLoc())
+             << "'" << op->getName()
+             << "' has no gradient rule: gradients flow through scf.if "
+                "and scf.while only";
     if (!rule)
       return adError(op->getLoc())
              << "'" << op->getName() << "' has no gradient rule";
     SmallVector<Value> operandGrads(op->getNumOperands());
-    b.setInsertionPoint(ret);
     if (failed(rule.buildGradient(b, resultGrads, operandGrads)))
       return failure();
     for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads)) {
@@ -157,8 +397,8 @@ FailureOr<SmallVector<Value>> buildBackward(Block &body,
   for (Value seed : seeds) {
     Value grad = grads.lookup(seed);
     if (!grad)
-      grad = grad::splat(b, ret.getLoc(), cast<RankedTensorType>(seed.getType()),
-                         0.0);
+      grad = grad::splat(b, ret->getLoc(),
+                         cast<RankedTensorType>(seed.getType()), 0.0);
     seedGrads.push_back(grad);
   }
   return seedGrads;
@@ -258,7 +498,9 @@ FailureOr<func::FuncOp> buildGradientFunc(func::FuncOp fn,
   SmallVector<Value> seeds;
   for (unsigned index : wrt)
     seeds.push_back(body.getArgument(index));
-  FailureOr<SmallVector<Value>> grads = buildBackward(body, seeds, sens);
+  SmallVector<Value> noInit(seeds.size());
+  FailureOr<SmallVector<Value>> grads =
+      buildBackward(body, seeds, noInit, sens);
   if (failed(grads)) {
     gradFn.erase();
     return failure();
