@@ -67,7 +67,11 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
     (include/ms/Runtime/PackedParams.h).
 
     Only functions without callers (entries) change, since a caller would
-    pass the old layout.
+    pass the old layout, and with them the private functions that one call
+    of the entry alone reaches (ms-split-dynamic-batch's batch tiles): an
+    entry argument passed on to such callees is packed when every matmul
+    that reads it, of any row count, takes it as transposed B, and one of
+    them has at most `max-rows` rows (the batch-1 tile).
   }];
   let options = [
     Option<"maxRows", "max-rows", "int64_t", /*default=*/"4",
