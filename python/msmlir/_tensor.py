@@ -641,6 +641,8 @@ class Tensor:
         t = self._t
         if t.__class__ is _HT:
             return t
+        if t.__class__ is Placeholder:
+            t.data  # raises: a placeholder has no data
         value_dependent(what, "Keep the computation on tensors inside the "
                         "jitted function and read values outside it.")
 

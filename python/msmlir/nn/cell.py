@@ -240,12 +240,13 @@ class Cell:
         from .._jit import check_signature_spec
         self.__dict__["_input_signature"] = check_signature_spec(
             inputs, self.cell_description() + ": set_inputs")
+        self.__dict__["_inputs"] = tuple(inputs)
         return self
 
     def get_inputs(self):
         """The inputs given to set_inputs, or None."""
-        sig = self.__dict__.get("_input_signature")
-        return list(sig) if sig is not None else None
+        inputs = self.__dict__.get("_inputs")
+        return list(inputs) if inputs is not None else None
 
     @property
     def compile_count(self):
