@@ -67,9 +67,9 @@ SmallVector<BlockArgument> calleeArguments(BlockArgument arg,
   return args;
 }
 
-/// True when every use of `arg` is such a matmul, or (followed into sole
-/// callees) a transposed matmul of any rows, and at least one has at most
-/// `maxRows` rows. The packed layout must serve all of them (the original
+/// True when every use of `arg` is a transposed matmul of any rows, in
+/// `func` or (followed into sole callees) in its callees, and at least one
+/// has at most `maxRows` rows. The packed layout must serve all of them (the original
 /// is no longer passed); it keeps each sum's order, so the bits stay.
 bool allUsesPackable(BlockArgument arg, int64_t maxRows, ModuleOp module) {
   if (arg.use_empty())
@@ -77,8 +77,11 @@ bool allUsesPackable(BlockArgument arg, int64_t maxRows, ModuleOp module) {
   bool small = false;
   for (OpOperand &use : arg.getUses()) {
     Operation *user = use.getOwner();
-    if (isSmallTransposedMatmul(user, arg, maxRows)) {
-      small = true;
+    // A ?-batch graph's tiles (ms-split-dynamic-batch) read one weight with
+    // 64, 16, 4 and 1 rows: one small one is reason to pack for all.
+    if (isSmallTransposedMatmul(user, arg,
+                                std::numeric_limits<int64_t>::max())) {
+      small |= isSmallTransposedMatmul(user, arg, maxRows);
       continue;
     }
     func::FuncOp callee = soleCallee(user, module);

@@ -1,8 +1,8 @@
 //===- SplitDynamicBatch.cpp - A ?-batch function as static tiles ---------===//
 //
 // ms-split-dynamic-batch (Passes.td): a public function with a `?` batch
-// dim becomes a loop over static batch tiles, each a call to a copy of the
-// function specialized to that tile size. The codegen then sees only static
+// dim becomes loops over static batch tiles, each running the function's
+// ops specialized to that tile size on the tile's rows. The codegen then sees only static
 // shapes, so every tile gets the static kernels, and each row the bits a
 // static compile gives it.
 //
@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
@@ -202,7 +203,8 @@ LogicalResult reinfer(Operation *op) {
   return op->emitOpError("cannot infer its result type for a static batch");
 }
 
-/// A private copy of `func` with every ? replaced by `batch`.
+/// A private copy of `func` with every ? replaced by `batch` (its ops are
+/// inlined into the tile loop, then it is erased).
 FailureOr<func::FuncOp> specialize(func::FuncOp func, int64_t batch,
                                    SymbolTable &symbols) {
   func::FuncOp copy = func.clone();
@@ -232,7 +234,8 @@ FailureOr<func::FuncOp> specialize(func::FuncOp func, int64_t batch,
   return copy;
 }
 
-/// Replaces the body of `func` by the loop over batch tiles.
+/// Replaces the body of `func` by the loops over batch tiles, each running
+/// the ops of its tile-size copy in `tiles`.
 void buildTileLoops(func::FuncOp func, ArrayRef<func::FuncOp> tiles,
                     ArrayRef<int64_t> sizes) {
   Block &body = func.getBody().front();
@@ -285,9 +288,18 @@ void buildTileLoops(func::FuncOp func, ArrayRef<func::FuncOp> tiles,
                 lb, l, withBatch(type, size), arg, offsets, sizesOf,
                 strides));
           }
-          auto call = func::CallOp::create(lb, l, tile, operands);
+          // The tile's ops, inlined: they read the rows in place (a call
+          // would copy them into a buffer of the callee's layout).
+          IRMapping mapping;
+          Block &tileBody = func::FuncOp(tile).getBody().front();
+          mapping.map(tileBody.getArguments(), operands);
+          for (Operation &op : tileBody.without_terminator())
+            lb.clone(op, mapping);
+          SmallVector<Value> tileResults;
+          for (Value v : tileBody.getTerminator()->getOperands())
+            tileResults.push_back(mapping.lookupOrDefault(v));
           SmallVector<Value> updated;
-          for (auto [value, into] : llvm::zip(call.getResults(), iter)) {
+          for (auto [value, into] : llvm::zip(tileResults, iter)) {
             auto type = cast<RankedTensorType>(into.getType());
             SmallVector<OpFoldResult> offsets(type.getRank(),
                                               lb.getIndexAttr(0));
@@ -351,6 +363,8 @@ struct MSSplitDynamicBatchPass
       tiles.push_back(*tile);
     }
     buildTileLoops(func, tiles, sizes);
+    for (func::FuncOp tile : tiles)
+      symbols.erase(tile);
     return success();
   }
 };

@@ -107,18 +107,18 @@ def MSSplitDynamicBatch : Pass<"ms-split-dynamic-batch", "::mlir::ModuleOp"> {
     Compiles a function whose inputs have a dynamic (`?`) batch dim once for
     every batch size. Each public function whose argument types have a `?`
     is specialized to static batch tiles (`batch-tiles`, largest first,
-    ending in 1): a private copy `@<name>__batch<B>` per tile size B with
-    every `?` replaced by B and the result types inferred again. The
-    function itself becomes a loop that cuts the batch into as many tiles of
-    each size as fit, largest first, calls the copy of that size on each
-    tile and writes its rows into the results:
+    ending in 1): its ops with every `?` replaced by the tile size B and
+    their result types inferred again. The function itself becomes loops
+    that cut the batch into as many tiles of each size as fit, largest
+    first, and run that tile size's ops on each tile's rows in place,
+    writing its rows into the results:
 
     ```mlir
     func.func @construct(%x: tensor<?x784xf32>, %w: ...) -> tensor<?x10xf32>
     // becomes, with batch-tiles=64,16,4,1: batch 37 is 16 + 16 + 4 + 1
     //   scf.for over tiles of 64, 16, 4, 1 rows:
     //     tensor.extract_slice %x -> tensor<Bx784xf32>
-    //     func.call @construct__batch<B>(...) -> tensor<Bx10xf32>
+    //     the ms ops on tensor<Bx...> (a call would copy the rows)
     //     tensor.insert_slice into the tensor<?x10xf32> result
     ```
 
