@@ -194,7 +194,10 @@ std::vector<PipelineStage> kernelStages(const CompileOptions &options,
   // f16/bf16 ops computed in f32, rounded once per op, the same in every
   // mode; then ms-level folds (relu of relu, reshape chains, dropout at
   // inference).
-  return {{"ms-canonicalize", "ms-widen-half-precision,canonicalize"},
+  // A ? batch becomes a loop over static batch tiles first, so every
+  // later stage sees static shapes.
+  return {{"ms-canonicalize",
+           "ms-split-dynamic-batch,ms-widen-half-precision,canonicalize"},
           toLinalgStage(),
           vectorizeStage(threads, work),
           genericStage(threads, work),

@@ -136,9 +136,14 @@ EagerExecutor::Impl::buildKernel(const OpCall &op,
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder b(module->getBodyRegion());
   SmallVector<Type> inputTypes;
-  for (const TensorSpec &input : inputs)
-    inputTypes.push_back(RankedTensorType::get(
-        input.shape, mlirElementType(ctx, input.dtype)));
+  for (const TensorSpec &input : inputs) {
+    // Graph capture infers types with a ? batch (kDynamicDim) too.
+    SmallVector<int64_t> shape;
+    for (int64_t d : input.shape)
+      shape.push_back(d == kDynamicDim ? ShapedType::kDynamic : d);
+    inputTypes.push_back(
+        RankedTensorType::get(shape, mlirElementType(ctx, input.dtype)));
+  }
   auto func = func::FuncOp::create(b, loc, "kernel",
                                    b.getFunctionType(inputTypes, {}));
   Block *body = func.addEntryBlock();

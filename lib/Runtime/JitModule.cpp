@@ -288,12 +288,13 @@ JitModule::load(EntrySignature signature, llvm::StringRef objectCode,
   return jit;
 }
 
-llvm::Expected<std::vector<HostTensor>> JitModule::allocateResults() const {
+llvm::Expected<std::vector<HostTensor>>
+JitModule::allocateResults(int64_t batch) const {
   std::vector<HostTensor> results;
   results.reserve(sig.results.size());
   for (const auto &[index, spec] : llvm::enumerate(sig.results)) {
     llvm::Expected<HostTensor> tensor =
-        HostTensor::allocate(spec.dtype, spec.shape);
+        HostTensor::allocate(spec.dtype, spec.shapeAt(batch));
     if (!tensor)
       return makeError("result " + llvm::Twine(index) + " of @" + sig.entry +
                        " (" + spec.typeString() +
@@ -307,7 +308,8 @@ llvm::Expected<std::vector<HostTensor>>
 JitModule::run(llvm::ArrayRef<HostTensor> args) {
   if (auto err = sig.checkArguments(args))
     return std::move(err);
-  llvm::Expected<std::vector<HostTensor>> results = allocateResults();
+  llvm::Expected<std::vector<HostTensor>> results =
+      allocateResults(sig.batchOf(args));
   if (!results)
     return results.takeError();
   if (auto err = runUnchecked(args, *results))

@@ -18,15 +18,21 @@ llvm::Expected<TensorSpec> specOf(Type type, const llvm::Twine &what) {
   std::string typeText;
   llvm::raw_string_ostream os(typeText);
   type.print(os);
-  if (!tensor || !tensor.hasStaticShape())
+  // A ? may only be the leading (batch) dim: the runtime sizes results
+  // from the batch of the inputs.
+  bool batchOnly = tensor && tensor.getRank() >= 1 &&
+                   tensor.getNumDynamicDims() == 1 && tensor.isDynamicDim(0);
+  if (!tensor || (!tensor.hasStaticShape() && !batchOnly))
     return makeError(what + " has type " + typeText +
-                 "; entries take and return static-shaped tensors");
+                 "; entries take and return static-shaped tensors, or "
+                 "tensors whose only ? is the leading (batch) dim");
   std::optional<DType> dtype = dtypeOf(tensor.getElementType());
   if (!dtype)
     return makeError(what + " has unsupported element type in " + typeText);
   TensorSpec spec;
   spec.dtype = *dtype;
-  spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  for (int64_t d : tensor.getShape())
+    spec.shape.push_back(ShapedType::isDynamic(d) ? kDynamicDim : d);
   return spec;
 }
 
@@ -62,13 +68,41 @@ Type mlirElementType(MLIRContext *ctx, DType dtype) {
 std::string TensorSpec::typeString() const {
   std::string s = "tensor<";
   for (int64_t d : shape)
-    s += std::to_string(d) + "x";
+    s += (d == kDynamicDim ? std::string("?") : std::to_string(d)) + "x";
   return s + dtypeName(dtype).str() + ">";
 }
 
+bool TensorSpec::isDynamic() const {
+  return llvm::is_contained(shape, kDynamicDim);
+}
+
 bool TensorSpec::matches(const HostTensor &tensor) const {
-  return tensor.isValid() && tensor.dtype() == dtype &&
-         tensor.shape() == llvm::ArrayRef<int64_t>(shape);
+  if (!tensor.isValid() || tensor.dtype() != dtype ||
+      tensor.shape().size() != shape.size())
+    return false;
+  for (auto [want, got] : llvm::zip(shape, tensor.shape()))
+    if (want != kDynamicDim && want != got)
+      return false;
+  return true;
+}
+
+std::vector<int64_t> TensorSpec::shapeAt(int64_t batch) const {
+  std::vector<int64_t> concrete(shape);
+  for (int64_t &d : concrete)
+    if (d == kDynamicDim)
+      d = batch;
+  return concrete;
+}
+
+bool EntrySignature::isDynamic() const {
+  return llvm::any_of(args, [](const TensorSpec &s) { return s.isDynamic(); });
+}
+
+int64_t EntrySignature::batchOf(llvm::ArrayRef<HostTensor> tensors) const {
+  for (auto [spec, tensor] : llvm::zip(args, tensors))
+    if (spec.isDynamic() && tensor.isValid() && !tensor.shape().empty())
+      return tensor.shape()[0];
+  return 0;
 }
 
 llvm::Error EntrySignature::checkArguments(llvm::ArrayRef<HostTensor> tensors) const {
@@ -86,6 +120,25 @@ llvm::Error EntrySignature::checkArguments(llvm::ArrayRef<HostTensor> tensors) c
     return makeError("@" + entry + ": " + what + " expects " + spec.typeString() +
                  ", got " + got);
   }
+  // Every ? is the one batch of the call.
+  std::optional<size_t> first;
+  for (auto [i, spec] : llvm::enumerate(args)) {
+    if (!spec.isDynamic())
+      continue;
+    if (!first) {
+      first = i;
+      continue;
+    }
+    int64_t want = tensors[*first].shape()[0], got = tensors[i].shape()[0];
+    if (want != got)
+      return makeError("@" + entry + ": argument " + llvm::Twine(i) + " (" +
+                       tensors[i].typeString() + ") has batch " +
+                       llvm::Twine(got) + " but argument " +
+                       llvm::Twine(*first) + " (" +
+                       tensors[*first].typeString() + ") has batch " +
+                       llvm::Twine(want) +
+                       "; the ? batch dims of one call must agree");
+  }
   return llvm::Error::success();
 }
 
@@ -100,14 +153,23 @@ llvm::Expected<EntrySignature> readSignature(Operation *op) {
     auto spec = specOf(argType, "@" + sig.entry + " argument " + llvm::Twine(i));
     if (!spec)
       return spec.takeError();
-    if (auto name = func.getArgAttrOfType<StringAttr>(i, "ms.param"))
+    if (auto name = func.getArgAttrOfType<StringAttr>(i, "ms.param")) {
       spec->paramName = name.str();
+      if (spec->isDynamic())
+        return makeError("@" + sig.entry + " parameter '" + name.str() +
+                         "' has type " + spec->typeString() +
+                         "; parameters have static shapes");
+    }
     sig.args.push_back(std::move(*spec));
   }
   for (auto [i, resultType] : llvm::enumerate(type.getResults())) {
     auto spec = specOf(resultType, "@" + sig.entry + " result " + llvm::Twine(i));
     if (!spec)
       return spec.takeError();
+    if (spec->isDynamic() && !sig.isDynamic())
+      return makeError("@" + sig.entry + " result " + llvm::Twine(i) +
+                       " has type " + spec->typeString() +
+                       " but no argument has a ? batch to size it");
     sig.results.push_back(std::move(*spec));
   }
   return sig;

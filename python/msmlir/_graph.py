@@ -45,8 +45,11 @@ class Sym:
 
     @property
     def size(self):
+        """The element count; None while a dim is dynamic (a None batch)."""
         n = 1
         for d in self.shape:
+            if d is None:
+                return None
             n *= d
         return n
 
@@ -56,7 +59,8 @@ _BOOL = mstype.bool_.code
 
 
 def tensor_type(dtype, shape):
-    dims = "".join(f"{d}x" for d in shape)
+    # A None dim (Tensor(shape=[None, ...]), Cell.set_inputs) is MLIR's ?.
+    dims = "".join("?x" if d is None else f"{d}x" for d in shape)
     return f"tensor<{dims}{_ELEMENT[dtype]}>"
 
 

@@ -8,7 +8,9 @@ and call the compiled code.
 """
 
 import functools
+import inspect
 import os
+import warnings
 import weakref
 from collections import OrderedDict
 
@@ -146,6 +148,58 @@ def _flatten(obj, leaves):
         return ("const", type(obj), obj)
     except TypeError:
         return ("id", id(obj))
+
+
+#===---------------------------------------------------------------------===#
+# Input signatures (jit input_signature, Cell.set_inputs)
+#===---------------------------------------------------------------------===#
+
+def check_signature_spec(spec, where):
+    """The input signature `spec` (a Tensor or a sequence of Tensors) as a
+    tuple of (dtype, shape) pairs; None dims take any size."""
+    if isinstance(spec, Tensor):
+        spec = (spec,)
+    if not isinstance(spec, (list, tuple)):
+        raise TypeError(f"{where}: needs Tensors, got {type(spec).__name__}")
+    out = []
+    for i, t in enumerate(spec):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{where}: input {i} must be a Tensor, got "
+                            f"{type(t).__name__}")
+        out.append((t.dtype, tuple(t.shape)))
+    return tuple(out)
+
+
+def _shape_text(dtype, shape):
+    return f"{dtype}[{', '.join('None' if d is None else str(d) for d in shape)}]"
+
+
+def _check_signature(name, fn, sig, args, kwargs):
+    """Raises TypeError unless `args` match `sig` (MindSpore: the shape and
+    dtype of actual inputs must match input_signature)."""
+    if kwargs:
+        raise TypeError(f"{name}: with an input_signature the inputs are "
+                        f"positional Tensors; got keyword arguments "
+                        f"{sorted(kwargs)}")
+    if len(args) != len(sig):
+        raise TypeError(f"{name}: input_signature describes {len(sig)} "
+                        f"inputs, got {len(args)}")
+    try:
+        names = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        names = []
+    for i, (arg, (dtype, shape)) in enumerate(zip(args, sig)):
+        what = f"argument {i}" + (f" '{names[i]}'" if i < len(names) else "")
+        if not isinstance(arg, Tensor):
+            raise TypeError(f"{name}: {what} must be a Tensor (input_signature "
+                            f"{_shape_text(dtype, shape)}), got "
+                            f"{type(arg).__name__}")
+        got = tuple(arg.shape)
+        if (arg.dtype != dtype or len(got) != len(shape) or
+                any(w is not None and w != g for w, g in zip(shape, got))):
+            raise TypeError(f"{name}: {what} has {_shape_text(arg.dtype, got)}"
+                            f" but the input_signature expects "
+                            f"{_shape_text(dtype, shape)} (None: any size)")
 
 
 def _substitute(obj, it):
@@ -339,9 +393,13 @@ class Compiled:
     """A function plus its graph cache. `owner` is the Cell whose construct
     this is (its path prefixes the ops' locations)."""
 
-    def __init__(self, fn, config=None, name=None, owner=None):
+    def __init__(self, fn, config=None, name=None, owner=None,
+                 input_signature=None):
         self.fn = fn
         self.config = config
+        # ((dtype, shape), ...) from jit(input_signature=...); a Cell owner's
+        # set_inputs is read per call.
+        self.input_signature = input_signature
         self.owner = owner
         self.name = name or getattr(fn, "__qualname__", repr(fn))
         self._caches = {}
@@ -403,7 +461,15 @@ class Compiled:
         if cache is None:
             cache = self._caches[cfg] = {}
         leaves = []
-        if kwargs:
+        sig = self.input_signature
+        if sig is None and self.owner is not None:
+            sig = self.owner.__dict__.get("_input_signature")
+        if sig is not None:
+            # One graph for every input that matches the signature.
+            _check_signature(self.name, self.fn, sig, args, kwargs)
+            _flatten(args, leaves)
+            key = ("input_signature", sig)
+        elif kwargs:
             key = (_flatten(args, leaves), _flatten(kwargs, leaves))
         else:
             key = _flatten(args, leaves)
@@ -411,8 +477,9 @@ class Compiled:
             key = (key, self.owner.training)
         lru_key = (self._token, cfg, key)
         entry = cache.get(key)
+        shapes = [s for _, s in sig] if sig is not None else None
         if entry is None:
-            entry = self._compile(args, kwargs, leaves, cfg)
+            entry = self._compile(args, kwargs, leaves, cfg, shapes)
             cache[key] = entry
             _remember(lru_key, self)
         else:
@@ -420,7 +487,7 @@ class Compiled:
             if (entry.__class__ is _Entry and
                     entry.checked != st.param_epoch):
                 entry = cache[key] = self._recheck(entry, args, kwargs,
-                                                   leaves, cfg)
+                                                   leaves, cfg, shapes)
         if entry.__class__ is _Entry:
             if (not kwargs and entry.module is not None and
                     len(leaves) == len(args) and
@@ -431,16 +498,17 @@ class Compiled:
                               owner._jit_config if owner is not None else None,
                               len(args), entry, lru_key)
             return entry.run(leaves)
-        return self._run_segmented(entry, args, kwargs, leaves, cfg)
+        return self._run_segmented(entry, args, kwargs, leaves, cfg, shapes)
 
-    def _run_segmented(self, segmented, args, kwargs, leaves, cfg):
+    def _run_segmented(self, segmented, args, kwargs, leaves, cfg, shapes):
         """A call of an input signature that needs JIT Fallback: the
         function runs again, segment by segment (see _fallback.py)."""
         first = segmented.first
         if first is not None:
             segmented.first = None
             return first.run(first.inputs)
-        captured = self._capture(args, kwargs, leaves, cfg, first_call=False)
+        captured = self._capture(args, kwargs, leaves, cfg, shapes,
+                                 first_call=False)
         entry = self._last_segment(*captured, cfg)
         return entry.run(entry.inputs)
 
@@ -470,8 +538,8 @@ class Compiled:
             self._segments.move_to_end(key)
         return module
 
-    def _compile(self, args, kwargs, leaves, cfg):
-        captured = self._capture(args, kwargs, leaves, cfg)
+    def _compile(self, args, kwargs, leaves, cfg, shapes=None):
+        captured = self._capture(args, kwargs, leaves, cfg, shapes)
         graph = captured[0]
         if graph.segment:
             return _Segmented(self._last_segment(*captured, cfg))
@@ -483,13 +551,13 @@ class Compiled:
                       [h for h, _ in graph.captures], out_spec, source,
                       _assigned(graph))
 
-    def _recheck(self, entry, args, kwargs, leaves, cfg):
+    def _recheck(self, entry, args, kwargs, leaves, cfg, shapes=None):
         """`entry` after a Parameter or Cell was replaced, removed or
         changed type: the function is captured again (raising what PyNative
         would, such as an AttributeError for a deleted Parameter); the
         compiled code is kept when the graph is the same, and the new
         Parameter objects are read from then on."""
-        captured = self._capture(args, kwargs, leaves, cfg)
+        captured = self._capture(args, kwargs, leaves, cfg, shapes)
         graph = captured[0]
         if graph.segment:
             return _Segmented(self._last_segment(*captured, cfg))
@@ -505,19 +573,22 @@ class Compiled:
                       [h for h, _ in graph.captures], out_spec, source,
                       _assigned(graph))
 
-    def _capture(self, args, kwargs, leaves, cfg, first_call=True):
+    def _capture(self, args, kwargs, leaves, cfg, shapes=None,
+                 first_call=True):
         """Runs the function on symbolic tensors: (graph, output structure,
-        result Syms, MLIR source). Under LAX a statement that needs a value
-        runs in Python (_fallback.py); then graph.segment > 0, and the
-        graph is the last segment, whose inputs are arguments."""
+        result Syms, MLIR source). `shapes` (from an input signature) give
+        the inputs' shapes, None dims as ?. Under LAX a statement that needs
+        a value runs in Python (_fallback.py); then graph.segment > 0, and
+        the graph is the last segment, whose inputs are arguments."""
         level, syntax, threads, _ = cfg
         _syntax.check_arguments(self.fn, self.name, syntax, args, kwargs)
         graph = Graph(self.name, syntax)
         syms = []
-        for leaf in leaves:
+        for i, leaf in enumerate(leaves):
             t = leaf._t
             s = _onew(Tensor)
-            s._t = graph.add_input(t.dtype, t.shape)
+            s._t = graph.add_input(
+                t.dtype, shapes[i] if shapes is not None else t.shape)
             syms.append(s)
         if syntax == "LAX":
             _fallback.enable(graph, self, cfg, leaves, warn=first_call)
@@ -587,8 +658,8 @@ class JitFunction(Compiled):
     cache), and a descriptor so that ``@jit`` on a method (``construct``)
     gets one cache per instance."""
 
-    def __init__(self, fn, jit_config=None):
-        super().__init__(fn, jit_config)
+    def __init__(self, fn, jit_config=None, input_signature=None):
+        super().__init__(fn, jit_config, input_signature=input_signature)
         self.jit_config = jit_config
         self._attr = f"_ms_jit_{id(self)}"
         functools.update_wrapper(self, fn)
@@ -601,7 +672,8 @@ class JitFunction(Compiled):
         if bound is None:
             owner = obj if hasattr(obj, "_scope") else None
             bound = Compiled(self.fn.__get__(obj, objtype), self.jit_config,
-                             getattr(self.fn, "__qualname__", None), owner)
+                             getattr(self.fn, "__qualname__", None), owner,
+                             self.input_signature)
             d[self._attr] = bound
         return bound
 
@@ -620,17 +692,23 @@ def jit(fn=None, *, jit_config=None, mode="PSJit", input_signature=None,
         raise TypeError(f"jit() got unexpected arguments {sorted(kwargs)}")
     if jit_config is not None and not isinstance(jit_config, JitConfig):
         raise TypeError("jit_config must be a JitConfig")
+    if isinstance(input_signature, dict):
+        raise TypeError("jit: input_signature as a dict (incremental mode) "
+                        "is not supported; give a Tensor or a tuple of "
+                        "Tensors")
+    signature = (check_signature_spec(input_signature, "jit input_signature")
+                 if input_signature is not None else None)
 
     def wrap(function):
         from .nn.cell import Cell
         if isinstance(function, Cell):
             cell = function
             return Compiled(lambda *a, **k: cell(*a, **k), jit_config,
-                            type(cell).__name__)
+                            type(cell).__name__, input_signature=signature)
         if not callable(function):
             raise TypeError("jit needs a function, got "
                             f"{type(function).__name__}")
-        return JitFunction(function, jit_config)
+        return JitFunction(function, jit_config, signature)
 
     if fn is None:
         return wrap

@@ -520,6 +520,31 @@ def _copy_host(t):
 # Tensor
 #===---------------------------------------------------------------------===#
 
+class Placeholder:
+    """What a Tensor(shape=[None, ...], dtype=...) holds: a dtype and a
+    shape with None for each dim left open, and no data."""
+
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, dt, shape):
+        shape = tuple(shape)
+        for d in shape:
+            if d is not None and (not isinstance(d, int) or d < 0):
+                raise ValueError(f"Tensor shape {list(shape)}: a dim must "
+                                 "be a non-negative int or None")
+        self.dtype = dt.code
+        self.shape = shape
+
+    @property
+    def size(self):
+        return None
+
+    def __getattr__(self, name):
+        raise MSError(f"Tensor(shape={list(self.shape)}) is a placeholder "
+                      f"with no data ({name} is not available); use it in "
+                      "Cell.set_inputs or jit(input_signature=...)")
+
+
 class Tensor:
     """An n-dimensional array (MindSpore's ``mindspore.Tensor``).
 
@@ -543,6 +568,11 @@ class Tensor:
                                  "dtype")
             if isinstance(shape, int):
                 shape = (shape,)
+            if init is None and any(d is None for d in shape):
+                # Tensor(shape=[None, 784], dtype=...): a placeholder that
+                # describes inputs (Cell.set_inputs, jit input_signature).
+                self._t = Placeholder(dt or mstype.float32, shape)
+                return
             fill = 0
             if init is not None:
                 fill = {"zeros": 0, "ones": 1}.get(init, init)
@@ -612,6 +642,8 @@ class Tensor:
         if t.__class__ is _HT and (STATE.graph is None or
                                    self.__class__ is not Parameter):
             return t
+        if t.__class__ is Placeholder:
+            t.data  # raises: a placeholder has no data
         # A Parameter's value too: the graph reads it when it runs, and may
         # have assigned it before this statement.
         value_dependent(what, "Keep the computation on tensors inside the "

@@ -231,8 +231,13 @@ py::object wrapHost(HostTensor &&tensor) {
 //===----------------------------------------------------------------------===//
 
 py::tuple specTuple(const TensorSpec &spec) {
-  return py::make_tuple(dtypeCode(spec.dtype), shapeTuple(spec.shape),
-                        spec.paramName);
+  // A ? dim is None, as in Tensor(shape=[None, ...]).
+  py::tuple shape(spec.shape.size());
+  for (size_t i = 0; i < spec.shape.size(); ++i)
+    shape[i] = spec.shape[i] == kDynamicDim
+                   ? py::object(py::none())
+                   : py::object(py::int_(spec.shape[i]));
+  return py::make_tuple(dtypeCode(spec.dtype), shape, spec.paramName);
 }
 
 py::list specList(const std::vector<TensorSpec> &specs) {
@@ -287,7 +292,15 @@ public:
       auto pair = item.cast<py::tuple>();
       TensorSpec spec;
       spec.dtype = dtypeFromCode(pair[0].cast<int>());
-      spec.shape = checkedShape(pair[1].cast<std::vector<int64_t>>());
+      // None is a ? (batch) dim of a Tensor(shape=[None, ...]) input.
+      std::vector<int64_t> shape, known;
+      for (py::handle d : pair[1].cast<py::sequence>()) {
+        shape.push_back(d.is_none() ? kDynamicDim : d.cast<int64_t>());
+        if (!d.is_none())
+          known.push_back(shape.back());
+      }
+      checkedShape(known);
+      spec.shape = std::move(shape);
       specs.push_back(std::move(spec));
     }
     return specList(unwrap(executor.inferResults(op, specs)));
@@ -473,7 +486,8 @@ private:
   std::vector<HostTensor> runChecked(llvm::ArrayRef<HostTensor> args) {
     if (kernels)
       return unwrap(kernels->run(args));
-    std::vector<HostTensor> results = unwrap(module->allocateResults());
+    std::vector<HostTensor> results = unwrap(
+        module->allocateResults(module->signature().batchOf(args)));
     unwrap(module->runUnchecked(args, results));
     return results;
   }

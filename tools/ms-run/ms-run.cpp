@@ -199,6 +199,11 @@ llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
   auto error = [](const llvm::Twine &m) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), m);
   };
+  // A ? batch is sized by the data: only a .npy file has one.
+  if (arg.isDynamic() && !spec.ends_with(".npy"))
+    return error("input " + llvm::Twine(index) + " of @" + entry + " is " +
+                 arg.typeString() + ": its ? batch comes from the data, so "
+                 "give it as a .npy file (--input=x.npy), not '" + spec + "'");
   if (spec.consume_front("idx:")) {
     auto idx = readIdxOnce(spec);
     if (!idx)

@@ -104,4 +104,59 @@ TEST_F(JitModuleTest, UnknownEntryNamesTheFunctionsThereAre) {
             "no function named @forward in the module (it has @construct)");
 }
 
+const char *kDynamicNet = R"mlir(
+func.func @construct(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>,
+                     %w: tensor<4x3xf32> {ms.param = "fc.weight"})
+    -> tensor<?x4xf32> {
+  %0 = ms.add %x, %y : tensor<?x3xf32>, tensor<?x3xf32>
+  %1 = ms.dense %0, %w : tensor<?x3xf32>, tensor<4x3xf32>
+  return %1 : tensor<?x4xf32>
+}
+)mlir";
+
+TEST_F(JitModuleTest, DynamicBatchSizesResultsFromTheInputs) {
+  auto jit = compile(kDynamicNet);
+  ASSERT_TRUE(jit);
+  const EntrySignature &sig = jit->signature();
+  EXPECT_TRUE(sig.isDynamic());
+  EXPECT_EQ(sig.args[0].typeString(), "tensor<?x3xf32>");
+  EXPECT_EQ(sig.results[0].typeString(), "tensor<?x4xf32>");
+  HostTensor w(DType::F32, {4, 3});
+  for (int i = 0; i < 12; ++i)
+    w.dataAs<float>()[i] = 1.0f;
+  for (int64_t batch : {5, 1, 0}) {
+    HostTensor x(DType::F32, {batch, 3}), y(DType::F32, {batch, 3});
+    for (int64_t i = 0; i < batch * 3; ++i) {
+      x.dataAs<float>()[i] = static_cast<float>(i);
+      y.dataAs<float>()[i] = 1.0f;
+    }
+    EXPECT_EQ(sig.batchOf({x, y, w}), batch);
+    auto out = jit->run({x, y, w});
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    ASSERT_EQ(out->front().shape(), llvm::ArrayRef<int64_t>({batch, 4}));
+    // Row r: sum over k of (3r + k + 1) = 9r + 6.
+    for (int64_t r = 0; r < batch; ++r)
+      EXPECT_EQ(out->front().dataAs<float>()[r * 4], 9.0f * r + 6.0f);
+  }
+}
+
+TEST_F(JitModuleTest, DynamicBatchMustAgreeAcrossInputs) {
+  auto jit = compile(kDynamicNet);
+  ASSERT_TRUE(jit);
+  HostTensor w(DType::F32, {4, 3});
+  auto out = jit->run(
+      {HostTensor(DType::F32, {2, 3}), HostTensor(DType::F32, {3, 3}), w});
+  ASSERT_FALSE(static_cast<bool>(out));
+  EXPECT_EQ(llvm::toString(out.takeError()),
+            "@construct: argument 1 (tensor<3x3xf32>) has batch 3 but "
+            "argument 0 (tensor<2x3xf32>) has batch 2; the ? batch dims of "
+            "one call must agree");
+  auto wrongRow = jit->run(
+      {HostTensor(DType::F32, {2, 4}), HostTensor(DType::F32, {2, 4}), w});
+  ASSERT_FALSE(static_cast<bool>(wrongRow));
+  EXPECT_EQ(llvm::toString(wrongRow.takeError()),
+            "@construct: argument 0 expects tensor<?x3xf32>, got "
+            "tensor<2x4xf32>");
+}
+
 } // namespace

@@ -78,9 +78,11 @@ public:
   llvm::Error runUnchecked(llvm::ArrayRef<HostTensor> args,
                            llvm::ArrayRef<HostTensor> results);
 
-  /// Allocates result tensors of the entry's result types; a size that
-  /// overflows or does not fit in memory is an error naming the result.
-  llvm::Expected<std::vector<HostTensor>> allocateResults() const;
+  /// Allocates result tensors of the entry's result types, their ? batch
+  /// dims `batch` (EntrySignature::batchOf); a size that overflows or does
+  /// not fit in memory is an error naming the result.
+  llvm::Expected<std::vector<HostTensor>>
+  allocateResults(int64_t batch = 0) const;
 
 private:
   JitModule() = default;

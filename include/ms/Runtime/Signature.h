@@ -26,8 +26,12 @@ class Type;
 namespace ms {
 namespace runtime {
 
+/// A ? dim in a TensorSpec's shape: the batch, known per call.
+constexpr int64_t kDynamicDim = -1;
+
 struct TensorSpec {
   DType dtype = DType::F32;
+  /// kDynamicDim for a ? (only the leading dim of inputs and results).
   std::vector<int64_t> shape;
   /// The `ms.param` name for parameters; empty for inputs and results.
   std::string paramName;
@@ -36,8 +40,12 @@ struct TensorSpec {
   PackedLayout packed = PackedLayout::None;
 
   bool isParameter() const { return !paramName.empty(); }
+  bool isDynamic() const;
   std::string typeString() const;
+  /// Same dtype and rank, and every static dim equal.
   bool matches(const HostTensor &tensor) const;
+  /// The shape with each ? set to `batch`.
+  std::vector<int64_t> shapeAt(int64_t batch) const;
 };
 
 struct EntrySignature {
@@ -45,8 +53,14 @@ struct EntrySignature {
   std::vector<TensorSpec> args;
   std::vector<TensorSpec> results;
 
-  /// Checks a caller's arguments: count, dtype and shape of each.
+  /// Checks a caller's arguments: count, dtype and shape of each, and that
+  /// all ? dims get the same batch.
   llvm::Error checkArguments(llvm::ArrayRef<HostTensor> tensors) const;
+
+  /// Whether an argument has a ? batch dim.
+  bool isDynamic() const;
+  /// The batch of checked arguments (their ? dim); 0 for a static entry.
+  int64_t batchOf(llvm::ArrayRef<HostTensor> tensors) const;
 };
 
 /// The runtime dtype of an MLIR element type; none for types the runtime
@@ -57,7 +71,8 @@ std::optional<DType> dtypeOf(mlir::Type type);
 /// unsigned integers, as DTypes.def spells them).
 mlir::Type mlirElementType(mlir::MLIRContext *ctx, DType dtype);
 
-/// Reads the signature of `funcOp` (a func.func on static-shaped tensors).
+/// Reads the signature of `funcOp` (a func.func on static-shaped tensors,
+/// or ones whose only ? is a leading batch dim).
 llvm::Expected<EntrySignature> readSignature(mlir::Operation *funcOp);
 
 /// Sets each argument's `packed` from the ms.packed attributes of `funcOp`,

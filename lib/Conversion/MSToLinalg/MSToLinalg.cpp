@@ -39,6 +39,8 @@ struct ConvertMSToLinalgPass
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    if (failed(checkStaticShapes()))
+      return signalPassFailure();
     RewritePatternSet patterns(ctx);
     // Bool and ui8 tensors are stored as i8: signatures, returns, calls and
     // constants change type with the ops (StorageTypes.cpp says why).
@@ -79,6 +81,26 @@ struct ConvertMSToLinalgPass
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();
+  }
+
+  /// The lowerings build static-shaped tensors: a ? dim that reaches them
+  /// is an error naming the op, not a crash.
+  LogicalResult checkStaticShapes() {
+    auto isDynamic = [](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      return tensor && !tensor.hasStaticShape();
+    };
+    WalkResult result = getOperation()->walk([&](Operation *op) {
+      if (!isa<MSDialect>(op->getDialect()) ||
+          (llvm::none_of(op->getOperandTypes(), isDynamic) &&
+           llvm::none_of(op->getResultTypes(), isDynamic)))
+        return WalkResult::advance();
+      op->emitOpError("has a ? dim; ms ops lower on static shapes (a ? "
+                      "batch is split into static tiles by "
+                      "ms-split-dynamic-batch first, as every pipeline does)");
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
   }
 };
 

@@ -232,6 +232,23 @@ class Cell:
     def get_jit_config(self):
         return self._jit_config
 
+    def set_inputs(self, *inputs):
+        """Describes the inputs of construct for graph mode (MindSpore's
+        Cell.set_inputs): Tensors whose None dims may take any size, e.g.
+        ``Tensor(shape=[None, 1, 28, 28], dtype=ms.float32)``. The graph is
+        then compiled once with ? dims and serves every size; a call whose
+        inputs do not match raises TypeError naming the argument."""
+        from .._jit import check_signature_spec
+        self.__dict__["_input_signature"] = check_signature_spec(
+            inputs, self.cell_description() + ": set_inputs")
+        self.__dict__["_inputs"] = tuple(inputs)
+        return self
+
+    def get_inputs(self):
+        """The inputs given to set_inputs, or None."""
+        inputs = self.__dict__.get("_inputs")
+        return list(inputs) if inputs is not None else None
+
     @property
     def compile_count(self):
         """Graphs compiled for this Cell in GRAPH_MODE (or by a jitted

@@ -26,9 +26,9 @@ func.func @floor_mod_bool(%x: tensor<4xi1>) {
 
 // -----
 
-func.func @fmod_dynamic(%x: tensor<?xf32>, %y: tensor<4xf32>) {
-  // expected-error@+1 {{'ms.fmod' op lhs must have a static shape, got 'tensor<?xf32>'}}
-  %0 = ms.fmod %x, %y : tensor<?xf32>, tensor<4xf32>
+func.func @fmod_dynamic(%x: tensor<?x3xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{'ms.fmod' op operands do not broadcast: lhs shape [?, 3] vs rhs shape [4]}}
+  %0 = ms.fmod %x, %y : tensor<?x3xf32>, tensor<4xf32>
   return
 }
 

@@ -114,9 +114,9 @@ func.func @compare_broadcast(%x: tensor<4xf32>, %y: tensor<3xf32>) {
 
 // -----
 
-func.func @compare_dynamic(%x: tensor<?xf32>, %y: tensor<3xf32>) {
-  // expected-error@+1 {{'ms.greater' op lhs must be a ranked tensor of static shape, got 'tensor<?xf32>'}}
-  %0 = ms.greater %x, %y : tensor<?xf32>, tensor<3xf32>
+func.func @compare_dynamic(%x: tensor<?x4xf32>, %y: tensor<3xf32>) {
+  // expected-error@+1 {{'ms.greater' op operands do not broadcast: lhs shape [?, 4] vs rhs shape [3]}}
+  %0 = ms.greater %x, %y : tensor<?x4xf32>, tensor<3xf32>
   return
 }
 

@@ -49,9 +49,9 @@ func.func @dense_bias_dtype(%x: tensor<4x8xf32>, %w: tensor<3x8xf32>, %b: tensor
 
 // -----
 
-func.func @dense_dynamic(%x: tensor<?x8xf32>, %w: tensor<3x8xf32>) {
-  // expected-error@+1 {{'ms.dense' op input must have a static shape, got 'tensor<?x8xf32>'}}
-  %0 = ms.dense %x, %w : tensor<?x8xf32>, tensor<3x8xf32>
+func.func @dense_dynamic(%x: tensor<?x8xf32>, %w: tensor<?x8xf32>) {
+  // expected-error@+1 {{'ms.dense' op weight must have a static shape, got 'tensor<?x8xf32>'}}
+  %0 = ms.dense %x, %w : tensor<?x8xf32>, tensor<?x8xf32>
   return
 }
 

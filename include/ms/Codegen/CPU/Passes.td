@@ -66,8 +66,16 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
     runtime transposes each bound parameter buffer once and caches the copy
     (include/ms/Runtime/PackedParams.h).
 
+    A weight read by several matmuls is packed when every one takes it as
+    transposed B, whatever its rows, and one has at most `max-rows` rows: a
+    ?-batch graph (ms-split-dynamic-batch) reads each weight in tiles of 64,
+    16, 4 and 1 rows, and its batch-1 tile is a GEMV. Packing keeps each
+    sum's order, so the larger tiles keep their bits.
+
     Only functions without callers (entries) change, since a caller would
-    pass the old layout.
+    pass the old layout, and with them the private functions that one call
+    of the entry alone reaches (the weight's matmuls there count as the
+    entry's).
   }];
   let options = [
     Option<"maxRows", "max-rows", "int64_t", /*default=*/"4",

@@ -33,6 +33,13 @@ FailureOr<RankedTensorType> staticOperand(StringRef opName,
   return tensor;
 }
 
+/// `type` as a ranked tensor whose dims may be ?, or an error naming `what`.
+FailureOr<RankedTensorType> rankedOperand(StringRef opName,
+                                          std::optional<Location> loc,
+                                          Type type, StringRef what) {
+  return shape_rules::rankedTensor(opName, loc, type, what);
+}
+
 bool isBool(Type type) { return type.isInteger(1); }
 
 } // namespace
@@ -40,8 +47,8 @@ bool isBool(Type type) { return type.isInteger(1); }
 LogicalResult inferCompareType(StringRef opName, std::optional<Location> loc,
                                Type lhsType, Type rhsType, bool boolOperands,
                                SmallVectorImpl<Type> &types) {
-  auto lhs = staticOperand(opName, loc, lhsType, "lhs");
-  auto rhs = staticOperand(opName, loc, rhsType, "rhs");
+  auto lhs = rankedOperand(opName, loc, lhsType, "lhs");
+  auto rhs = rankedOperand(opName, loc, rhsType, "rhs");
   if (failed(lhs) || failed(rhs))
     return failure();
   Type lhsElement = lhs->getElementType(), rhsElement = rhs->getElementType();
@@ -65,7 +72,7 @@ LogicalResult inferArgReduceType(StringRef opName, std::optional<Location> loc,
                                  Type inputType, int64_t axis, bool keepDims,
                                  TypeAttr outputType,
                                  SmallVectorImpl<Type> &types) {
-  auto input = staticOperand(opName, loc, inputType, "input");
+  auto input = rankedOperand(opName, loc, inputType, "input");
   if (failed(input))
     return failure();
   int64_t rank = input->getRank();
@@ -138,11 +145,11 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  auto cond = staticOperand(name, loc, adaptor.getCondition().getType(),
+  auto cond = rankedOperand(name, loc, adaptor.getCondition().getType(),
                             "condition");
-  auto x = staticOperand(name, loc, adaptor.getTrueValue().getType(),
+  auto x = rankedOperand(name, loc, adaptor.getTrueValue().getType(),
                          "true_value");
-  auto y = staticOperand(name, loc, adaptor.getFalseValue().getType(),
+  auto y = rankedOperand(name, loc, adaptor.getFalseValue().getType(),
                          "false_value");
   if (failed(cond) || failed(x) || failed(y))
     return failure();
@@ -171,7 +178,7 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  auto input = staticOperand(name, loc, adaptor.getInput().getType(), "input");
+  auto input = rankedOperand(name, loc, adaptor.getInput().getType(), "input");
   if (failed(input))
     return failure();
   if (!adaptor.getToAttr())

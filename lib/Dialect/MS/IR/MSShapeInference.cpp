@@ -28,9 +28,18 @@ std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
     // Align from the right: missing leading dims count as 1.
     int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
     int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
-    if (l != r && l != 1 && r != 1)
+    // A ? dim broadcasts like a known one: against 1 it stays ?, against a
+    // known size N it must be N (or 1) when the program runs.
+    if (l == r || r == 1)
+      result[i] = l;
+    else if (l == 1)
+      result[i] = r;
+    else if (ShapedType::isDynamic(l))
+      result[i] = r;
+    else if (ShapedType::isDynamic(r))
+      result[i] = l;
+    else
       return std::nullopt;
-    result[i] = l == 1 ? r : l;
   }
   return result;
 }
@@ -50,7 +59,7 @@ SmallVector<int64_t> normalizeReduceAxes(ArrayRef<int64_t> axes, int64_t rank) {
 
 LogicalResult inferUnaryType(StringRef opName, std::optional<Location> loc,
                              Type input, SmallVectorImpl<Type> &types) {
-  auto tensor = staticTensor(opName, loc, input, "input");
+  auto tensor = rankedTensor(opName, loc, input, "input");
   if (failed(tensor))
     return failure();
   types.push_back(*tensor);
@@ -60,8 +69,8 @@ LogicalResult inferUnaryType(StringRef opName, std::optional<Location> loc,
 LogicalResult inferBroadcastType(StringRef opName, std::optional<Location> loc,
                                  Type lhsType, Type rhsType,
                                  SmallVectorImpl<Type> &types) {
-  auto lhs = staticTensor(opName, loc, lhsType, "lhs");
-  auto rhs = staticTensor(opName, loc, rhsType, "rhs");
+  auto lhs = rankedTensor(opName, loc, lhsType, "lhs");
+  auto rhs = rankedTensor(opName, loc, rhsType, "rhs");
   if (failed(lhs) || failed(rhs))
     return failure();
   if (lhs->getElementType() != rhs->getElementType())
@@ -79,7 +88,7 @@ LogicalResult inferBroadcastType(StringRef opName, std::optional<Location> loc,
 LogicalResult inferReduceType(StringRef opName, std::optional<Location> loc,
                               Type inputType, DenseI64ArrayAttr axesAttr,
                               bool keepDims, SmallVectorImpl<Type> &types) {
-  auto input = staticTensor(opName, loc, inputType, "input");
+  auto input = rankedTensor(opName, loc, inputType, "input");
   if (failed(input))
     return failure();
   if (!axesAttr)
@@ -109,7 +118,7 @@ LogicalResult inferReduceType(StringRef opName, std::optional<Location> loc,
 LogicalResult inferAxisOpType(StringRef opName, std::optional<Location> loc,
                               Type inputType, int64_t axis,
                               SmallVectorImpl<Type> &types) {
-  auto input = staticTensor(opName, loc, inputType, "input");
+  auto input = rankedTensor(opName, loc, inputType, "input");
   if (failed(input))
     return failure();
   if (input->getRank() == 0)
@@ -128,7 +137,8 @@ LogicalResult DenseOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  // Only the input may have ? dims (the batch); the weight is data.
+  auto input = rankedTensor(name, loc, adaptor.getInput().getType(), "input");
   auto weight =
       staticTensor(name, loc, adaptor.getWeight().getType(), "weight");
   if (failed(input) || failed(weight))
@@ -140,7 +150,7 @@ LogicalResult DenseOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
                    shapeStr(weight->getShape()));
   int64_t in = input->getShape().back();
   int64_t out = weight->getDimSize(0);
-  if (weight->getDimSize(1) != in)
+  if (!dimsAgree(weight->getDimSize(1), in))
     return opError(name, loc, "input feature size ", in,
                    " (last dim of input ", shapeStr(input->getShape()),
                    ") does not match weight in-dim ", weight->getDimSize(1),
@@ -173,8 +183,8 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  auto lhs = staticTensor(name, loc, adaptor.getLhs().getType(), "lhs");
-  auto rhs = staticTensor(name, loc, adaptor.getRhs().getType(), "rhs");
+  auto lhs = rankedTensor(name, loc, adaptor.getLhs().getType(), "lhs");
+  auto rhs = rankedTensor(name, loc, adaptor.getRhs().getType(), "rhs");
   if (failed(lhs) || failed(rhs))
     return failure();
   if (lhs->getRank() < 2 || rhs->getRank() < 2)
@@ -189,7 +199,7 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   int64_t ka = adaptor.getTransposeA() ? a[a.size() - 2] : a.back();
   int64_t kb = adaptor.getTransposeB() ? b.back() : b[b.size() - 2];
   int64_t n = adaptor.getTransposeB() ? b[b.size() - 2] : b.back();
-  if (ka != kb)
+  if (!dimsAgree(ka, kb))
     return opError(name, loc, "contraction sizes differ: lhs ",
                    shapeStr(a), (adaptor.getTransposeA() ? " (transposed)" : ""),
                    " has K = ", ka, ", rhs ", shapeStr(b),
@@ -245,14 +255,18 @@ LogicalResult FlattenOp::inferReturnTypes(MLIRContext *,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto input = rankedTensor(name, loc, adaptor.getInput().getType(), "input");
   if (failed(input))
     return failure();
   if (input->getRank() < 2)
     return opError(name, loc, "input must have rank 2 or more ([N, ...]), got ",
                    shapeStr(input->getShape()));
-  // staticTensor checked that the dims' product fits.
-  int64_t inner = *checkedProduct(input->getShape().drop_front());
+  // rankedTensor checked that the known dims' product fits; a ? among the
+  // flattened dims makes the product ?.
+  ArrayRef<int64_t> rest = input->getShape().drop_front();
+  int64_t inner = llvm::any_of(rest, ShapedType::isDynamic)
+                      ? ShapedType::kDynamic
+                      : *checkedProduct(rest);
   types.push_back(RankedTensorType::get({input->getDimSize(0), inner},
                                         input->getElementType()));
   return success();
@@ -263,7 +277,7 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto input = rankedTensor(name, loc, adaptor.getInput().getType(), "input");
   if (failed(input))
     return failure();
   if (!adaptor.getShapeAttr())
@@ -288,6 +302,19 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
                      " has more elements than int64 can count");
     }
   }
+  if (!input->hasStaticShape()) {
+    // The element count is known when the program runs: the -1 dim is ?,
+    // and a reshape without one is checked then.
+    if (inferredDim) {
+      if (known == 0)
+        return opError(name, loc, "cannot reshape ",
+                       shapeStr(input->getShape()), " to ",
+                       shapeStr(requested), " (the -1 dim is ambiguous)");
+      shape[*inferredDim] = ShapedType::kDynamic;
+    }
+    types.push_back(RankedTensorType::get(shape, input->getElementType()));
+    return success();
+  }
   int64_t count = input->getNumElements();
   if (inferredDim) {
     if (known == 0 || count % known != 0)
@@ -308,7 +335,7 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto input = rankedTensor(name, loc, adaptor.getInput().getType(), "input");
   if (failed(input))
     return failure();
   if (!adaptor.getPermAttr())
@@ -339,7 +366,7 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   if (adaptor.getInputs().empty())
     return opError(name, loc, "needs at least one input");
   auto first =
-      staticTensor(name, loc, adaptor.getInputs().front().getType(), "input 0");
+      rankedTensor(name, loc, adaptor.getInputs().front().getType(), "input 0");
   if (failed(first))
     return failure();
   int64_t rank = first->getRank();
@@ -353,7 +380,7 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t> shape(first->getShape());
   for (auto [i, value] : llvm::enumerate(adaptor.getInputs().drop_front())) {
     std::string operand = "input " + std::to_string(i + 1);
-    auto t = staticTensor(name, loc, value.getType(), operand);
+    auto t = rankedTensor(name, loc, value.getType(), operand);
     if (failed(t))
       return failure();
     if (t->getElementType() != first->getElementType())
@@ -366,10 +393,14 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
     for (int64_t d = 0; d < rank; ++d) {
       if (d == axis)
         continue;
-      if (t->getDimSize(d) != first->getDimSize(d))
+      if (!dimsAgree(t->getDimSize(d), first->getDimSize(d)))
         return opError(name, loc, operand, " has size ", t->getDimSize(d),
                        " at dim ", d, ", input 0 has ", first->getDimSize(d),
                        " (only axis ", axis, " may differ)");
+    }
+    if (ShapedType::isDynamic(shape[axis]) || t->isDynamicDim(axis)) {
+      shape[axis] = ShapedType::kDynamic;
+      continue;
     }
     std::optional<int64_t> sum =
         llvm::checkedAdd(shape[axis], t->getDimSize(axis));
@@ -482,7 +513,7 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto input = rankedTensor(name, loc, adaptor.getInput().getType(), "input");
   auto weight =
       staticTensor(name, loc, adaptor.getWeight().getType(), "weight");
   if (failed(input) || failed(weight))
@@ -491,6 +522,11 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
     return opError(name, loc, "input ", shapeStr(input->getShape()),
                    " and weight ", shapeStr(weight->getShape()),
                    " must have rank 4 (NCHW and [out, in / group, kh, kw])");
+  // Only the batch may be ?: channels and spatial sizes shape the kernel.
+  for (int64_t dim = 1; dim < 4; ++dim)
+    if (failed(requireStaticDim(name, loc, *input, dim, "input",
+                                dim == 1 ? "channel count" : "spatial size")))
+      return failure();
   if (input->getElementType() != weight->getElementType())
     return opError(name, loc, "element types differ: input ",
                    input->getElementType(), " vs weight ",
@@ -539,12 +575,16 @@ LogicalResult inferPoolType(StringRef opName, std::optional<Location> loc,
                             Type inputType, ArrayRef<int64_t> kernelSize,
                             ArrayRef<int64_t> stride, StringRef padMode,
                             SmallVectorImpl<Type> &types) {
-  auto input = staticTensor(opName, loc, inputType, "input");
+  auto input = rankedTensor(opName, loc, inputType, "input");
   if (failed(input))
     return failure();
   if (input->getRank() != 4)
     return opError(opName, loc, "input ", shapeStr(input->getShape()),
                    " must have rank 4 (NCHW)");
+  for (int64_t dim = 1; dim < 4; ++dim)
+    if (failed(requireStaticDim(opName, loc, *input, dim, "input",
+                                dim == 1 ? "channel count" : "spatial size")))
+      return failure();
   if (padMode != "valid" && padMode != "same")
     return opError(opName, loc, "pad_mode must be \"valid\" or \"same\", got \"",
                    padMode, "\"");
@@ -571,12 +611,14 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto input = rankedTensor(name, loc, adaptor.getInput().getType(), "input");
   if (failed(input))
     return failure();
   if (input->getRank() < 2)
     return opError(name, loc, "input ", shapeStr(input->getShape()),
                    " must have rank 2 or more ([N, C, ...])");
+  if (failed(requireStaticDim(name, loc, *input, 1, "input", "channel count")))
+    return failure();
   std::pair<Value, StringRef> params[] = {
       {adaptor.getGamma(), "gamma"},
       {adaptor.getBeta(), "beta"},
@@ -595,7 +637,7 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  auto input = staticTensor(name, loc, adaptor.getInput().getType(), "input");
+  auto input = rankedTensor(name, loc, adaptor.getInput().getType(), "input");
   if (failed(input))
     return failure();
   int64_t rank = input->getRank();
@@ -613,6 +655,13 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
     return failure();
   if (paramsAxis < 0)
     paramsAxis += rank;
+  if (normAxis < 0)
+    normAxis += rank;
+  // The normalized dims and the parameters' dims shape the kernel.
+  for (int64_t dim = std::min(normAxis, paramsAxis); dim < rank; ++dim)
+    if (failed(requireStaticDim(name, loc, *input, dim, "input",
+                                "normalized size")))
+      return failure();
   std::pair<Value, StringRef> params[] = {{adaptor.getGamma(), "gamma"},
                                           {adaptor.getBeta(), "beta"}};
   if (failed(checkParamShapes(

@@ -24,13 +24,23 @@ namespace ms::shape_rules {
 
 using namespace mlir;
 
-/// Prints a shape as [64, 784].
+/// Prints a shape as [64, 784]; a dynamic dim prints as ?.
 inline std::string shapeStr(ArrayRef<int64_t> shape) {
   return "[" +
          llvm::join(llvm::map_range(shape,
-                                    [](int64_t d) { return std::to_string(d); }),
+                                    [](int64_t d) {
+                                      return ShapedType::isDynamic(d)
+                                                 ? std::string("?")
+                                                 : std::to_string(d);
+                                    }),
                     ", ") +
          "]";
+}
+
+/// Two dims that must be equal: false only when both are known and differ
+/// (a ? dim is checked when the program runs).
+inline bool dimsAgree(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
 }
 
 /// Emits "'<op>' op <message>" at `loc` when a location is available.
@@ -74,6 +84,38 @@ inline FailureOr<RankedTensorType> staticTensor(StringRef opName,
                    shapeStr(tensor.getShape()),
                    " has more elements than int64 can count");
   return tensor;
+}
+
+/// Casts `type` to a ranked tensor whose dims may be ? (dynamic), or reports
+/// why not. The static dims' product fits in int64, as for staticTensor.
+inline FailureOr<RankedTensorType> rankedTensor(StringRef opName,
+                                         std::optional<Location> loc,
+                                         Type type, StringRef operandName) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return opError(opName, loc, operandName, " must be a ranked tensor, got ",
+                   type);
+  SmallVector<int64_t> known;
+  llvm::copy_if(tensor.getShape(), std::back_inserter(known),
+                [](int64_t d) { return d != 0 && !ShapedType::isDynamic(d); });
+  if (!checkedProduct(known))
+    return opError(opName, loc, operandName, " shape ",
+                   shapeStr(tensor.getShape()),
+                   " has more elements than int64 can count");
+  return tensor;
+}
+
+/// Reports a ? in dim `dim` of `tensor`, a dim the op needs to know when
+/// it is compiled (channels, spatial sizes, parameter shapes).
+inline LogicalResult requireStaticDim(StringRef opName,
+                                      std::optional<Location> loc,
+                                      RankedTensorType tensor, int64_t dim,
+                                      StringRef operandName, StringRef what) {
+  if (!tensor.isDynamicDim(dim))
+    return success();
+  return opError(opName, loc, operandName, " ", shapeStr(tensor.getShape()),
+                 " has a dynamic (?) ", what, " at dim ", dim,
+                 "; only its other dims may be dynamic");
 }
 
 /// Checks that an axis lies in [-rank, rank).

@@ -1,3 +1,3 @@
-func.func @construct(%x: tensor<?xf32>) -> tensor<?xf32> {
-  return %x : tensor<?xf32>
+func.func @construct(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  return %x : tensor<4x?xf32>
 }

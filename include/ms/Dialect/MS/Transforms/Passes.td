@@ -100,4 +100,52 @@ def MSAutodiff : Pass<"ms-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+
+def MSSplitDynamicBatch : Pass<"ms-split-dynamic-batch", "::mlir::ModuleOp"> {
+  let summary = "Run a ?-batch function as static batch tiles of itself";
+  let description = [{
+    Compiles a function whose inputs have a dynamic (`?`) batch dim once for
+    every batch size. Each public function whose argument types have a `?`
+    is specialized to static batch tiles (`batch-tiles`, largest first,
+    ending in 1): its ops with every `?` replaced by the tile size B and
+    their result types inferred again. The function itself becomes loops
+    that cut the batch into as many tiles of each size as fit, largest
+    first, and run that tile size's ops on each tile's rows in place,
+    writing its rows into the results:
+
+    ```mlir
+    func.func @construct(%x: tensor<?x784xf32>, %w: ...) -> tensor<?x10xf32>
+    // becomes, with batch-tiles=64,16,4,1: batch 37 is 16 + 16 + 4 + 1
+    //   scf.for over tiles of 64, 16, 4, 1 rows:
+    //     tensor.extract_slice %x -> tensor<Bx784xf32>
+    //     the ms ops on tensor<Bx...> (a call would copy the rows)
+    //     tensor.insert_slice into the tensor<?x10xf32> result
+    ```
+
+    Every tile then runs the static kernels of the codegen (register tiles,
+    vectorized pools, prepacked weights), and since those compute each row
+    in an order that does not depend on the batch size, every row is bit
+    for bit what a static compile at any batch gives (DESIGN.md, batch
+    invariance).
+
+    This is sound only when rows do not mix: the pass checks that every op
+    that reads the batch treats its rows independently (elementwise ops,
+    dense, matmul with the batch in the rows of lhs, conv2d, pools,
+    softmax, reductions and argmax off axis 0, flatten, reshapes that keep
+    dim 0, inference batch_norm/layer_norm/dropout). Anything else is a
+    located error naming the op. Every `?` must be the leading (batch) dim
+    of an input or a result; the runtime checks that all inputs agree on
+    it.
+  }];
+  let options = [
+    ListOption<"batchTiles", "batch-tiles", "int64_t",
+               "Static batch tile sizes, largest first, ending in 1 "
+               "(default 64,16,4,1)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // MS_DIALECT_MS_TRANSFORMS_PASSES_TD
