@@ -42,27 +42,22 @@ def _basic(value):
             getattr(type(value), "__ms_mutable__", False))
 
 
+def _items(container):
+    return (container.items() if isinstance(container, dict) else
+            enumerate(container))
+
+
 def _offence(value, level, path):
     """(path, what, advice) of the first value `level` does not accept."""
-    if isinstance(value, tuple) or getattr(type(value), "__ms_mutable__",
-                                           False):
-        items = (value.items() if isinstance(value, dict) else
-                 enumerate(value))
-        for key, item in items:
-            found = _offence(item, level, f"{path}[{key!r}]")
-            if found:
-                return found
-        return None
-    if isinstance(value, (list, dict)):
-        if level == "STRICT":
-            kind = type(value).__name__
-            return (path, f"a {kind}",
-                    f"Pass a tuple{'' if kind == 'list' else ' of values'}, "
-                    "mark it with ms.mutable(...), or use "
-                    "jit_syntax_level='COMPATIBLE' or 'LAX'.")
-        items = (value.items() if isinstance(value, dict) else
-                 enumerate(value))
-        for key, item in items:
+    mutable = getattr(type(value), "__ms_mutable__", False)
+    if isinstance(value, (list, dict)) and not mutable and level == "STRICT":
+        kind = type(value).__name__
+        return (path, f"a {kind}",
+                f"Pass a tuple{'' if kind == 'list' else ' of values'}, "
+                "mark it with ms.mutable(...), or use "
+                "jit_syntax_level='COMPATIBLE' or 'LAX'.")
+    if isinstance(value, (tuple, list, dict)):
+        for key, item in _items(value):
             found = _offence(item, level, f"{path}[{key!r}]")
             if found:
                 return found

@@ -11,20 +11,10 @@ import pytest
 import msmlir as ms
 from msmlir import nn, ops, Tensor
 
+from conftest import Network
+
 LEVELS = ["O0", "O1", "O2"]
 BATCHES = [64, 37, 1]
-
-
-class MLP(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.flatten = nn.Flatten()
-        self.dense_relu_sequential = nn.SequentialCell(
-            nn.Dense(28 * 28, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(),
-            nn.Dense(512, 10))
-
-    def construct(self, x):
-        return self.dense_relu_sequential(self.flatten(x))
 
 
 class LeNet(nn.Cell):
@@ -48,7 +38,7 @@ class LeNet(nn.Cell):
         return self.fc3(x)
 
 
-NETS = {"mlp": (MLP, (1, 28, 28)), "lenet": (LeNet, (1, 32, 32))}
+NETS = {"mlp": (Network, (1, 28, 28)), "lenet": (LeNet, (1, 32, 32))}
 
 
 def _bits(t):
@@ -140,7 +130,7 @@ def test_jit_input_signature_is_enforced():
 
 
 def test_set_inputs_mismatch_names_the_argument():
-    net = MLP()
+    net = Network()
     ms.set_context(mode=ms.GRAPH_MODE)
     net.set_inputs(Tensor(shape=[None, 1, 28, 28], dtype=ms.float32))
     assert [t.shape for t in net.get_inputs()] == [(None, 1, 28, 28)]
