@@ -24,7 +24,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python", "tests"))
 
 import msmlir as ms  # noqa: E402
 from msmlir import Tensor  # noqa: E402
-from test_dynamic_shape import MLP, LeNet  # noqa: E402
+from conftest import Network as MLP  # noqa: E402
+from test_dynamic_shape import LeNet  # noqa: E402
 
 BATCHES = [64, 37, 1]
 
@@ -88,10 +89,14 @@ def main():
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--reps", type=int, default=50)
     parser.add_argument("--level", default="O2")
+    parser.add_argument("--nets", default="mlp,lenet",
+                        help="comma-separated: mlp, lenet")
     args = parser.parse_args()
     ms.set_context(mode=ms.GRAPH_MODE, jit_level=args.level)
-    bench("MLP", MLP, (1, 28, 28), args)
-    bench("LeNet-5", LeNet, (1, 32, 32), args)
+    nets = {"mlp": ("MLP", MLP, (1, 28, 28)),
+            "lenet": ("LeNet-5", LeNet, (1, 32, 32))}
+    for key in args.nets.split(","):
+        bench(*nets[key], args)
 
 
 if __name__ == "__main__":

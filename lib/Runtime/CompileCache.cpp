@@ -83,7 +83,7 @@ llvm::json::Array specsToJSON(llvm::ArrayRef<TensorSpec> specs) {
         {"dtype", dtypeInfo(spec.dtype).safeTensors},
         {"shape", std::move(shape)},
         {"param", spec.paramName},
-        {"packed", spec.packed == PackedLayout::Transpose ? "transpose" : ""},
+        {"packed", packedLayoutName(spec.packed)},
     });
   }
   return out;
@@ -122,6 +122,36 @@ llvm::Error specsFromJSON(const llvm::json::Array *array,
       spec.packed = *layout;
     }
     specs.push_back(std::move(spec));
+  }
+  return llvm::Error::success();
+}
+
+llvm::json::Array copiesToJSON(llvm::ArrayRef<PackedCopy> copies) {
+  llvm::json::Array out;
+  for (const PackedCopy &copy : copies)
+    out.push_back(llvm::json::Object{
+        {"arg", int64_t(copy.arg)},
+        {"layout", packedLayoutName(copy.layout)},
+    });
+  return out;
+}
+
+/// The signature's packed copies; none when the header has no list.
+llvm::Error copiesFromJSON(const llvm::json::Array *array,
+                           EntrySignature &signature) {
+  if (!array)
+    return llvm::Error::success();
+  for (const llvm::json::Value &value : *array) {
+    const llvm::json::Object *object = value.getAsObject();
+    std::optional<int64_t> arg =
+        object ? object->getInteger("arg") : std::nullopt;
+    std::optional<PackedLayout> layout =
+        object ? parsePackedLayout(object->getString("layout").value_or(""))
+               : std::nullopt;
+    if (!arg || !layout || *arg < 0 ||
+        size_t(*arg) >= signature.args.size())
+      return makeError("a packed copy is not one of a known argument");
+    signature.packedCopies.push_back({size_t(*arg), *layout});
   }
   return llvm::Error::success();
 }
@@ -177,6 +207,7 @@ std::string encodeCacheEntry(llvm::StringRef key,
       {"entry", entry.signature.entry},
       {"args", specsToJSON(entry.signature.args)},
       {"results", specsToJSON(entry.signature.results)},
+      {"packed_copies", copiesToJSON(entry.signature.packedCopies)},
   };
   std::string json;
   llvm::raw_string_ostream(json) << llvm::json::Value(std::move(header));
@@ -237,6 +268,9 @@ llvm::Expected<CacheEntry> decodeCacheEntry(llvm::StringRef bytes,
     return std::move(err);
   if (auto err =
           specsFromJSON(header->getArray("results"), entry.signature.results))
+    return std::move(err);
+  if (auto err = copiesFromJSON(header->getArray("packed_copies"),
+                                entry.signature))
     return std::move(err);
   entry.object = body.drop_front(headerSize).str();
   return entry;

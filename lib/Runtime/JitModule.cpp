@@ -123,6 +123,15 @@ llvm::Error takeObjectCode(ExecutionEngine &engine, std::string &out) {
   return llvm::Error::success();
 }
 
+/// The packed copies the entry reads, in place of arguments or after them.
+std::unique_ptr<PackedParamCache>
+makePackedParamCache(const EntrySignature &sig) {
+  llvm::SmallVector<PackedLayout> layouts;
+  for (const TensorSpec &spec : sig.args)
+    layouts.push_back(spec.packed);
+  return std::make_unique<PackedParamCache>(layouts, sig.packedCopies);
+}
+
 } // namespace
 
 JitModule::~JitModule() = default;
@@ -172,10 +181,7 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
         return std::move(err);
     ++index;
   }
-  llvm::SmallVector<PackedLayout> layouts;
-  for (const TensorSpec &spec : jit->sig.args)
-    layouts.push_back(spec.packed);
-  jit->packed = std::make_unique<PackedParamCache>(layouts);
+  jit->packed = makePackedParamCache(jit->sig);
   jit->times.lowering = secondsSince(start);
 
   start = std::chrono::steady_clock::now();
@@ -278,10 +284,7 @@ JitModule::load(EntrySignature signature, llvm::StringRef objectCode,
 
   std::unique_ptr<JitModule> jit(new JitModule());
   jit->sig = std::move(signature);
-  llvm::SmallVector<PackedLayout> layouts;
-  for (const TensorSpec &spec : jit->sig.args)
-    layouts.push_back(spec.packed);
-  jit->packed = std::make_unique<PackedParamCache>(layouts);
+  jit->packed = makePackedParamCache(jit->sig);
   jit->packedEntry = address->toPtr<void (*)(void **)>();
   jit->loaded = std::move(*lljit);
   jit->times.codegen = secondsSince(start);
@@ -332,6 +335,11 @@ llvm::Error JitModule::runUnchecked(llvm::ArrayRef<HostTensor> args,
     offsets.push_back(storage.size());
     bool isPacked = packedIt != packedArgs.end() && packedIt->first == i;
     appendDescriptor(storage, isPacked ? (packedIt++)->second : t);
+  }
+  // Then the trailing packed copies, which callers do not pass.
+  for (; packedIt != packedArgs.end(); ++packedIt) {
+    offsets.push_back(storage.size());
+    appendDescriptor(storage, packedIt->second);
   }
   for (const HostTensor &t : results) {
     offsets.push_back(storage.size());

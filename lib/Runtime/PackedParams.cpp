@@ -40,6 +40,10 @@ std::optional<PackedLayout> parsePackedLayout(llvm::StringRef text) {
   return std::nullopt;
 }
 
+llvm::StringRef packedLayoutName(PackedLayout layout) {
+  return layout == PackedLayout::Transpose ? "transpose" : "";
+}
+
 void invalidatePackedParams() { packEpoch.fetch_add(1); }
 
 llvm::Expected<HostTensor> packTensor(const HostTensor &tensor,
@@ -60,10 +64,14 @@ llvm::Expected<HostTensor> packTensor(const HostTensor &tensor,
   return packed;
 }
 
-PackedParamCache::PackedParamCache(llvm::ArrayRef<PackedLayout> layouts) {
+PackedParamCache::PackedParamCache(llvm::ArrayRef<PackedLayout> layouts,
+                                   llvm::ArrayRef<PackedCopy> copies) {
   for (auto [i, layout] : llvm::enumerate(layouts))
     if (layout != PackedLayout::None)
-      slots.push_back({i, layout, {}, 0, HostTensor()});
+      slots.push_back({i, i, layout, {}, 0, HostTensor()});
+  for (auto [k, copy] : llvm::enumerate(copies))
+    slots.push_back(
+        {copy.arg, layouts.size() + k, copy.layout, {}, 0, HostTensor()});
 }
 
 bool PackedParamCache::isCurrent(const Slot &slot, const HostTensor &arg,
@@ -78,6 +86,10 @@ llvm::Error PackedParamCache::resolve(
   std::lock_guard<std::mutex> lock(mutex);
   uint64_t epoch = packEpoch.load();
   for (Slot &slot : slots) {
+    if (slot.arg >= args.size())
+      return makeError("packed argument " + llvm::Twine(slot.position) +
+                       " copies argument " + llvm::Twine(slot.arg) +
+                       ", which the call does not have");
     const HostTensor &arg = args[slot.arg];
     if (!isCurrent(slot, arg, epoch)) {
       llvm::Expected<HostTensor> packed = packTensor(arg, slot.layout);
@@ -89,7 +101,7 @@ llvm::Error PackedParamCache::resolve(
       slot.epoch = epoch;
       ++packs;
     }
-    out.emplace_back(slot.arg, slot.packed);
+    out.emplace_back(slot.position, slot.packed);
   }
   return llvm::Error::success();
 }

@@ -175,6 +175,46 @@ llvm::Expected<EntrySignature> readSignature(Operation *op) {
   return sig;
 }
 
+namespace {
+
+llvm::Expected<PackedLayout> packedLayoutOf(func::FuncOp func, unsigned i,
+                                            llvm::StringRef entry) {
+  auto layout = func.getArgAttrOfType<StringAttr>(i, "ms.packed");
+  if (!layout)
+    return PackedLayout::None;
+  std::optional<PackedLayout> parsed = parsePackedLayout(layout.getValue());
+  if (!parsed)
+    return makeError("@" + entry + " argument " + llvm::Twine(i) +
+                     " asks for unknown packed layout '" + layout.getValue() +
+                     "'");
+  return *parsed;
+}
+
+/// The trailing packed copies after the caller's arguments (the
+/// out-params that bufferization appends come after them).
+llvm::Error readPackedCopies(func::FuncOp func, EntrySignature &sig) {
+  std::vector<PackedCopy> copies;
+  for (unsigned i = sig.args.size(); i < func.getNumArguments(); ++i) {
+    auto source = func.getArgAttrOfType<IntegerAttr>(i, "ms.packed_copy_of");
+    if (!source)
+      break;
+    llvm::Expected<PackedLayout> layout = packedLayoutOf(func, i, sig.entry);
+    if (!layout)
+      return layout.takeError();
+    if (source.getInt() < 0 || size_t(source.getInt()) >= sig.args.size() ||
+        *layout == PackedLayout::None)
+      return makeError("@" + sig.entry + " argument " + llvm::Twine(i) +
+                       " is not a packed copy of an argument callers pass");
+    copies.push_back({size_t(source.getInt()), *layout});
+  }
+  // Later stages keep the arguments but may not keep their attributes.
+  if (!copies.empty())
+    sig.packedCopies = std::move(copies);
+  return llvm::Error::success();
+}
+
+} // namespace
+
 llvm::Error readPackedLayouts(Operation *op, EntrySignature &sig) {
   auto func = dyn_cast<func::FuncOp>(op);
   if (!func)
@@ -182,17 +222,13 @@ llvm::Error readPackedLayouts(Operation *op, EntrySignature &sig) {
   for (auto [i, spec] : llvm::enumerate(sig.args)) {
     if (i >= func.getNumArguments())
       break;
-    auto layout = func.getArgAttrOfType<StringAttr>(i, "ms.packed");
+    llvm::Expected<PackedLayout> layout = packedLayoutOf(func, i, sig.entry);
     if (!layout)
-      continue;
-    std::optional<PackedLayout> parsed = parsePackedLayout(layout.getValue());
-    if (!parsed)
-      return makeError("@" + sig.entry + " argument " + llvm::Twine(i) +
-                       " asks for unknown packed layout '" +
-                       layout.getValue() + "'");
-    spec.packed = *parsed;
+      return layout.takeError();
+    if (*layout != PackedLayout::None)
+      spec.packed = *layout;
   }
-  return llvm::Error::success();
+  return readPackedCopies(func, sig);
 }
 
 } // namespace runtime

@@ -28,6 +28,18 @@ func.func @construct(%x: tensor<2x3xf32>,
 }
 )mlir";
 
+// Dense on a ? batch: the weight is read as passed by the 64-, 32- and
+// 16-row tiles and as a packed copy by the 4- and 1-row ones.
+const char *kDynamicNet = R"mlir(
+func.func @construct(%x: tensor<?x3xf32>,
+                     %w: tensor<4x3xf32> {ms.param = "fc.weight"})
+    -> tensor<?x4xf32> {
+  %0 = ms.dense %x, %w : tensor<?x3xf32>, tensor<4x3xf32>
+  %1 = ms.relu %0 : tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
+}
+)mlir";
+
 CacheIdentity testIdentity() {
   return {"0.1.0", "22.1.8", "testcpu", "+avx2,+fma", "build-1"};
 }
@@ -46,6 +58,7 @@ CacheEntry sampleEntry(size_t objectBytes = 64) {
   y.shape = {2};
   entry.signature.args = {x, w};
   entry.signature.results = {y};
+  entry.signature.packedCopies = {{1, PackedLayout::Transpose}};
   for (size_t i = 0; i < objectBytes; ++i)
     entry.object.push_back(char(i * 7 + 1));
   return entry;
@@ -132,6 +145,9 @@ TEST_F(CompileCacheTest, EntryRoundTrips) {
   EXPECT_EQ(sig.args[1].paramName, "fc.weight");
   EXPECT_EQ(sig.args[1].packed, PackedLayout::Transpose);
   EXPECT_EQ(sig.args[0].packed, PackedLayout::None);
+  ASSERT_EQ(sig.packedCopies.size(), 1u);
+  EXPECT_EQ(sig.packedCopies[0].arg, 1u);
+  EXPECT_EQ(sig.packedCopies[0].layout, PackedLayout::Transpose);
   ASSERT_EQ(sig.results.size(), 1u);
   EXPECT_EQ(sig.results[0].typeString(), "tensor<2xi64>");
 }
@@ -185,6 +201,16 @@ TEST_F(CompileCacheTest, ForeignEntryIsRejected) {
   CacheIdentity otherVersion = testIdentity();
   otherVersion.msVersion = "9.9.9";
   EXPECT_FALSE(accepts(bytes, "k1", otherVersion));
+}
+
+TEST_F(CompileCacheTest, PackedCopyOfAnUnknownArgumentIsRejected) {
+  CacheEntry entry = sampleEntry();
+  entry.signature.packedCopies = {{2, PackedLayout::Transpose}};
+  std::string bytes = encodeCacheEntry("k1", testIdentity(), entry);
+  auto decoded = decodeCacheEntry(bytes, "k1", testIdentity());
+  ASSERT_FALSE(bool(decoded));
+  EXPECT_NE(llvm::toString(decoded.takeError()).find("packed copy"),
+            std::string::npos);
 }
 
 TEST_F(CompileCacheTest, StoreThenLoad) {
@@ -294,11 +320,11 @@ TEST_F(CompileCacheTest, EvictRemovesAbandonedTemporaries) {
 
 class CompileCachedTest : public CompileCacheTest {
 protected:
-  std::unique_ptr<JitModule> compile(CompileCache &cache,
-                                     CacheStatus expected) {
+  std::unique_ptr<JitModule> compile(CompileCache &cache, CacheStatus expected,
+                                     const char *net = kNet) {
     CompileOptions options;
     options.numThreads = 1;
-    auto jit = compiler.compile(kNet, "construct", options, "<test>", &cache);
+    auto jit = compiler.compile(net, "construct", options, "<test>", &cache);
     if (!jit) {
       ADD_FAILURE() << llvm::toString(jit.takeError());
       return nullptr;
@@ -309,10 +335,10 @@ protected:
     return std::move(*jit);
   }
 
-  std::vector<float> run(JitModule &jit) {
-    HostTensor x(DType::F32, {2, 3}), w(DType::F32, {4, 3});
-    for (int i = 0; i < 6; ++i)
-      x.dataAs<float>()[i] = 0.37f * i - 1.1f;
+  std::vector<float> run(JitModule &jit, int64_t rows = 2) {
+    HostTensor x(DType::F32, {rows, 3}), w(DType::F32, {4, 3});
+    for (int i = 0; i < rows * 3; ++i)
+      x.dataAs<float>()[i] = 0.37f * (i % 7) - 1.1f;
     for (int i = 0; i < 12; ++i)
       w.dataAs<float>()[i] = 0.13f * (i % 5) - 0.21f * (i % 3);
     auto results = jit.run({x, w});
@@ -320,7 +346,8 @@ protected:
     if (!results)
       return {};
     const HostTensor &y = (*results)[0];
-    return std::vector<float>(y.dataAs<float>(), y.dataAs<float>() + 8);
+    return std::vector<float>(y.dataAs<float>(),
+                              y.dataAs<float>() + rows * 4);
   }
 
   void expectBitIdentical(const std::vector<float> &a,
@@ -346,6 +373,21 @@ TEST_F(CompileCachedTest, SecondCompileLoadsTheObject) {
   // relu(x @ w^T) for the inputs run() uses, by hand: some zeros, some not.
   EXPECT_NE(std::count(expected.begin(), expected.end(), 0.0f), 8);
   expectBitIdentical(run(*warm), expected);
+}
+
+TEST_F(CompileCachedTest, PackedCopiesSurviveTheCache) {
+  CompileCache cache(cacheDir());
+  auto cold = compile(cache, CacheStatus::Miss, kDynamicNet);
+  ASSERT_TRUE(cold);
+  ASSERT_EQ(cold->signature().packedCopies.size(), 1u);
+  auto warm = compile(cache, CacheStatus::Hit, kDynamicNet);
+  ASSERT_TRUE(warm);
+  ASSERT_EQ(warm->signature().packedCopies.size(), 1u);
+  EXPECT_EQ(warm->signature().packedCopies[0].arg, 1u);
+  // 37 rows: 32-, 4- and 1-row tiles, so both layouts of the weight.
+  std::vector<float> expected = run(*cold, 37);
+  EXPECT_NE(std::count(expected.begin(), expected.end(), 0.0f), 37 * 4);
+  expectBitIdentical(run(*warm, 37), expected);
 }
 
 TEST_F(CompileCachedTest, DamagedEntriesAreRebuiltNotRun) {

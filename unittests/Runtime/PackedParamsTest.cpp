@@ -90,6 +90,37 @@ TEST(PackedParamsTest, InvalidationRepacksTheSameBuffer) {
   EXPECT_EQ(before.dataAs<float>()[0], 0.f);
 }
 
+TEST(PackedParamsTest, TrailingCopiesFollowTheArguments) {
+  // Argument 1 is read both as passed and as a copy (a ?-batch graph's
+  // large and batch-1 tiles), argument 2 only packed: the in-place copy
+  // comes at its own index, the trailing one after the caller's three.
+  PackedParamCache cache(
+      {PackedLayout::None, PackedLayout::None, PackedLayout::Transpose},
+      {{1, PackedLayout::Transpose}});
+  HostTensor x = matrix(1, 4), w = matrix(2, 4), v = matrix(3, 2, 10);
+  llvm::SmallVector<std::pair<size_t, HostTensor>, 4> packed;
+  ASSERT_FALSE(bool(cache.resolve({x, w, v}, packed)));
+  ASSERT_EQ(packed.size(), 2u);
+  EXPECT_EQ(packed[0].first, 2u);
+  EXPECT_EQ(packed[0].second.dataAs<float>()[1], 12.f);
+  EXPECT_EQ(packed[1].first, 3u);
+  EXPECT_EQ(packed[1].second.shape(), llvm::ArrayRef<int64_t>({4, 2}));
+  EXPECT_EQ(packed[1].second.dataAs<float>()[1], w.dataAs<float>()[4]);
+  // Reused on the next call, as in-place copies are.
+  packed.clear();
+  ASSERT_FALSE(bool(cache.resolve({x, w, v}, packed)));
+  EXPECT_EQ(cache.packCount(), 2u);
+}
+
+TEST(PackedParamsTest, CopyOfAMissingArgumentIsAnError) {
+  PackedParamCache cache({PackedLayout::None}, {{3, PackedLayout::Transpose}});
+  llvm::SmallVector<std::pair<size_t, HostTensor>, 4> packed;
+  llvm::Error err = cache.resolve({matrix(1, 4)}, packed);
+  ASSERT_TRUE(bool(err));
+  EXPECT_NE(llvm::toString(std::move(err)).find("copies argument 3"),
+            std::string::npos);
+}
+
 TEST(PackedParamsTest, NothingPackedIsEmpty) {
   PackedParamCache cache({PackedLayout::None, PackedLayout::None});
   EXPECT_TRUE(cache.empty());

@@ -32,8 +32,19 @@ enum class PackedLayout {
   Transpose, // a [rows, cols] parameter passed as [cols, rows]
 };
 
+/// A trailing argument of a compiled entry that callers do not pass: the
+/// runtime's copy of caller argument `arg` in `layout` (ms.packed_copy_of,
+/// for a weight that the entry reads in both layouts).
+struct PackedCopy {
+  size_t arg;
+  PackedLayout layout;
+};
+
 /// Parses an ms.packed value ("transpose"); nullopt if unknown.
 std::optional<PackedLayout> parsePackedLayout(llvm::StringRef text);
+
+/// The ms.packed value of `layout`; "" for None.
+llvm::StringRef packedLayoutName(PackedLayout layout);
 
 /// `tensor` (rank 2) in `layout`, in a new buffer.
 llvm::Expected<HostTensor> packTensor(const HostTensor &tensor,
@@ -45,14 +56,18 @@ void invalidatePackedParams();
 
 class PackedParamCache {
 public:
-  /// `layouts[i]` is what the entry asks for argument i.
-  explicit PackedParamCache(llvm::ArrayRef<PackedLayout> layouts);
+  /// `layouts[i]` is what the entry asks for argument i (in place of the
+  /// caller's); `copies` are its trailing packed arguments.
+  explicit PackedParamCache(llvm::ArrayRef<PackedLayout> layouts,
+                            llvm::ArrayRef<PackedCopy> copies = {});
 
   bool empty() const { return slots.empty(); }
 
-  /// (argument index, packed copy) for each packed argument of `args`,
-  /// packing the ones whose buffer is new, rebound or invalidated. The
-  /// copies stay valid for the call even if another thread repacks.
+  /// (entry argument index, packed copy) for each packed argument, in
+  /// order: the ones in place of `args[i]` at i, then the trailing copies
+  /// at args.size(), args.size() + 1, ... Packs the ones whose buffer is
+  /// new, rebound or invalidated. The copies stay valid for the call even
+  /// if another thread repacks.
   llvm::Error resolve(llvm::ArrayRef<HostTensor> args,
                       llvm::SmallVectorImpl<std::pair<size_t, HostTensor>> &out);
 
@@ -61,7 +76,8 @@ public:
 
 private:
   struct Slot {
-    size_t arg;
+    size_t arg;      // the caller's argument it copies
+    size_t position; // the entry argument it is passed as
     PackedLayout layout;
     std::weak_ptr<void> source; // identifies the buffer; never reused
     uint64_t epoch = 0;

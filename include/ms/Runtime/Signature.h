@@ -52,6 +52,9 @@ struct EntrySignature {
   std::string entry;
   std::vector<TensorSpec> args;
   std::vector<TensorSpec> results;
+  /// The compiled code's trailing arguments that callers do not pass
+  /// (ms.packed_copy_of); the runtime makes them (PackedParams.h).
+  std::vector<PackedCopy> packedCopies;
 
   /// Checks a caller's arguments: count, dtype and shape of each, and that
   /// all ? dims get the same batch.
@@ -76,7 +79,8 @@ mlir::Type mlirElementType(mlir::MLIRContext *ctx, DType dtype);
 llvm::Expected<EntrySignature> readSignature(mlir::Operation *funcOp);
 
 /// Sets each argument's `packed` from the ms.packed attributes of `funcOp`,
-/// the entry as a pipeline stage left it (ms-pack-parameters adds them).
+/// the entry as a pipeline stage left it (ms-pack-parameters adds them),
+/// and `packedCopies` from its trailing ms.packed_copy_of arguments.
 llvm::Error readPackedLayouts(mlir::Operation *funcOp, EntrySignature &sig);
 
 } // namespace runtime

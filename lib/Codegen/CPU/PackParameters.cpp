@@ -25,6 +25,7 @@ namespace {
 
 constexpr llvm::StringLiteral kParamAttr = "ms.param";
 constexpr llvm::StringLiteral kPackedAttr = "ms.packed";
+constexpr llvm::StringLiteral kPackedCopyOfAttr = "ms.packed_copy_of";
 
 /// A matmul x @ w^T with `w` as its transposed B operand and at most
 /// `maxRows` rows of x.
@@ -40,93 +41,43 @@ bool isSmallTransposedMatmul(Operation *user, Value w, int64_t maxRows) {
          xType.getDimSize(0) <= maxRows;
 }
 
-/// The private function a call to which is its only use, or null: only
-/// such a callee may change the layout of its arguments with its caller
-/// (ms-split-dynamic-batch's batch tiles are called this way).
-func::FuncOp soleCallee(Operation *user, ModuleOp module) {
-  auto call = dyn_cast<func::CallOp>(user);
-  if (!call)
-    return nullptr;
-  auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-  if (!callee || callee.isExternal() || callee.isPublic())
-    return nullptr;
-  std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(callee, module);
-  if (!uses || !llvm::hasSingleElement(*uses))
-    return nullptr;
-  return callee;
-}
+/// The transposed-B matmuls that read a weight, split at `maxRows` rows.
+struct WeightUses {
+  SmallVector<Operation *> small, large;
+};
 
-/// The callee arguments that `arg` is passed to, through sole calls.
-SmallVector<BlockArgument> calleeArguments(BlockArgument arg,
-                                           ModuleOp module) {
-  SmallVector<BlockArgument> args;
-  for (OpOperand &use : arg.getUses())
-    if (func::FuncOp callee = soleCallee(use.getOwner(), module))
-      args.push_back(callee.getArgument(use.getOperandNumber()));
-  return args;
-}
-
-/// True when every use of `arg` is a transposed matmul of any rows, in
-/// `func` or (followed into sole callees) in its callees, and at least one
-/// has at most `maxRows` rows. The packed layout must serve all of them (the original
-/// is no longer passed); it keeps each sum's order, so the bits stay.
-bool allUsesPackable(BlockArgument arg, int64_t maxRows, ModuleOp module) {
-  if (arg.use_empty())
-    return false;
-  bool small = false;
-  for (OpOperand &use : arg.getUses()) {
-    Operation *user = use.getOwner();
-    // A ?-batch graph's tiles (ms-split-dynamic-batch) read one weight with
-    // 64, 16, 4 and 1 rows: one small one is reason to pack for all.
-    if (isSmallTransposedMatmul(user, arg,
-                                std::numeric_limits<int64_t>::max())) {
-      small |= isSmallTransposedMatmul(user, arg, maxRows);
-      continue;
-    }
-    func::FuncOp callee = soleCallee(user, module);
-    if (!callee)
-      return false;
-    BlockArgument inner = callee.getArgument(use.getOperandNumber());
-    if (inner.use_empty())
-      return false;
-    for (Operation *innerUser : inner.getUsers()) {
-      if (!isSmallTransposedMatmul(innerUser, inner,
-                                   std::numeric_limits<int64_t>::max()))
-        return false;
-      small |= isSmallTransposedMatmul(innerUser, inner, maxRows);
-    }
+/// The uses of `arg` when every one is a transposed-B matmul; nullopt
+/// otherwise (the weight has another reader, or a writer: a packed copy
+/// made before the call would go stale).
+std::optional<WeightUses> classifyUses(BlockArgument arg, int64_t maxRows) {
+  WeightUses uses;
+  for (Operation *user : arg.getUsers()) {
+    if (!isSmallTransposedMatmul(user, arg,
+                                 std::numeric_limits<int64_t>::max()))
+      return std::nullopt;
+    (isSmallTransposedMatmul(user, arg, maxRows) ? uses.small : uses.large)
+        .push_back(user);
   }
-  return small;
+  return uses;
 }
 
 /// x @ w^T becomes x @ wT with wT the packed argument; the accumulator and
 /// K order stay, so the bits do too.
-void rewriteMatmuls(Value arg, ArrayRef<Operation *> users) {
+void rewriteMatmuls(Value packed, ArrayRef<Operation *> users) {
   for (Operation *user : users) {
     auto matmul = cast<linalg::MatmulOp>(user);
     OpBuilder b(matmul);
     auto plain = linalg::MatmulOp::create(
         b, matmul.getLoc(), matmul->getResultTypes(),
-        ValueRange{matmul.getDpsInputs()[0], arg}, matmul.getDpsInits());
+        ValueRange{matmul.getDpsInputs()[0], packed}, matmul.getDpsInits());
     matmul->replaceAllUsesWith(plain);
     matmul->erase();
   }
 }
 
-void rewriteUses(Value arg) {
-  SmallVector<Operation *> users(arg.getUsers());
-  rewriteMatmuls(arg, users);
-}
-
-/// Gives `arg` the transposed type of `type` and its matmuls the packed
-/// operand.
-void packArgument(BlockArgument arg, RankedTensorType type) {
-  arg.setType(RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
-                                    type.getElementType()));
-  SmallVector<Operation *> users(arg.getUsers());
-  if (llvm::all_of(users, [](Operation *u) { return isa<linalg::MatmulOp>(u); }))
-    rewriteUses(arg);
+RankedTensorType transposedType(RankedTensorType type) {
+  return RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
+                               type.getElementType());
 }
 
 /// Updates a function's type after its arguments changed type.
@@ -136,37 +87,55 @@ void syncFunctionType(func::FuncOp func) {
                                          func.getFunctionType().getResults()));
 }
 
-/// Packs the weights of `func`'s small-batch matmuls; returns whether it
-/// changed the signature.
-bool packArguments(func::FuncOp func, int64_t maxRows, ModuleOp module) {
-  bool changed = false;
-  for (BlockArgument arg : func.getArguments()) {
+/// Only small matmuls read the weight: the argument itself becomes [in, out].
+void packInPlace(func::FuncOp func, BlockArgument arg,
+                 const WeightUses &uses) {
+  arg.setType(transposedType(cast<RankedTensorType>(arg.getType())));
+  rewriteMatmuls(arg, uses.small);
+  func.setArgAttr(arg.getArgNumber(), kPackedAttr,
+                  StringAttr::get(func.getContext(), "transpose"));
+  syncFunctionType(func);
+}
+
+/// Small and large matmuls read the weight (a ?-batch graph's batch tiles):
+/// the small ones get an [in, out] copy as a new trailing argument, which
+/// the runtime makes from the caller's argument `ms.packed_copy_of`; the
+/// large ones keep the register-tiled x @ w^T path of a static graph.
+void appendPackedCopy(func::FuncOp func, BlockArgument arg,
+                      const WeightUses &uses) {
+  MLIRContext *ctx = func.getContext();
+  unsigned i = arg.getArgNumber();
+  Builder b(ctx);
+  NamedAttrList attrs;
+  attrs.set(kParamAttr, func.getArgAttr(i, kParamAttr));
+  attrs.set(kPackedAttr, b.getStringAttr("transpose"));
+  attrs.set(kPackedCopyOfAttr, b.getI64IntegerAttr(i));
+  unsigned index = func.getNumArguments();
+  if (failed(func.insertArgument(
+          index, transposedType(cast<RankedTensorType>(arg.getType())),
+          attrs.getDictionary(ctx), arg.getLoc())))
+    return;
+  rewriteMatmuls(func.getArgument(index), uses.small);
+}
+
+/// Packs the weights of `func`'s small-batch matmuls.
+void packArguments(func::FuncOp func, int64_t maxRows) {
+  SmallVector<BlockArgument> args(func.getArguments());
+  for (BlockArgument arg : args) {
     unsigned i = arg.getArgNumber();
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!func.getArgAttr(i, kParamAttr) || func.getArgAttr(i, kPackedAttr) ||
         !type || type.getRank() != 2 || !type.hasStaticShape() ||
-        !type.getElementType().isF32() ||
-        !allUsesPackable(arg, maxRows, module))
+        !type.getElementType().isF32())
       continue;
-    SmallVector<BlockArgument> inner = calleeArguments(arg, module);
-    // The entry's own matmuls; the calls just pass the new type on.
-    arg.setType(RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
-                                      type.getElementType()));
-    SmallVector<Operation *> matmuls;
-    for (Operation *user : arg.getUsers())
-      if (isa<linalg::MatmulOp>(user))
-        matmuls.push_back(user);
-    rewriteMatmuls(arg, matmuls);
-    for (BlockArgument calleeArg : inner) {
-      packArgument(calleeArg, type);
-      syncFunctionType(
-          cast<func::FuncOp>(calleeArg.getOwner()->getParentOp()));
-    }
-    func.setArgAttr(i, kPackedAttr,
-                    StringAttr::get(func.getContext(), "transpose"));
-    changed = true;
+    std::optional<WeightUses> uses = classifyUses(arg, maxRows);
+    if (!uses || uses->small.empty())
+      continue;
+    if (uses->large.empty())
+      packInPlace(func, arg, *uses);
+    else
+      appendPackedCopy(func, arg, *uses);
   }
-  return changed;
 }
 
 struct MSPackParametersPass
@@ -180,9 +149,7 @@ struct MSPackParametersPass
       if (func.isExternal() ||
           !SymbolTable::symbolKnownUseEmpty(func, module))
         continue;
-      if (!packArguments(func, maxRows, module))
-        continue;
-      syncFunctionType(func);
+      packArguments(func, maxRows);
     }
   }
 };

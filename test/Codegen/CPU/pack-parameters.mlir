@@ -73,3 +73,35 @@ func.func @caller(%x: tensor<1x16xf32>, %w: tensor<8x16xf32>) -> tensor<1x8xf32>
   %r = func.call @called(%x, %w) : (tensor<1x16xf32>, tensor<8x16xf32>) -> tensor<1x8xf32>
   return %r : tensor<1x8xf32>
 }
+
+// -----
+
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+// A weight read by a 1-row and a 64-row matmul (a ?-batch graph's tiles):
+// the 64-row one keeps the argument and its x @ w^T; the 1-row one reads a
+// trailing [in, out] copy that the runtime makes from argument 1. A second
+// run adds no second copy.
+// CHECK-LABEL: func.func @tiles
+// CHECK-SAME: %[[X1:arg[0-9]+]]: tensor<1x16xf32>, %[[X64:arg[0-9]+]]: tensor<64x16xf32>,
+// CHECK-SAME: %[[W:arg[0-9]+]]: tensor<8x16xf32> {ms.param = "fc.weight"},
+// CHECK-SAME: %[[WT:arg[0-9]+]]: tensor<16x8xf32> {ms.packed = "transpose", ms.packed_copy_of = 2 : i64, ms.param = "fc.weight"})
+// CHECK-NOT: ms.packed_copy_of
+// CHECK: linalg.matmul ins(%[[X1]], %[[WT]] : tensor<1x16xf32>, tensor<16x8xf32>)
+// CHECK: linalg.matmul indexing_maps = {{.*}} ins(%[[X64]], %[[W]] : tensor<64x16xf32>, tensor<8x16xf32>)
+// NONE-LABEL: func.func @tiles
+// NONE-NOT: ms.packed
+func.func @tiles(%x1: tensor<1x16xf32>, %x64: tensor<64x16xf32>,
+                 %w: tensor<8x16xf32> {ms.param = "fc.weight"})
+    -> (tensor<1x8xf32>, tensor<64x8xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %r1 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x1, %w : tensor<1x16xf32>, tensor<8x16xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %e64 = tensor.empty() : tensor<64x8xf32>
+  %f64 = linalg.fill ins(%c0 : f32) outs(%e64 : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %r64 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x64, %w : tensor<64x16xf32>, tensor<8x16xf32>) outs(%f64 : tensor<64x8xf32>) -> tensor<64x8xf32>
+  return %r1, %r64 : tensor<1x8xf32>, tensor<64x8xf32>
+}

@@ -66,16 +66,19 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
     runtime transposes each bound parameter buffer once and caches the copy
     (include/ms/Runtime/PackedParams.h).
 
-    A weight read by several matmuls is packed when every one takes it as
-    transposed B, whatever its rows, and one has at most `max-rows` rows: a
-    ?-batch graph (ms-split-dynamic-batch) reads each weight in tiles of 64,
-    16, 4 and 1 rows, and its batch-1 tile is a GEMV. Packing keeps each
-    sum's order, so the larger tiles keep their bits.
+    A weight that small and larger matmuls read alike (a ?-batch graph,
+    ms-split-dynamic-batch, reads each weight in tiles of 64, 32, 16, 4
+    and 1 rows) keeps its argument for the larger ones, which stay on the
+    register-tiled `x @ w^T` path of a static graph. The small ones read a
+    new trailing argument, `[in, out]`, tagged `ms.packed = "transpose"` and
+    `ms.packed_copy_of = i`: callers do not pass it, the runtime makes it
+    from their argument `i`. Either way each sum keeps its order, so every
+    tile keeps its bits.
 
-    Only functions without callers (entries) change, since a caller would
-    pass the old layout, and with them the private functions that one call
-    of the entry alone reaches (the weight's matmuls there count as the
-    entry's).
+    A weight with any other use (a writer, a transpose) is left alone: the
+    runtime's copy is made before the call and would go stale. Only
+    functions without callers (entries) change, since a caller would pass
+    the old layout.
   }];
   let options = [
     Option<"maxRows", "max-rows", "int64_t", /*default=*/"4",

@@ -328,7 +328,7 @@ struct MSSplitDynamicBatchPass
     ModuleOp module = getOperation();
     SmallVector<int64_t> sizes(batchTiles.begin(), batchTiles.end());
     if (sizes.empty())
-      sizes = {64, 16, 4, 1};
+      sizes = {64, 32, 16, 4, 1};
     for (size_t i = 0; i < sizes.size(); ++i)
       if (sizes[i] <= 0 || (i > 0 && sizes[i] >= sizes[i - 1]) ||
           (i + 1 == sizes.size() && sizes[i] != 1)) {

@@ -115,8 +115,8 @@ def MSSplitDynamicBatch : Pass<"ms-split-dynamic-batch", "::mlir::ModuleOp"> {
 
     ```mlir
     func.func @construct(%x: tensor<?x784xf32>, %w: ...) -> tensor<?x10xf32>
-    // becomes, with batch-tiles=64,16,4,1: batch 37 is 16 + 16 + 4 + 1
-    //   scf.for over tiles of 64, 16, 4, 1 rows:
+    // becomes, with batch-tiles=64,32,16,4,1: batch 37 is 32 + 4 + 1
+    //   scf.for over tiles of 64, 32, 16, 4, 1 rows:
     //     tensor.extract_slice %x -> tensor<Bx784xf32>
     //     the ms ops on tensor<Bx...> (a call would copy the rows)
     //     tensor.insert_slice into the tensor<?x10xf32> result
@@ -140,7 +140,7 @@ def MSSplitDynamicBatch : Pass<"ms-split-dynamic-batch", "::mlir::ModuleOp"> {
   let options = [
     ListOption<"batchTiles", "batch-tiles", "int64_t",
                "Static batch tile sizes, largest first, ending in 1 "
-               "(default 64,16,4,1)">
+               "(default 64,32,16,4,1)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
