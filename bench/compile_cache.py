@@ -34,46 +34,21 @@ CHILD = r"""
 import json, sys, time
 import numpy as np
 import msmlir as ms
-from msmlir import nn, Tensor
+from msmlir import Tensor
 
 kind, cache = sys.argv[1], sys.argv[2]
 ms.set_context(mode=ms.GRAPH_MODE, enable_compile_cache=True,
                compile_cache_path=cache)
 ms.set_seed(1)
+# The networks the tests use: the seed MLP and LeNet-5.
+sys.path.insert(0, sys.argv[3])
 if kind == "mlp":
-    class Network(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.flatten = nn.Flatten()
-            self.dense_relu_sequential = nn.SequentialCell(
-                nn.Dense(28 * 28, 512), nn.ReLU(), nn.Dense(512, 512),
-                nn.ReLU(), nn.Dense(512, 10))
-
-        def construct(self, x):
-            return self.dense_relu_sequential(self.flatten(x))
+    from conftest import Network
     net = Network()
     x = np.ones([64, 1, 28, 28], np.float32)
 else:
-    class LeNet5(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-            self.relu = nn.ReLU()
-            self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
-            self.flatten = nn.Flatten()
-            self.fc1 = nn.Dense(16 * 5 * 5, 120)
-            self.fc2 = nn.Dense(120, 84)
-            self.fc3 = nn.Dense(84, 10)
-
-        def construct(self, x):
-            x = self.pool(self.relu(self.conv1(x)))
-            x = self.pool(self.relu(self.conv2(x)))
-            x = self.flatten(x)
-            x = self.relu(self.fc1(x))
-            x = self.relu(self.fc2(x))
-            return self.fc3(x)
-    net = LeNet5()
+    from test_dynamic_shape import LeNet
+    net = LeNet()
     x = np.ones([64, 1, 32, 32], np.float32)
 x = Tensor(x)
 start = time.perf_counter()
@@ -89,7 +64,8 @@ print(json.dumps({"first_ms": first * 1e3,
 
 
 def child(kind, cache):
-    proc = subprocess.run([sys.executable, "-c", CHILD, kind, cache],
+    tests = os.path.join(ROOT, "python", "tests")
+    proc = subprocess.run([sys.executable, "-c", CHILD, kind, cache, tests],
                           capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         sys.exit(f"{kind} child failed:\n{proc.stderr}")

@@ -308,6 +308,15 @@ def _set_flag(flag, origin):
     return assign
 
 
+def _python_only(node, kind):
+    """`node` left as Python control flow (it has a break, return or else
+    that a graph region cannot hold): a tensor condition is then an error
+    that says what to change."""
+    node.test = ast.copy_location(_call(
+        "python_condition", node.test, ast.Constant(value=kind)), node.test)
+    return node
+
+
 def _not_flags(flags, origin):
     test = ast.UnaryOp(op=ast.Not(), operand=(
         _name(flags[0]) if len(flags) == 1 else
@@ -468,16 +477,9 @@ class _Converter(ast.NodeTransformer):
                 return converted + [back]
         live = self._live(node)
         escapes = _escapes(node.body + node.orelse)
-        node.test = self.visit(node.test)
-        node.body = self._stmts(node.body)
-        node.orelse = self._stmts(node.orelse)
+        self._visit_parts(node)
         if escapes:
-            # Python control flow only: a tensor condition is an error
-            # that says what to change.
-            node.test = ast.copy_location(_call(
-                "python_condition", node.test, ast.Constant(value="if")),
-                node.test)
-            return node
+            return _python_only(node, "if")
         names = _assigned(node.body + node.orelse)
         true_fn, false_fn = self._fresh("if_true"), self._fresh("if_false")
         stmts = [
@@ -488,6 +490,12 @@ class _Converter(ast.NodeTransformer):
                 _str_tuple(names), _gather(names), live)),
         ]
         return self._located(stmts, node)
+
+    def _visit_parts(self, node):
+        """Converts an if's or a while's condition, body and else."""
+        node.test = self.visit(node.test)
+        node.body = self._stmts(node.body)
+        node.orelse = self._stmts(node.orelse)
 
     def _flag_exits(self, node):
         """Rewrites the loop's break/continue into flags (see above); the
@@ -533,14 +541,9 @@ class _Converter(ast.NodeTransformer):
 
     def _visit_while(self, node, live):
         escapes = node.orelse or _escapes(node.body)
-        node.test = self.visit(node.test)
-        node.body = self._stmts(node.body)
-        node.orelse = self._stmts(node.orelse)
+        self._visit_parts(node)
         if escapes:
-            node.test = ast.copy_location(_call(
-                "python_condition", node.test, ast.Constant(value="while")),
-                node.test)
-            return node
+            return _python_only(node, "while")
         names = _assigned(node.body)
         cond_fn, body_fn = self._fresh("while_cond"), self._fresh(
             "while_body")

@@ -140,41 +140,33 @@ def for_range(range_fn, args, body_fn, names, inits, live, brk=None):
     return _graph_for_range(args, body_fn, names, inits, live, brk)
 
 
-def and_(*operands):
+def _bool_op(op, decides, operands):
+    """`and`/`or` over thunks: Python's meaning on Python values; on a
+    symbolic tensor, the graph's `op`. A value whose truth is `decides`
+    (False for `and`, True for `or`) ends the chain and is the result."""
     value = operands[0]()
     for operand in operands[1:]:
         if _symbolic(value):
             other = operand()
-            if not isinstance(other, Tensor):
-                if other:
-                    value = _as_bool(value)
-                else:
-                    return other
+            if isinstance(other, Tensor):
+                value = _logical(op, value, other)
+            elif bool(other) == decides:
+                return other
             else:
-                value = _logical("logical_and", value, other)
-        elif not value:
+                value = _as_bool(value)
+        elif bool(value) == decides:
             return value
         else:
             value = operand()
     return value
+
+
+def and_(*operands):
+    return _bool_op("logical_and", False, operands)
 
 
 def or_(*operands):
-    value = operands[0]()
-    for operand in operands[1:]:
-        if _symbolic(value):
-            other = operand()
-            if not isinstance(other, Tensor):
-                if other:
-                    return other
-                value = _as_bool(value)
-            else:
-                value = _logical("logical_or", value, other)
-        elif value:
-            return value
-        else:
-            value = operand()
-    return value
+    return _bool_op("logical_or", True, operands)
 
 
 def not_(value):

@@ -4,6 +4,7 @@
 #include "ms/Runtime/GraphCompiler.h"
 
 #include "TempDirTest.h"
+#include "TestNets.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -17,16 +18,6 @@ using namespace ms;
 using namespace ms::runtime;
 
 namespace {
-
-const char *kNet = R"mlir(
-func.func @construct(%x: tensor<2x3xf32>,
-                     %w: tensor<4x3xf32> {ms.param = "fc.weight"})
-    -> tensor<2x4xf32> {
-  %0 = ms.dense %x, %w : tensor<2x3xf32>, tensor<4x3xf32>
-  %1 = ms.relu %0 : tensor<2x4xf32>
-  return %1 : tensor<2x4xf32>
-}
-)mlir";
 
 // Dense on a ? batch: the weight is read as passed by the 64-, 32- and
 // 16-row tiles and as a packed copy by the 4- and 1-row ones.

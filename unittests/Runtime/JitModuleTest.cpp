@@ -2,6 +2,8 @@
 
 #include "ms/Runtime/JitModule.h"
 
+#include "TestNets.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -12,16 +14,6 @@ using namespace ms;
 using namespace ms::runtime;
 
 namespace {
-
-const char *kNet = R"mlir(
-func.func @construct(%x: tensor<2x3xf32>,
-                     %w: tensor<4x3xf32> {ms.param = "fc.weight"})
-    -> tensor<2x4xf32> {
-  %0 = ms.dense %x, %w : tensor<2x3xf32>, tensor<4x3xf32>
-  %1 = ms.relu %0 : tensor<2x4xf32>
-  return %1 : tensor<2x4xf32>
-}
-)mlir";
 
 class JitModuleTest : public ::testing::Test {
 protected:

@@ -234,6 +234,63 @@ FailureOr<func::FuncOp> specialize(func::FuncOp func, int64_t batch,
   return copy;
 }
 
+/// The offsets, sizes and strides of `size` rows of a `type` tensor from
+/// row `offset` on, whole in every other dim.
+struct RowSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+
+  RowSlice(OpBuilder &b, RankedTensorType type, Value offset, int64_t size)
+      : offsets(type.getRank(), b.getIndexAttr(0)),
+        strides(type.getRank(), b.getIndexAttr(1)) {
+    offsets[0] = offset;
+    sizes.push_back(b.getIndexAttr(size));
+    for (int64_t d : type.getShape().drop_front())
+      sizes.push_back(b.getIndexAttr(d));
+  }
+};
+
+/// The tile's ops cloned at `b` on `operands`; returns its results. Inlined,
+/// they read the rows in place (a call would copy them into a buffer of the
+/// callee's layout).
+SmallVector<Value> inlineTile(OpBuilder &b, func::FuncOp tile,
+                              ValueRange operands) {
+  IRMapping mapping;
+  Block &tileBody = tile.getBody().front();
+  mapping.map(tileBody.getArguments(), operands);
+  for (Operation &op : tileBody.without_terminator())
+    b.clone(op, mapping);
+  SmallVector<Value> results;
+  for (Value v : tileBody.getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
+}
+
+/// One iteration of a tile loop: the `size` rows at `offset` of each
+/// batched argument through the tile's ops, written into `into`.
+SmallVector<Value> buildTileStep(OpBuilder &b, Location loc, Block &body,
+                                 func::FuncOp tile, int64_t size,
+                                 Value offset, ValueRange into) {
+  SmallVector<Value> operands;
+  for (BlockArgument arg : body.getArguments()) {
+    if (!isBatched(arg.getType())) {
+      operands.push_back(arg);
+      continue;
+    }
+    auto type = cast<RankedTensorType>(arg.getType());
+    RowSlice rows(b, type, offset, size);
+    operands.push_back(tensor::ExtractSliceOp::create(
+        b, loc, withBatch(type, size), arg, rows.offsets, rows.sizes,
+        rows.strides));
+  }
+  SmallVector<Value> updated;
+  for (auto [value, result] : llvm::zip(inlineTile(b, tile, operands), into)) {
+    RowSlice rows(b, cast<RankedTensorType>(result.getType()), offset, size);
+    updated.push_back(tensor::InsertSliceOp::create(
+        b, loc, value, result, rows.offsets, rows.sizes, rows.strides));
+  }
+  return updated;
+}
+
 /// Replaces the body of `func` by the loops over batch tiles, each running
 /// the ops of its tile-size copy in `tiles`.
 void buildTileLoops(func::FuncOp func, ArrayRef<func::FuncOp> tiles,
@@ -248,17 +305,15 @@ void buildTileLoops(func::FuncOp func, ArrayRef<func::FuncOp> tiles,
     body.back().erase();
 
   OpBuilder b = OpBuilder::atBlockEnd(&body);
-  Value batchArg;
-  for (BlockArgument arg : body.getArguments())
-    if (isBatched(arg.getType())) {
-      batchArg = arg;
-      break;
-    }
+  BlockArgument batchArg = *llvm::find_if(
+      body.getArguments(),
+      [](BlockArgument arg) { return isBatched(arg.getType()); });
   Value n = tensor::DimOp::create(b, loc, batchArg, 0);
   SmallVector<Value> results;
   for (Type type : resultTypes)
     results.push_back(tensor::EmptyOp::create(
         b, loc, cast<RankedTensorType>(type), ValueRange{n}));
+  // As many tiles of each size as fit, largest first.
   Value start = arith::ConstantIndexOp::create(b, loc, 0);
   for (auto [tile, size] : llvm::zip(tiles, sizes)) {
     Value step = arith::ConstantIndexOp::create(b, loc, size);
@@ -269,50 +324,8 @@ void buildTileLoops(func::FuncOp func, ArrayRef<func::FuncOp> tiles,
     auto loop = scf::ForOp::create(
         b, loc, start, stop, step, results,
         [&](OpBuilder &lb, Location l, Value offset, ValueRange iter) {
-          SmallVector<Value> operands;
-          for (BlockArgument arg : body.getArguments()) {
-            if (!isBatched(arg.getType())) {
-              operands.push_back(arg);
-              continue;
-            }
-            auto type = cast<RankedTensorType>(arg.getType());
-            SmallVector<OpFoldResult> offsets(type.getRank(),
-                                              lb.getIndexAttr(0));
-            offsets[0] = offset;
-            SmallVector<OpFoldResult> sizesOf, strides(type.getRank(),
-                                                       lb.getIndexAttr(1));
-            sizesOf.push_back(lb.getIndexAttr(size));
-            for (int64_t d : type.getShape().drop_front())
-              sizesOf.push_back(lb.getIndexAttr(d));
-            operands.push_back(tensor::ExtractSliceOp::create(
-                lb, l, withBatch(type, size), arg, offsets, sizesOf,
-                strides));
-          }
-          // The tile's ops, inlined: they read the rows in place (a call
-          // would copy them into a buffer of the callee's layout).
-          IRMapping mapping;
-          Block &tileBody = func::FuncOp(tile).getBody().front();
-          mapping.map(tileBody.getArguments(), operands);
-          for (Operation &op : tileBody.without_terminator())
-            lb.clone(op, mapping);
-          SmallVector<Value> tileResults;
-          for (Value v : tileBody.getTerminator()->getOperands())
-            tileResults.push_back(mapping.lookupOrDefault(v));
-          SmallVector<Value> updated;
-          for (auto [value, into] : llvm::zip(tileResults, iter)) {
-            auto type = cast<RankedTensorType>(into.getType());
-            SmallVector<OpFoldResult> offsets(type.getRank(),
-                                              lb.getIndexAttr(0));
-            offsets[0] = offset;
-            SmallVector<OpFoldResult> sizesOf, strides(type.getRank(),
-                                                       lb.getIndexAttr(1));
-            sizesOf.push_back(lb.getIndexAttr(size));
-            for (int64_t d : type.getShape().drop_front())
-              sizesOf.push_back(lb.getIndexAttr(d));
-            updated.push_back(tensor::InsertSliceOp::create(
-                lb, l, value, into, offsets, sizesOf, strides));
-          }
-          scf::YieldOp::create(lb, l, updated);
+          scf::YieldOp::create(
+              lb, l, buildTileStep(lb, l, body, tile, size, offset, iter));
         });
     results.assign(loop.getResults().begin(), loop.getResults().end());
     start = stop;
