@@ -63,31 +63,9 @@ inline std::optional<int64_t> checkedProduct(ArrayRef<int64_t> sizes) {
   return product;
 }
 
-/// Casts `type` to a static-shaped ranked tensor, or reports why not. Every
-/// partial product of its dims fits in int64, so shape rules may multiply
-/// them (a 0 dim would otherwise hide an overflow among the others).
-inline FailureOr<RankedTensorType> staticTensor(StringRef opName,
-                                         std::optional<Location> loc,
-                                         Type type, StringRef operandName) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return opError(opName, loc, operandName, " must be a ranked tensor, got ",
-                   type);
-  if (!tensor.hasStaticShape())
-    return opError(opName, loc, operandName,
-                   " must have a static shape, got ", type);
-  SmallVector<int64_t> nonZero;
-  llvm::copy_if(tensor.getShape(), std::back_inserter(nonZero),
-                [](int64_t d) { return d != 0; });
-  if (!checkedProduct(nonZero))
-    return opError(opName, loc, operandName, " shape ",
-                   shapeStr(tensor.getShape()),
-                   " has more elements than int64 can count");
-  return tensor;
-}
-
 /// Casts `type` to a ranked tensor whose dims may be ? (dynamic), or reports
-/// why not. The static dims' product fits in int64, as for staticTensor.
+/// why not. The product of its static nonzero dims fits in int64, so shape
+/// rules may multiply them (a 0 dim would otherwise hide an overflow).
 inline FailureOr<RankedTensorType> rankedTensor(StringRef opName,
                                          std::optional<Location> loc,
                                          Type type, StringRef operandName) {
@@ -103,6 +81,19 @@ inline FailureOr<RankedTensorType> rankedTensor(StringRef opName,
                    shapeStr(tensor.getShape()),
                    " has more elements than int64 can count");
   return tensor;
+}
+
+/// Casts `type` to a static-shaped ranked tensor, or reports why not. Every
+/// partial product of its dims fits in int64, so shape rules may multiply
+/// them (a 0 dim would otherwise hide an overflow among the others).
+inline FailureOr<RankedTensorType> staticTensor(StringRef opName,
+                                         std::optional<Location> loc,
+                                         Type type, StringRef operandName) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (tensor && !tensor.hasStaticShape())
+    return opError(opName, loc, operandName,
+                   " must have a static shape, got ", type);
+  return rankedTensor(opName, loc, type, operandName);
 }
 
 /// Reports a ? in dim `dim` of `tensor`, a dim the op needs to know when
