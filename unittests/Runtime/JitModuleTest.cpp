@@ -1,6 +1,7 @@
 //===- JitModuleTest.cpp - Graph-mode JIT modules -------------------------===//
 
 #include "ms/Runtime/JitModule.h"
+#include "ms/Runtime/Signature.h"
 
 #include "TestNets.h"
 
@@ -44,6 +45,55 @@ TEST_F(JitModuleTest, SignatureComesFromTheTensorFunction) {
   EXPECT_EQ(sig.args[1].typeString(), "tensor<4x3xf32>");
   ASSERT_EQ(sig.results.size(), 1u);
   EXPECT_EQ(sig.results[0].typeString(), "tensor<2x4xf32>");
+}
+
+// The entry as ms-pack-parameters leaves it: caller arguments x and w, then
+// a trailing [in, out] copy of w that callers do not pass.
+const char *kPackedCopyNet = R"mlir(
+func.func @construct(%x: tensor<2x3xf32>,
+                     %w: tensor<4x3xf32> {ms.param = "fc.weight"},
+                     %wt: tensor<3x4xf32> {ms.param = "fc.weight",
+                                           ms.packed = "transpose",
+                                           ms.packed_copy_of = COPY : i64})
+    -> tensor<2x4xf32> {
+  %0 = ms.dense %x, %w : tensor<2x3xf32>, tensor<4x3xf32>
+  return %0 : tensor<2x4xf32>
+}
+)mlir";
+
+/// readPackedLayouts on kPackedCopyNet with `copyOf` in ms.packed_copy_of,
+/// for a caller that passes the first two arguments.
+llvm::Expected<EntrySignature> readPackedCopy(mlir::MLIRContext &context,
+                                              int copyOf) {
+  std::string source = kPackedCopyNet;
+  source.replace(source.find("COPY"), 4, std::to_string(copyOf));
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  EXPECT_TRUE(module);
+  mlir::Operation *func = &module->getBody()->front();
+  llvm::Expected<EntrySignature> sig = readSignature(func);
+  if (!sig)
+    return sig.takeError();
+  sig->args.pop_back(); // the copy is not a caller's argument
+  if (auto err = readPackedLayouts(func, *sig))
+    return std::move(err);
+  return sig;
+}
+
+TEST_F(JitModuleTest, TrailingPackedCopiesAreReadFromTheEntry) {
+  llvm::Expected<EntrySignature> sig = readPackedCopy(context, 1);
+  ASSERT_TRUE(bool(sig)) << llvm::toString(sig.takeError());
+  ASSERT_EQ(sig->packedCopies.size(), 1u);
+  EXPECT_EQ(sig->packedCopies[0].arg, 1u);
+  EXPECT_EQ(sig->packedCopies[0].layout, PackedLayout::Transpose);
+  EXPECT_EQ(sig->args[1].packed, PackedLayout::None);
+}
+
+TEST_F(JitModuleTest, PackedCopyOfAnArgumentCallersDoNotPassIsAnError) {
+  llvm::Expected<EntrySignature> sig = readPackedCopy(context, 2);
+  ASSERT_FALSE(bool(sig));
+  EXPECT_EQ(llvm::toString(sig.takeError()),
+            "@construct argument 2 is not a packed copy of an argument "
+            "callers pass");
 }
 
 TEST_F(JitModuleTest, RunsAndOwnsItsResults) {
