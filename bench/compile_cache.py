@@ -47,8 +47,8 @@ if kind == "mlp":
     net = Network()
     x = np.ones([64, 1, 28, 28], np.float32)
 else:
-    from test_dynamic_shape import LeNet
-    net = LeNet()
+    from conftest import LeNet5
+    net = LeNet5()
     x = np.ones([64, 1, 32, 32], np.float32)
 x = Tensor(x)
 start = time.perf_counter()

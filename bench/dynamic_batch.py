@@ -24,8 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python", "tests"))
 
 import msmlir as ms  # noqa: E402
 from msmlir import Tensor  # noqa: E402
-from conftest import Network as MLP  # noqa: E402
-from test_dynamic_shape import LeNet  # noqa: E402
+from conftest import LeNet5, Network as MLP  # noqa: E402
 
 BATCHES = [64, 37, 1]
 
@@ -94,7 +93,7 @@ def main():
     args = parser.parse_args()
     ms.set_context(mode=ms.GRAPH_MODE, jit_level=args.level)
     nets = {"mlp": ("MLP", MLP, (1, 28, 28)),
-            "lenet": ("LeNet-5", LeNet, (1, 32, 32))}
+            "lenet": ("LeNet-5", LeNet5, (1, 32, 32))}
     for key in args.nets.split(","):
         bench(*nets[key], args)
 

@@ -18,6 +18,10 @@ if not any(os.path.isdir(os.path.join(p, "msmlir")) for p in sys.path if p):
 import msmlir as ms  # noqa: E402
 from msmlir import nn  # noqa: E402
 
+# MindSpore model zoo's LeNet5, as the examples define it.
+sys.path.append(os.path.join(_HERE, "..", "..", "examples", "python"))
+from lenet_fashion_mnist import LeNet5  # noqa: E402,F401
+
 
 @pytest.fixture(autouse=True)
 def _reset_context():

@@ -11,34 +11,13 @@ import pytest
 import msmlir as ms
 from msmlir import nn, ops, Tensor
 
-from conftest import Network
+from conftest import LeNet5, Network
 
 LEVELS = ["O0", "O1", "O2"]
 BATCHES = [64, 37, 1]
 
 
-class LeNet(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.relu = nn.ReLU()
-        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-        self.fc1 = nn.Dense(400, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, 10)
-
-    def construct(self, x):
-        x = self.pool(self.relu(self.conv1(x)))
-        x = self.pool(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
-
-
-NETS = {"mlp": (Network, (1, 28, 28)), "lenet": (LeNet, (1, 32, 32))}
+NETS = {"mlp": (Network, (1, 28, 28)), "lenet": (LeNet5, (1, 32, 32))}
 
 
 def _bits(t):

@@ -26,6 +26,11 @@ import msmlir as ms
 from msmlir import nn
 from msmlir.communication import init, get_rank, get_group_size, release
 
+# MindSpore model zoo's LeNet5, as the examples define it.
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "..", "..", "..", "examples", "python"))
+from lenet_fashion_mnist import LeNet5  # noqa: E402
+
 
 class MLP(nn.Cell):
     """The seed MLP (784-512-512-10)."""
@@ -39,29 +44,6 @@ class MLP(nn.Cell):
 
     def construct(self, x):
         return self.dense_relu_sequential(self.flatten(x))
-
-
-class LeNet5(nn.Cell):
-    """MindSpore model zoo's LeNet5 on 32x32 inputs."""
-
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-        self.fc1 = nn.Dense(16 * 5 * 5, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, 10)
-
-    def construct(self, x):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
 
 
 OPTIMIZERS = {
