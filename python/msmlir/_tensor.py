@@ -32,13 +32,13 @@ ops = None
 _indexing = None
 
 # The PyNative executor's bound methods (re-bound when the jit level changes).
-_run1 = _run2 = _runn = None
+_call = _runn = None
 
 
 def _bind_executor(level):
-    global _run1, _run2, _runn
+    global _call, _runn
     ex = executor(level)
-    _run1, _run2, _runn = ex.run1, ex.run2, ex.run
+    _call, _runn = ex.call, ex.run
 
 
 _bind_executor(PYNATIVE_JIT_LEVEL)
@@ -151,7 +151,7 @@ def unary(o, x):
     if t.__class__ is _HT and (STATE.graph is None or
                                x.__class__ is not Parameter):
         try:
-            h = _run1(o.call, t)
+            h = _call(o.call, t)
         except MSError as e:
             raise _op_error(o, (x,), e) from None
         r = _onew(Tensor)
@@ -176,7 +176,7 @@ def binary(o, x, y):
     if a.__class__ is _HT and b.__class__ is _HT and (
             STATE.graph is None or not _reads_parameter((x, y))):
         try:
-            h = _run2(o.call, a, b)
+            h = _call(o.call, a, b)
         except MSError as e:
             raise _op_error(o, (x, y), e) from None
         r = _onew(Tensor)
@@ -297,7 +297,7 @@ def _same_dtype_first(o, x, y):
         b = y._t
         if a.__class__ is _HT and b.__class__ is _HT:
             try:
-                h = _run2(o.call, a, b)
+                h = _call(o.call, a, b)
             except MSError:
                 return None  # the promoting path raises the real error
             r = _onew(Tensor)
@@ -343,7 +343,7 @@ def float_unary(o, x):
     only floats."""
     if x.__class__ is Tensor and x._t.__class__ is _HT:
         try:
-            h = _run1(o.call, x._t)
+            h = _call(o.call, x._t)
         except MSError:
             pass  # not a float: cast below
         else:

@@ -272,17 +272,13 @@ public:
       : level(levelFromString(level)),
         executor(EagerOptions{compileOptions(this->level, numThreads)}) {}
 
-  HostTensor run1(const OpCall &op, const HostTensor &a) {
-    return first(executor.run(op, llvm::ArrayRef<HostTensor>(a)));
-  }
-
-  HostTensor run2(const OpCall &op, const HostTensor &a, const HostTensor &b) {
-    HostTensor operands[2] = {a, b};
-    return first(executor.run(op, operands));
-  }
-
   HostTensor runN(const OpCall &op, const std::vector<HostTensor> &inputs) {
     return first(executor.run(op, inputs));
+  }
+
+  HostTensor runOperands(const OpCall &op,
+                         llvm::ArrayRef<HostTensor> operands) {
+    return first(executor.run(op, operands));
   }
 
   py::list infer(const OpCall &op, const py::sequence &inputs) {
@@ -570,6 +566,62 @@ void saveSafeTensors(const std::string &path,
     raise(std::move(err));
 }
 
+/// msmlir.MSError, set when the module loads.
+PyObject *msErrorType = nullptr;
+
+/// Sets the Python error for the exception being handled, as pybind11's
+/// dispatcher would (the METH_FASTCALL functions below bypass it).
+void setPythonError() {
+  try {
+    throw;
+  } catch (py::error_already_set &e) {
+    e.restore();
+  } catch (py::builtin_exception &e) {
+    e.set_error();
+  } catch (const MSErrorException &e) {
+    PyErr_SetString(msErrorType, e.what());
+  } catch (const std::exception &e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+/// Executor.call(op, *tensors): PyNative's per-op call as a
+/// METH_FASTCALL function bound to the executor. pybind11's dispatcher
+/// looks each argument's and the result's type up by name on every call,
+/// which cost more than the kernel on small tensors.
+PyObject *runFast(PyObject *self, PyObject *const *argv, Py_ssize_t n) {
+  constexpr Py_ssize_t kMaxOperands = 8;
+  try {
+    Executor *executor = unwrapExact<Executor>(self);
+    if (!executor)
+      throw py::type_error("call: not bound to an Executor");
+    if (n < 2 || n > kMaxOperands + 1)
+      throw py::type_error("call(op, *tensors) takes an OpCall and 1 to 8 "
+                           "HostTensors");
+    OpCall *op = unwrapExact<OpCall>(argv[0]);
+    if (!op)
+      throw py::type_error("call: the first argument must be an OpCall");
+    llvm::SmallVector<HostTensor, 3> operands;
+    for (Py_ssize_t i = 1; i < n; ++i) {
+      HostTensor *t = unwrapExact<HostTensor>(argv[i]);
+      if (!t)
+        throw py::type_error("call: operand " + std::to_string(i - 1) +
+                             " is not a HostTensor");
+      operands.push_back(*t);
+    }
+    return wrapHost(executor->runOperands(*op, operands)).release().ptr();
+  } catch (...) {
+    setPythonError();
+  }
+  return nullptr;
+}
+
+PyMethodDef runFastDef = {
+    "call",
+    reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&runFast)),
+    METH_FASTCALL,
+    "call(op, *tensors): the op's result on 1 to 8 HostTensors (PyNative)"};
+
 /// call_tensors(graph, args, params, captures, tensor_type): Graph's fast
 /// path as a METH_FASTCALL function, without pybind11's dispatcher.
 PyObject *callTensorsFast(PyObject *, PyObject *const *argv, Py_ssize_t n) {
@@ -583,12 +635,8 @@ PyObject *callTensorsFast(PyObject *, PyObject *const *argv, Py_ssize_t n) {
     return graph->callTensors(argv[1], argv[2], argv[3], argv[4])
         .release()
         .ptr();
-  } catch (py::error_already_set &e) {
-    e.restore();
-  } catch (py::builtin_exception &e) {
-    e.set_error();
-  } catch (const std::exception &e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    setPythonError();
   }
   return nullptr;
 }
@@ -607,7 +655,10 @@ PYBIND11_MODULE(_msmlir, m) {
   m.doc() = "Native runtime of msmlir: host tensors, the PyNative executor "
             "and the graph compiler of the ms MLIR dialect";
 
-  py::register_exception<MSErrorException>(m, "MSError", PyExc_RuntimeError);
+  msErrorType =
+      py::register_exception<MSErrorException>(m, "MSError",
+                                                PyExc_RuntimeError)
+          .ptr();
   ms::python::registerDataset(m);
 
   py::class_<HostTensor>(m, "HostTensor", py::buffer_protocol())
@@ -657,8 +708,14 @@ PYBIND11_MODULE(_msmlir, m) {
            py::arg("jit_level") = "O0", py::arg("num_threads") = 0,
            "PyNative kernels of a jit level on num_threads threads (0: the "
            "core count)")
-      .def("run1", &Executor::run1)
-      .def("run2", &Executor::run2)
+      .def_property_readonly(
+          "call",
+          [](py::object self) {
+            return py::reinterpret_steal<py::object>(
+                PyCFunction_New(&runFastDef, self.ptr()));
+          },
+          "call(op, *tensors): the op on 1 to 8 HostTensors, without "
+          "pybind11's dispatcher (PyNative's per-op path)")
       .def("run", &Executor::runN)
       .def("infer", &Executor::infer,
            "Result (dtype, shape, '') of an op on inputs [(dtype, shape)]")

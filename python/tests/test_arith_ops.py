@@ -112,7 +112,7 @@ def test_float64_kernels(name):
     call = native.OpCall("ms." + name, "")
     inputs = [native.HostTensor.from_buffer(np.ascontiguousarray(v))
               for v in (a, b)]
-    eager = np.array(native.Executor("O0", 0).run2(call, *inputs))
+    eager = np.array(native.Executor("O0", 0).call(call, *inputs))
     assert eager.dtype == np.float64
     if name == "pow":
         np.testing.assert_allclose(eager, want, rtol=1e-14)

@@ -55,7 +55,7 @@ BINARY = {"ms.add": lambda a, b: a + b, "ms.sub": lambda a, b: a - b,
 @pytest.mark.parametrize("name", sorted(BINARY))
 def test_integer_arithmetic_wraps(name, dtype):
     a, b = ints(dtype, (3, 5), 1), ints(dtype, (5,), 2)
-    got = np.array(native.Executor("O0", 1).run2(native.OpCall(name),
+    got = np.array(native.Executor("O0", 1).call(native.OpCall(name),
                                                  host(a), host(b)))
     assert got.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(got, wrapped(BINARY[name], dtype, a, b))
@@ -65,8 +65,8 @@ def test_integer_arithmetic_wraps(name, dtype):
 def test_integer_max_min_neg_abs_relu_compare(dtype):
     ex = native.Executor("O0", 1)
     a, b = ints(dtype, (4, 6), 3), ints(dtype, (4, 6), 4)
-    run1 = lambda op, x: np.array(ex.run1(native.OpCall(op), host(x)))
-    run2 = lambda op, x, y: np.array(ex.run2(native.OpCall(op), host(x),
+    run1 = lambda op, x: np.array(ex.call(native.OpCall(op), host(x)))
+    run2 = lambda op, x, y: np.array(ex.call(native.OpCall(op), host(x),
                                              host(y)))
     np.testing.assert_array_equal(run2("ms.maximum", a, b), np.maximum(a, b))
     np.testing.assert_array_equal(run2("ms.minimum", a, b), np.minimum(a, b))
@@ -85,14 +85,14 @@ def test_integer_reductions_and_matmul(dtype):
     ex = native.Executor("O0", 1)
     a = ints(dtype, (5, 7), 5)
     b = ints(dtype, (7, 3), 6)
-    got = np.array(ex.run1(native.OpCall("ms.reduce_sum", "{axes = array<i64: 1>}"),
+    got = np.array(ex.call(native.OpCall("ms.reduce_sum", "{axes = array<i64: 1>}"),
                            host(a)))
     np.testing.assert_array_equal(
         got, wrapped(lambda x: x.sum(axis=1), dtype, a))
-    got = np.array(ex.run1(native.OpCall("ms.reduce_max", "{axes = array<i64: 0>}"),
+    got = np.array(ex.call(native.OpCall("ms.reduce_max", "{axes = array<i64: 0>}"),
                            host(a)))
     np.testing.assert_array_equal(got, a.max(axis=0))
-    got = np.array(ex.run2(native.OpCall("ms.matmul"), host(a), host(b)))
+    got = np.array(ex.call(native.OpCall("ms.matmul"), host(a), host(b)))
     np.testing.assert_array_equal(got, wrapped(np.dot, dtype, a, b))
 
 
@@ -156,7 +156,7 @@ def test_bfloat16_kernel_computes_in_f32_and_rounds_once():
     t = native.HostTensor(BF16, [3, 8])
     np.asarray(t)[...] = bits  # bf16 is exposed as its uint16 bits
     ex = native.Executor("O0", 1)
-    y = np.array(ex.run1(native.OpCall("ms.tanh"), t)).view(np.uint16)
+    y = np.array(ex.call(native.OpCall("ms.tanh"), t)).view(np.uint16)
     want = to_bf16_bits(np.tanh(from_bf16_bits(bits).astype(np.float64))
                         .astype(np.float32))
     # The f32 tanh is within an ulp or two of float64's; after rounding to
