@@ -272,12 +272,8 @@ public:
       : level(levelFromString(level)),
         executor(EagerOptions{compileOptions(this->level, numThreads)}) {}
 
-  HostTensor runN(const OpCall &op, const std::vector<HostTensor> &inputs) {
-    return first(executor.run(op, inputs));
-  }
-
-  HostTensor runOperands(const OpCall &op,
-                         llvm::ArrayRef<HostTensor> operands) {
+  /// The op's one result on `operands` (Executor.run and Executor.call).
+  HostTensor run(const OpCall &op, llvm::ArrayRef<HostTensor> operands) {
     return first(executor.run(op, operands));
   }
 
@@ -596,8 +592,8 @@ PyObject *runFast(PyObject *self, PyObject *const *argv, Py_ssize_t n) {
     if (!executor)
       throw py::type_error("call: not bound to an Executor");
     if (n < 2 || n > kMaxOperands + 1)
-      throw py::type_error("call(op, *tensors) takes an OpCall and 1 to 8 "
-                           "HostTensors");
+      throw py::type_error("call(op, *tensors) takes an OpCall and 1 to " +
+                           std::to_string(kMaxOperands) + " HostTensors");
     OpCall *op = unwrapExact<OpCall>(argv[0]);
     if (!op)
       throw py::type_error("call: the first argument must be an OpCall");
@@ -609,7 +605,7 @@ PyObject *runFast(PyObject *self, PyObject *const *argv, Py_ssize_t n) {
                              " is not a HostTensor");
       operands.push_back(*t);
     }
-    return wrapHost(executor->runOperands(*op, operands)).release().ptr();
+    return wrapHost(executor->run(*op, operands)).release().ptr();
   } catch (...) {
     setPythonError();
   }
@@ -711,12 +707,18 @@ PYBIND11_MODULE(_msmlir, m) {
       .def_property_readonly(
           "call",
           [](py::object self) {
-            return py::reinterpret_steal<py::object>(
-                PyCFunction_New(&runFastDef, self.ptr()));
+            PyObject *bound = PyCFunction_New(&runFastDef, self.ptr());
+            if (!bound)
+              throw py::error_already_set();
+            return py::reinterpret_steal<py::object>(bound);
           },
           "call(op, *tensors): the op on 1 to 8 HostTensors, without "
           "pybind11's dispatcher (PyNative's per-op path)")
-      .def("run", &Executor::runN)
+      .def("run",
+           [](Executor &self, const OpCall &op,
+              const std::vector<HostTensor> &inputs) {
+             return self.run(op, inputs);
+           })
       .def("infer", &Executor::infer,
            "Result (dtype, shape, '') of an op on inputs [(dtype, shape)]")
       .def("stats", &Executor::stats)
