@@ -2,32 +2,20 @@
 
 #include "ms/Runtime/JitModule.h"
 #include "ms/Runtime/CachingAllocator.h"
-#include "ms/Runtime/Communication.h"
 
 #include "ms/Runtime/Diagnostics.h"
+#include "ms/Runtime/NativeJit.h"
 #include "ms/Runtime/OpenMPSettings.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
-#include "llvm/ExecutionEngine/SectionMemoryManager.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
-#include <cstdlib>
-#include <mutex>
 
 using namespace mlir;
 
@@ -39,14 +27,6 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                        start)
       .count();
-}
-
-void initializeNativeTarget() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
 }
 
 llvm::Error writeModule(ModuleOp module, llvm::StringRef dir, unsigned index,
@@ -83,44 +63,6 @@ void appendDescriptor(llvm::SmallVectorImpl<int64_t> &storage,
     storage[first + i] = stride;
     stride *= shape[i];
   }
-}
-
-/// Symbols the compiled code calls into the runtime for. Intermediate
-/// buffers come from the caching allocator (see there why).
-llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
-  llvm::orc::SymbolMap symbols;
-  auto define = [&](llvm::StringRef name, auto *function) {
-    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
-                               llvm::JITSymbolFlags::Exported};
-  };
-  define("malloc", &msCachedMalloc);
-  define("aligned_alloc", &msCachedAlignedAlloc);
-  define("free", &msCachedFree);
-  // ms.all_reduce lowers to calls into the communication layer.
-  define("ms_comm_all_reduce_f32", &ms_comm_all_reduce_f32);
-  define("ms_comm_all_reduce_f64", &ms_comm_all_reduce_f64);
-  return symbols;
-}
-
-/// The object file `engine` linked (it was created with enableObjectDump).
-/// The ExecutionEngine only writes it to a file, so it goes through one.
-llvm::Error takeObjectCode(ExecutionEngine &engine, std::string &out) {
-  llvm::SmallString<128> path;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("ms-object", "o", path))
-    return makeError("compile cache: cannot create a temporary file: " +
-                     ec.message());
-  engine.dumpToObjectFile(path);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  llvm::sys::fs::remove(path);
-  if (!buffer)
-    return makeError("compile cache: cannot read the object code back: " +
-                     buffer.getError().message());
-  out = (*buffer)->getBuffer().str();
-  if (out.empty())
-    return makeError("compile cache: the JIT produced no object code");
-  return llvm::Error::success();
 }
 
 /// The packed copies the entry reads, in place of arguments or after them.
@@ -185,47 +127,18 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
   jit->times.lowering = secondsSince(start);
 
   start = std::chrono::steady_clock::now();
-  initializeNativeTarget();
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder)
-    return tmBuilder.takeError();
-  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto tm = tmBuilder->createTargetMachine();
-  if (!tm)
-    return tm.takeError();
-  // Without LLVM optimization the JIT code is several times slower.
-  auto transformer = makeOptimizingTransformer(3, 0, tm->get());
-  ExecutionEngineOptions engineOptions;
-  // O2's parallel loops call into the OpenMP runtime.
-  llvm::SmallVector<llvm::StringRef, 1> libraries;
-  if (effectiveThreads(options) > 1) {
-    // How its threads wait, before libomp reads the environment.
-    configureOpenMPRuntime();
-    libraries.push_back(MS_LIBOMP_PATH);
-  }
-  engineOptions.sharedLibPaths = libraries;
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  engineOptions.enableGDBNotificationListener = false;
-  // MS_PERF_JIT=1 names JIT code in `perf report` (a profiling aid).
-  engineOptions.enablePerfNotificationListener = std::getenv("MS_PERF_JIT");
-  engineOptions.enableObjectDump = objectCode != nullptr;
-  auto engine = ExecutionEngine::create(module, engineOptions, std::move(*tm));
-  if (!engine)
+  unsigned threads = effectiveThreads(options);
+  // Codegen runs on as many threads as the code will, one part each. The
+  // compile cache keeps one object per entry, so a compile for it is one.
+  auto objects = emitHostObjects(module, entry, objectCode ? 1 : threads);
+  if (!objects)
     return diagnostics.takeError("LLVM code generation failed: " +
-                                 llvm::toString(engine.takeError()));
-  jit->engine = std::move(*engine);
-  jit->engine->registerSymbols(runtimeSymbols);
-  auto packed = jit->engine->lookupPacked(("_mlir_ciface_" + entry).str());
-  if (!packed)
-    return makeError("compiled module has no C entry for @" + entry + ": " +
-                 llvm::toString(packed.takeError()));
-  jit->packedEntry = *packed;
+                                 llvm::toString(objects.takeError()));
+  if (auto err = jit->link(*objects, options))
+    return std::move(err);
   jit->times.codegen = secondsSince(start);
-  // Looking the entry up linked the module, so its object exists now.
   if (objectCode)
-    if (auto err = takeObjectCode(*jit->engine, *objectCode))
-      return std::move(err);
+    *objectCode = std::move(objects->front());
   return jit;
 }
 
@@ -233,62 +146,27 @@ llvm::Expected<std::unique_ptr<JitModule>>
 JitModule::load(EntrySignature signature, llvm::StringRef objectCode,
                 const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
-  initializeNativeTarget();
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder)
-    return tmBuilder.takeError();
-  // The same linker as the ExecutionEngine, which produced the object.
-  auto lljit =
-      llvm::orc::LLJITBuilder()
-          .setJITTargetMachineBuilder(std::move(*tmBuilder))
-          .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession &session)
-                                            -> llvm::Expected<std::unique_ptr<
-                                                llvm::orc::ObjectLayer>> {
-            return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
-                session, [](const llvm::MemoryBuffer &) {
-                  return std::make_unique<llvm::SectionMemoryManager>();
-                });
-          })
-          .create();
-  if (!lljit)
-    return lljit.takeError();
-  llvm::orc::JITDylib &dylib = (*lljit)->getMainJITDylib();
-  char prefix = (*lljit)->getDataLayout().getGlobalPrefix();
-  if (effectiveThreads(options) > 1) {
-    configureOpenMPRuntime();
-    auto omp =
-        llvm::orc::DynamicLibrarySearchGenerator::Load(MS_LIBOMP_PATH, prefix);
-    if (!omp)
-      return omp.takeError();
-    dylib.addGenerator(std::move(*omp));
-  }
-  auto process =
-      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
-  if (!process)
-    return process.takeError();
-  dylib.addGenerator(std::move(*process));
-  llvm::orc::MangleAndInterner interner((*lljit)->getExecutionSession(),
-                                        (*lljit)->getDataLayout());
-  if (auto err = dylib.define(
-          llvm::orc::absoluteSymbols(runtimeSymbols(interner))))
-    return std::move(err);
-  if (auto err = (*lljit)->addObjectFile(
-          llvm::MemoryBuffer::getMemBufferCopy(objectCode, "<compile cache>")))
-    return std::move(err);
-  // ExecutionEngine's packed wrapper of the C interface.
-  auto address =
-      (*lljit)->lookup(("_mlir__mlir_ciface_" + signature.entry));
-  if (!address)
-    return makeError("cached object has no C entry for @" + signature.entry +
-                     ": " + llvm::toString(address.takeError()));
-
   std::unique_ptr<JitModule> jit(new JitModule());
   jit->sig = std::move(signature);
   jit->packed = makePackedParamCache(jit->sig);
-  jit->packedEntry = address->toPtr<void (*)(void **)>();
-  jit->loaded = std::move(*lljit);
+  if (auto err = jit->link({objectCode.str()}, options))
+    return std::move(err);
   jit->times.codegen = secondsSince(start);
   return jit;
+}
+
+llvm::Error JitModule::link(llvm::ArrayRef<std::string> objects,
+                            const CompileOptions &options) {
+  // O2's parallel loops call into the OpenMP runtime.
+  bool openMP = effectiveThreads(options) > 1;
+  if (openMP)
+    // How its threads wait, before libomp reads the environment.
+    configureOpenMPRuntime();
+  auto linked = NativeCode::link(objects, sig.entry, openMP);
+  if (!linked)
+    return linked.takeError();
+  code = std::move(*linked);
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::vector<HostTensor>>
@@ -351,7 +229,7 @@ llvm::Error JitModule::runUnchecked(llvm::ArrayRef<HostTensor> args,
   llvm::SmallVector<void *, 8> packed;
   for (void *&descriptor : descriptors)
     packed.push_back(&descriptor);
-  return callCatchingAllocationFailure([&] { packedEntry(packed.data()); });
+  return callCatchingAllocationFailure([&] { code->call(packed.data()); });
 }
 
 } // namespace runtime

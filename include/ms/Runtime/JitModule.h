@@ -1,8 +1,9 @@
 //===- JitModule.h - A compiled ms module, ready to call --------*- C++ -*-===//
 //
-// Wraps MLIR's ExecutionEngine: compiles a module of ms functions with the
-// pipeline for a jit_level, optimizes the LLVM IR at -O3 for the host CPU,
-// and calls the entry with host tensors. Every call checks the caller's
+// Compiles a module of ms functions with the pipeline for a jit_level,
+// hands the LLVM dialect to NativeJit (LLVM -O3 and codegen for the host
+// CPU, linked into the process's JIT), and calls the entry with host
+// tensors. Every call checks the caller's
 // tensors against the entry's signature first; results are buffers the
 // runtime allocates (the compiled code writes into out-params).
 //
@@ -12,6 +13,7 @@
 
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Runtime/CompileCache.h"
+#include "ms/Runtime/NativeJit.h"
 #include "ms/Runtime/Signature.h"
 
 #include "llvm/Support/Error.h"
@@ -20,15 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace llvm {
-class MemoryBuffer;
-namespace orc {
-class LLJIT;
-} // namespace orc
-} // namespace llvm
-
 namespace mlir {
-class ExecutionEngine;
 class ModuleOp;
 } // namespace mlir
 
@@ -86,13 +80,14 @@ public:
 
 private:
   JitModule() = default;
+  /// Links the entry's object code into the process's JIT.
+  llvm::Error link(llvm::ArrayRef<std::string> objects,
+                   const CompileOptions &options);
 
   EntrySignature sig;
   CompileTimes times;
-  std::unique_ptr<mlir::ExecutionEngine> engine;
-  std::unique_ptr<llvm::orc::LLJIT> loaded; // the code of a cache hit
+  std::unique_ptr<NativeCode> code;
   std::unique_ptr<PackedParamCache> packed;
-  void (*packedEntry)(void **) = nullptr;
 };
 
 } // namespace runtime

@@ -63,9 +63,7 @@ MatmulTiles chooseSmallRowTiles(const CpuModel &cpu, int64_t rows,
   return tiles;
 }
 
-} // namespace
-
-CpuModel CpuModel::host() {
+CpuModel detectHost() {
   CpuModel cpu;
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   // 256-bit vectors even where AVX-512 exists: on AMD's cores the 512-bit
@@ -91,6 +89,15 @@ CpuModel CpuModel::host() {
     cpu.l1Bytes = l1;
   if (unsigned l2 = readCacheBytes(2))
     cpu.l2Bytes = l2;
+  return cpu;
+}
+
+} // namespace
+
+CpuModel CpuModel::host() {
+  // Once per process: every kernel's compile asks, and the answer is CPUID
+  // and sysfs reads.
+  static const CpuModel cpu = detectHost();
   return cpu;
 }
 
