@@ -112,16 +112,14 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
 }
 
 /// Optimizes `module` and emits its object code.
-llvm::Expected<std::string> compileModule(llvm::Module &module) {
-  auto machine = hostMachine();
-  if (!machine)
-    return machine.takeError();
-  optimize(module, **machine);
+llvm::Expected<std::string> compileModule(llvm::Module &module,
+                                          llvm::TargetMachine &machine) {
+  optimize(module, machine);
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream os(buffer);
   llvm::legacy::PassManager passes;
-  if ((*machine)->addPassesToEmitFile(passes, os, nullptr,
-                                      llvm::CodeGenFileType::ObjectFile))
+  if (machine.addPassesToEmitFile(passes, os, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile))
     return makeError("LLVM cannot emit object code for the host");
   passes.run(module);
   return std::string(buffer.begin(), buffer.end());
@@ -135,7 +133,11 @@ llvm::Expected<std::string> compileBitcode(llvm::StringRef bitcode) {
       llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "ms-part"), ctx);
   if (!module)
     return module.takeError();
-  return compileModule(**module);
+  // A target machine of its own too: codegen mutates it.
+  auto machine = hostMachine();
+  if (!machine)
+    return machine.takeError();
+  return compileModule(**module, **machine);
 }
 
 bool definesAnything(const llvm::Module &module) {
@@ -332,7 +334,7 @@ emitHostObjects(mlir::ModuleOp module, llvm::StringRef entry, unsigned parts) {
     return std::move(err);
   if (parts > 1 && countLargeFunctions(*llvmModule) > 1)
     return compileInParallel(*llvmModule, parts);
-  auto object = compileModule(*llvmModule);
+  auto object = compileModule(*llvmModule, **machine);
   if (!object)
     return object.takeError();
   return std::vector<std::string>{std::move(*object)};

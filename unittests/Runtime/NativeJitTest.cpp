@@ -18,33 +18,40 @@ namespace {
 /// chain of `steps` multiplications by 1 (exact, so the result stays known)
 /// and adds: emitHostObjects splits only functions large enough to be
 /// worth a thread.
+/// `steps` multiplications of `value` by %unit, as lines of MLIR; the last
+/// product is `%<prefix><steps - 1>` (or `value` itself for no steps).
+std::string multiplyByUnit(const std::string &value, const std::string &prefix,
+                           int steps) {
+  std::string lines, last = value;
+  for (int i = 0; i < steps; ++i) {
+    std::string next = "%" + prefix + std::to_string(i);
+    lines += "  " + next + " = llvm.fmul " + last + ", %unit : f32\n";
+    last = next;
+  }
+  return lines;
+}
+
+std::string lastProduct(const std::string &value, const std::string &prefix,
+                        int steps) {
+  return steps == 0 ? value : "%" + prefix + std::to_string(steps - 1);
+}
+
 std::string twoFunctions(int steps) {
-  std::string chain;
-  auto grow = [&](const std::string &value, const std::string &prefix) {
-    std::string last = value;
-    for (int i = 0; i < steps; ++i) {
-      std::string next = "%" + prefix + std::to_string(i);
-      chain += "  " + next + " = llvm.fmul " + last + ", %unit : f32\n";
-      last = next;
-    }
-    return last;
-  };
-  std::string source = "llvm.func @scale(%a: f32) -> f32 {\n"
-                       "  %unit = llvm.mlir.constant(1.0 : f32) : f32\n"
-                       "  %c = llvm.mlir.constant(3.0 : f32) : f32\n";
-  chain.clear();
-  std::string scaled = grow("%a", "s");
-  source += chain + "  %r = llvm.fmul " + scaled + ", %c : f32\n"
-            "  llvm.return %r : f32\n}\n";
-  source += "llvm.func @_mlir_ciface_affine(%in: !llvm.ptr, %out: !llvm.ptr) {\n"
-            "  %unit = llvm.mlir.constant(1.0 : f32) : f32\n"
-            "  %v = llvm.load %in : !llvm.ptr -> f32\n";
-  chain.clear();
-  std::string loaded = grow("%v", "t");
-  source += chain + "  %s = llvm.call @scale(" + loaded + ") : (f32) -> f32\n"
-            "  %r = llvm.fadd %s, %unit : f32\n"
-            "  llvm.store %r, %out : f32, !llvm.ptr\n  llvm.return\n}\n";
-  return source;
+  return "llvm.func @scale(%a: f32) -> f32 {\n"
+         "  %unit = llvm.mlir.constant(1.0 : f32) : f32\n"
+         "  %c = llvm.mlir.constant(3.0 : f32) : f32\n" +
+         multiplyByUnit("%a", "s", steps) + "  %r = llvm.fmul " +
+         lastProduct("%a", "s", steps) +
+         ", %c : f32\n"
+         "  llvm.return %r : f32\n}\n"
+         "llvm.func @_mlir_ciface_affine(%in: !llvm.ptr, %out: !llvm.ptr) {\n"
+         "  %unit = llvm.mlir.constant(1.0 : f32) : f32\n"
+         "  %v = llvm.load %in : !llvm.ptr -> f32\n" +
+         multiplyByUnit("%v", "t", steps) + "  %s = llvm.call @scale(" +
+         lastProduct("%v", "t", steps) +
+         ") : (f32) -> f32\n"
+         "  %r = llvm.fadd %s, %unit : f32\n"
+         "  llvm.store %r, %out : f32, !llvm.ptr\n  llvm.return\n}\n";
 }
 
 class NativeJitTest : public ::testing::Test {

@@ -3,9 +3,9 @@
 // Compiles a module of ms functions with the pipeline for a jit_level,
 // hands the LLVM dialect to NativeJit (LLVM -O3 and codegen for the host
 // CPU, linked into the process's JIT), and calls the entry with host
-// tensors. Every call checks the caller's
-// tensors against the entry's signature first; results are buffers the
-// runtime allocates (the compiled code writes into out-params).
+// tensors. Every call checks the caller's tensors against the entry's
+// signature first; results are buffers the runtime allocates (the compiled
+// code writes into out-params).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MS_RUNTIME_JITMODULE_H

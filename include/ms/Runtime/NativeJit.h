@@ -40,8 +40,9 @@ class ModuleOp;
 namespace ms {
 namespace runtime {
 
-/// Object code for the host of an LLVM-dialect `module`, in `parts` object
-/// files (at most one per defined function). Besides the module's own
+/// Object code for the host of an LLVM-dialect `module`: one object file,
+/// or up to `parts` when the module has two or more functions large enough
+/// to be worth a codegen thread each. Besides the module's own
 /// symbols, the objects define `_mlir__mlir_ciface_<entry>`, the packed
 /// entry that NativeCode calls: it takes an array of pointers to the C
 /// interface's arguments.
