@@ -245,6 +245,26 @@ std::vector<PipelineStage> getPipelineStages(const CompileOptions &options) {
   return o0Stages(options);
 }
 
+StagePassManagers::StagePassManagers(MLIRContext &context)
+    : context(context) {}
+
+StagePassManagers::~StagePassManagers() = default;
+
+PassManager *StagePassManagers::get(const PipelineStage &stage) {
+  std::unique_ptr<PassManager> &manager = managers[stage.pipeline];
+  if (manager)
+    return manager.get();
+  auto parsed =
+      std::make_unique<PassManager>(&context, ModuleOp::getOperationName());
+  parsed->enableVerifier(false);
+  if (failed(parsePassPipeline(stage.pipeline, *parsed))) {
+    managers.erase(stage.pipeline);
+    return nullptr;
+  }
+  manager = std::move(parsed);
+  return manager.get();
+}
+
 LogicalResult buildO0Pipeline(OpPassManager &pm,
                               const CompileOptions &options) {
   return addStages(pm, o0Stages(options));

@@ -90,6 +90,8 @@ struct EagerExecutor::Impl {
 
   EagerOptions options;
   MLIRContext context;
+  // Every kernel goes through the same few stage pipelines.
+  StagePassManagers passManagers{context};
   KernelCache cache;
   EagerStats stats;
   std::string key; // reused so a cache hit allocates nothing for the key
@@ -228,7 +230,8 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
       auto module = impl->buildKernel(op, specsOf(inputs));
       if (!module)
         return module.takeError();
-      return JitModule::compile(**module, "kernel", impl->options.compile);
+      return JitModule::compile(**module, "kernel", impl->options.compile,
+                                /*objectCode=*/nullptr, &impl->passManagers);
     }();
     impl->stats.compileSeconds +=
         std::chrono::duration<double>(Clock::now() - start).count();

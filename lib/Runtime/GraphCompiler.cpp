@@ -20,6 +20,7 @@ namespace runtime {
 struct GraphCompiler::Impl {
   Impl() { prepareContext(context); }
   MLIRContext context;
+  StagePassManagers passManagers{context};
 };
 
 GraphCompiler::GraphCompiler() : impl(std::make_unique<Impl>()) {}
@@ -42,7 +43,8 @@ GraphCompiler::compile(llvm::StringRef source, llvm::StringRef entry,
             parseSourceFile<ModuleOp>(sourceMgr, &impl->context);
         if (!module)
           return diagnostics.takeError("cannot parse the graph");
-        return JitModule::compile(*module, entry, options, objectCode);
+        return JitModule::compile(*module, entry, options, objectCode,
+                                  &impl->passManagers);
       });
 }
 

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/SmallVector.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/Path.h"
 
 #include <chrono>
+#include <optional>
 
 using namespace mlir;
 
@@ -80,7 +82,8 @@ JitModule::~JitModule() = default;
 
 llvm::Expected<std::unique_ptr<JitModule>>
 JitModule::compile(ModuleOp module, llvm::StringRef entry,
-                   const CompileOptions &options, std::string *objectCode) {
+                   const CompileOptions &options, std::string *objectCode,
+                   StagePassManagers *passManagers) {
   MLIRContext *ctx = module.getContext();
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func) {
@@ -104,13 +107,17 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
   if (!options.dumpIRDir.empty())
     if (auto err = writeModule(module, options.dumpIRDir, 0, "input"))
       return std::move(err);
+  std::optional<StagePassManagers> ownManagers;
+  if (!passManagers)
+    passManagers = &ownManagers.emplace(*ctx);
   unsigned index = 1;
   for (const PipelineStage &stage : getPipelineStages(options)) {
-    PassManager pm(ctx, ModuleOp::getOperationName());
-    if (failed(parsePassPipeline(stage.pipeline, pm)))
+    PassManager *pm = passManagers->get(stage);
+    if (!pm)
       return diagnostics.takeError("internal error: cannot parse pipeline "
                                    "stage '" + stage.name + "'");
-    if (failed(pm.run(module)))
+    // Verified once per stage, not after each pass (StagePassManagers).
+    if (failed(pm->run(module)) || failed(verify(module)))
       return diagnostics.takeError("compilation failed in stage '" +
                                    stage.name + "'");
     if (!options.dumpIRDir.empty())

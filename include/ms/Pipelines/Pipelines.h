@@ -10,15 +10,18 @@
 
 #include "ms/Pipelines/CompileOptions.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/LogicalResult.h"
 
 namespace mlir {
 class DialectRegistry;
 class MLIRContext;
 class OpPassManager;
+class PassManager;
 } // namespace mlir
 
 namespace ms {
@@ -31,6 +34,29 @@ struct PipelineStage {
   std::string pipeline;
 };
 std::vector<PipelineStage> getPipelineStages(const CompileOptions &options);
+
+/// One pass manager per stage pipeline, parsed and initialized once and
+/// reused by every compile in `context`. Parsing a stage and initializing
+/// its passes (the canonicalizer's pattern sets above all) is a fixed cost
+/// of each compile, about 3 of a PyNative kernel's 20 ms. The managers do
+/// not verify after each pass: the caller verifies once per stage (the
+/// verifier after every pass was a quarter of the MLIR lowering). Not
+/// thread-safe: one compile at a time, as for the context itself.
+class StagePassManagers {
+public:
+  explicit StagePassManagers(mlir::MLIRContext &context);
+  ~StagePassManagers();
+  StagePassManagers(const StagePassManagers &) = delete;
+  StagePassManagers &operator=(const StagePassManagers &) = delete;
+
+  /// The manager for `stage`; null if its pipeline does not parse (the
+  /// context's diagnostic handler has the reason).
+  mlir::PassManager *get(const PipelineStage &stage);
+
+private:
+  mlir::MLIRContext &context;
+  llvm::StringMap<std::unique_ptr<mlir::PassManager>> managers;
+};
 
 /// Each level's pipeline (`ms-pipeline-O<N>` in ms-opt), whatever
 /// options.jitLevel says. Every level compiles the same register-tiled,

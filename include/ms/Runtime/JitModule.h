@@ -44,10 +44,13 @@ public:
   /// Compiles `entry` of `module`. The module is lowered in place; pass a
   /// clone to keep the original. Errors carry the diagnostics, located.
   /// With `objectCode` set, the object file the JIT linked goes there (for
-  /// the persistent compile cache).
+  /// the persistent compile cache). `passManagers` (for the module's
+  /// context) keeps the parsed pipeline stages between compiles; without
+  /// it, each compile parses its own.
   static llvm::Expected<std::unique_ptr<JitModule>>
   compile(mlir::ModuleOp module, llvm::StringRef entry,
-          const CompileOptions &options, std::string *objectCode = nullptr);
+          const CompileOptions &options, std::string *objectCode = nullptr,
+          StagePassManagers *passManagers = nullptr);
 
   /// A module from an object file that `compile` produced for this host
   /// (a compile cache hit): links it into a JIT without running the MLIR
