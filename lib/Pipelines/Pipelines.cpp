@@ -117,9 +117,9 @@ PipelineStage genericStage(unsigned threads, GraphWork work) {
   if (work.fuse)
     // Conv bias + batch_norm + activation become one epilogue.
     generic += ",linalg-fuse-elementwise-ops,canonicalize";
-  // Transposes as vector blocks (a dense layer's x^T), before the batch
-  // loops could take them in one image at a time.
-  generic += ",ms-vectorize-transposes";
+  // Transposes as 2-D linalg.transpose ops (a dense layer's x^T), before
+  // the batch loops could take them in one image at a time.
+  generic += ",ms-collapse-transposes";
   if (work.fuse)
     // The layers after each im2col conv join its loop over images.
     generic += ",ms-fuse-batch-loops,canonicalize";
@@ -142,7 +142,9 @@ PipelineStage bufferizeStage() {
           "function-boundary-type-conversion=identity-layout-map},"
           "buffer-results-to-out-params{hoist-static-allocs "
           "modify-public-functions},"
-          "canonicalize,fold-memref-alias-ops,cse,canonicalize,"
+          // The runtime's transpose kernel costs no compile time.
+          "canonicalize,ms-transposes-to-calls,fold-memref-alias-ops,cse,"
+          "canonicalize,"
           "ms-lower-vectors,canonicalize"};
 }
 

@@ -4,6 +4,7 @@
 #include "ms/Runtime/CachingAllocator.h"
 #include "ms/Runtime/Communication.h"
 #include "ms/Runtime/Diagnostics.h"
+#include "ms/Runtime/Microkernels.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -211,6 +212,9 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   // ms.all_reduce lowers to calls into the communication layer.
   define("ms_comm_all_reduce_f32", &ms_comm_all_reduce_f32);
   define("ms_comm_all_reduce_f64", &ms_comm_all_reduce_f64);
+  // Transposes (ms-transposes-to-calls), through MLIR's C interface.
+  define("_mlir_ciface_ms_transpose_f32", &_mlir_ciface_ms_transpose_f32);
+  define("_mlir_ciface_ms_transpose_f64", &_mlir_ciface_ms_transpose_f64);
   return symbols;
 }
 

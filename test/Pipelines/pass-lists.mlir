@@ -23,11 +23,12 @@
 // ALL: ms-contraction-to-fma
 // ALL: ms-interchange-contractions
 // FUSE: linalg-fuse-elementwise-ops
-// ALL: ms-vectorize-transposes
+// ALL: ms-collapse-transposes
 // FUSE: ms-fuse-batch-loops
 // ALL: ms-vectorize-pooling
 // ALL: ms-vectorize-small-elementwise
 // ALL: one-shot-bufferize
+// ALL: ms-transposes-to-calls
 // ALL: fold-memref-alias-ops
 // ALL: ms-lower-vectors
 // ALL: convert-linalg-to-affine-loops

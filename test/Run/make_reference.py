@@ -321,8 +321,8 @@ CASES = {
         "dilation [2, 1] : {t0}, {t1}, {t2}",
         [randn(2, 3, 9, 26), randn(5, 3, 3, 3), randn(5)],
         lambda x, w, b: conv2d(x, w, b, stride=(2, 1), dilation=(2, 1))),
-    # A rotation of dims whose two groups are whole 16x16 blocks: O2 moves it
-    # as shuffled vector blocks (ms-vectorize-transposes).
+    # A rotation of dims, as a dense layer's x^T: every level moves it with
+    # the runtime's transpose kernel (ms-transposes-to-calls).
     "transpose_blocks": ("ms.transpose %a0 perm [1, 2, 0] : {t0}",
                          [randn(32, 3, 16)],
                          lambda x: np.transpose(x, (1, 2, 0))),

@@ -214,12 +214,6 @@ TEST(TileSizeModelTest, PoolRowVectorsStayWithinTheBounds) {
   EXPECT_FALSE(choosePoolRowVectors(8, INT64_MAX, 2, 1, 1));
 }
 
-TEST(TileSizeModelTest, TransposeBlocksAreTwoVectorsSquare) {
-  EXPECT_EQ(chooseTransposeBlock(kAvx2), 16);
-  EXPECT_EQ(chooseTransposeBlock(kSse), 8);
-  EXPECT_EQ(chooseTransposeBlock(target(16, 32)), 32);
-}
-
 TEST(TileSizeModelTest, Bounds) {
   EXPECT_EQ(kMaxUnrolledTaps, 64);
   EXPECT_EQ(kMaxVectorLanes, 256);

@@ -1,27 +1,24 @@
-//===- VectorizeTransposes.cpp - Transposes as shuffled square blocks -----===//
+//===- CollapseTransposes.cpp - Transposes as 2-D linalg.transpose --------===//
 //
-// A dense layer at O2 computes (w @ x^T)^T, so its input is transposed
-// first: LeNet's [64, 400] activations become [400, 64]. LLVM copies such a
-// transpose one element at a time, and ms-fuse-batch-loops would even pull
-// it into the conv's loop over images as 400 strided stores per image.
-// Here the transpose becomes square blocks of vectors: a block's rows read
-// as vectors, transposed by shuffles, written as the output block's rows.
+// A dense layer computes (w @ x^T)^T, so its input is transposed first:
+// LeNet's [64, 400] activations become [400, 64]. As a linalg.generic, such
+// a transpose is copied one element at a time, and ms-fuse-batch-loops
+// would even pull it into the conv's loop over images as 400 strided
+// stores per image. Here it becomes a 2-D `linalg.transpose` between
+// collapse_shape and expand_shape: fusion leaves a named op alone, and
+// after bufferization ms-transposes-to-calls hands it to the runtime's
+// transpose kernel (Microkernels.h), which no compile pays for.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ms/Codegen/CPU/Passes.h"
-#include "ms/Codegen/CPU/TileSizeModel.h"
-#include "ms/Codegen/CPU/VectorizationUtils.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ms {
-#define GEN_PASS_DEF_MSVECTORIZETRANSPOSES
+#define GEN_PASS_DEF_MSCOLLAPSETRANSPOSES
 #include "ms/Codegen/CPU/Passes.h.inc"
 } // namespace ms
 
@@ -82,8 +79,7 @@ SmallVector<ReassociationIndices> twoGroups(unsigned rank, unsigned split) {
   return {first, rest};
 }
 
-void emitBlocks(RewriterBase &rewriter, const BlockTranspose &transpose,
-                int64_t block) {
+void collapse(RewriterBase &rewriter, const BlockTranspose &transpose) {
   linalg::GenericOp op = transpose.op;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -91,7 +87,6 @@ void emitBlocks(RewriterBase &rewriter, const BlockTranspose &transpose,
   Value input = op.getDpsInputs()[0];
   Value init = op.getDpsInits()[0];
   Type elementType = getElementTypeOrSelf(input.getType());
-  auto vectorType = VectorType::get({block}, elementType);
   Value matrix = tensor::CollapseShapeOp::create(
       rewriter, loc,
       RankedTensorType::get({transpose.rows, transpose.cols}, elementType),
@@ -103,64 +98,24 @@ void emitBlocks(RewriterBase &rewriter, const BlockTranspose &transpose,
       rewriter, loc,
       RankedTensorType::get({transpose.cols, transpose.rows}, elementType),
       init, outGroups);
-  Value padding = arith::ConstantOp::create(rewriter, loc, elementType,
-                                            rewriter.getZeroAttr(elementType));
-  auto index = [&](OpBuilder &b, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto overRows = scf::ForOp::create(
-      rewriter, loc, index(rewriter, 0), index(rewriter, transpose.rows),
-      index(rewriter, block), ValueRange{out},
-      [&](OpBuilder &rb, Location, Value i0, ValueRange rowArgs) {
-        auto overCols = scf::ForOp::create(
-            rb, loc, index(rb, 0), index(rb, transpose.cols), index(rb, block),
-            rowArgs,
-            [&](OpBuilder &b, Location, Value j0, ValueRange args) {
-              SmallVector<Value> rows;
-              for (int64_t r = 0; r < block; ++r)
-                rows.push_back(vector::TransferReadOp::create(
-                    b, loc, vectorType, matrix,
-                    ValueRange{b.createOrFold<arith::AddIOp>(loc, i0,
-                                                             index(b, r)),
-                               j0},
-                    padding, ArrayRef<bool>{true}));
-              SmallVector<Value> columns = transposeRows(b, loc, rows);
-              Value result = args[0];
-              for (int64_t c = 0; c < block; ++c)
-                result = vector::TransferWriteOp::create(
-                             b, loc, columns[c], result,
-                             ValueRange{b.createOrFold<arith::AddIOp>(
-                                            loc, j0, index(b, c)),
-                                        i0},
-                             ArrayRef<bool>{true})
-                             ->getResult(0);
-              scf::YieldOp::create(b, loc, result);
-            });
-        scf::YieldOp::create(rb, loc, overCols.getResults());
-      });
-  Value transposed = tensor::ExpandShapeOp::create(
-      rewriter, loc, outType, overRows.getResult(0), outGroups);
-  rewriter.replaceOp(op, transposed);
+  auto transposed = linalg::TransposeOp::create(rewriter, loc, matrix, out,
+                                                ArrayRef<int64_t>{1, 0});
+  rewriter.replaceOp(op, tensor::ExpandShapeOp::create(
+                             rewriter, loc, outType,
+                             transposed->getResult(0), outGroups));
 }
 
-struct MSVectorizeTransposesPass
-    : ms::impl::MSVectorizeTransposesBase<MSVectorizeTransposesPass> {
-  using MSVectorizeTransposesBase::MSVectorizeTransposesBase;
-
+struct MSCollapseTransposesPass
+    : ms::impl::MSCollapseTransposesBase<MSCollapseTransposesPass> {
   void runOnOperation() override {
-    CpuModel cpu = CpuModel::host();
-    if (vectorLanes)
-      cpu.vectorLanes = vectorLanes;
-    int64_t block = chooseTransposeBlock(cpu);
     SmallVector<BlockTranspose> transposes;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (std::optional<BlockTranspose> transpose = matchTranspose(op))
-        if (transpose->rows % block == 0 && transpose->cols % block == 0)
-          transposes.push_back(*transpose);
+        transposes.push_back(*transpose);
     });
     IRRewriter rewriter(&getContext());
     for (const BlockTranspose &transpose : transposes)
-      emitBlocks(rewriter, transpose, block);
+      collapse(rewriter, transpose);
   }
 };
 

@@ -206,8 +206,4 @@ choosePoolRowVectors(int64_t outputWidth, int64_t windowH, int64_t windowW,
   return vectors;
 }
 
-int64_t chooseTransposeBlock(const CpuModel &cpu) {
-  return 2 * cpu.vectorLanes;
-}
-
 } // namespace ms

@@ -9,6 +9,7 @@ namespace arith { class ArithDialect; }
 namespace func { class FuncDialect; }
 namespace linalg { class LinalgDialect; }
 namespace math { class MathDialect; }
+namespace memref { class MemRefDialect; }
 namespace scf { class SCFDialect; }
 namespace tensor { class TensorDialect; }
 namespace transform { class TransformDialect; }

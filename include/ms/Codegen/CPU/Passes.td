@@ -271,28 +271,39 @@ def MSVectorizeSmallElementwise : Pass<"ms-vectorize-small-elementwise"> {
   let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 
-def MSVectorizeTransposes : Pass<"ms-vectorize-transposes"> {
-  let summary = "Transpose in square blocks of vectors";
+def MSCollapseTransposes : Pass<"ms-collapse-transposes"> {
+  let summary = "Transposes as 2-D linalg.transpose ops";
   let description = [{
     Rewrites each `linalg.generic` on static tensors that copies its input
     to an output whose dims are the input's rotated (input `[A..., B...]`,
     output `[B..., A...]`: a `[prod A, prod B]` matrix transposed, as a
-    dense layer's `x^T` at O2) into loops over square blocks of two vector
-    registers (16 x 16 with 8-lane vectors): the block's rows read as
-    vectors, transposed by n*log2(n) shuffles, and written as the output
-    block's rows. LLVM would copy element by element. Applies when both
-    matrix sides are multiples of the block. Data movement only. O2 runs it
-    before ms-fuse-batch-loops, which would otherwise pull the transpose
-    into a conv's loop over images as strided stores.
+    dense layer's `x^T`) into `tensor.collapse_shape`, a 2-D
+    `linalg.transpose` and `tensor.expand_shape`. Data movement only. The
+    pipelines run it before ms-fuse-batch-loops, which would otherwise
+    pull the transpose into a conv's loop over images as strided stores,
+    and ms-transposes-to-calls later makes the f32 and f64 ones calls to the
+    runtime's transpose kernel.
   }];
-  let options = [
-    Option<"vectorLanes", "vector-lanes", "unsigned", "0",
-           "f32 lanes per vector register (0: the host's)">,
-  ];
-  let dependentDialects = ["mlir::arith::ArithDialect",
-                           "mlir::scf::SCFDialect",
-                           "mlir::tensor::TensorDialect",
-                           "mlir::vector::VectorDialect"];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def MSTransposesToCalls : Pass<"ms-transposes-to-calls", "mlir::ModuleOp"> {
+  let summary = "2-D f32/f64 transposes on buffers as runtime kernel calls";
+  let description = [{
+    Replaces each `linalg.transpose` of a rank-2 f32 or f64 memref with
+    permutation [1, 0] by a `func.call` to `ms_transpose_f32` or
+    `ms_transpose_f64`, declared private with `llvm.emit_c_interface`; the
+    runtime defines their C interfaces (include/ms/Runtime/Microkernels.h)
+    and links them into every compiled module. The buffers are passed as
+    `memref<?x?xT, strided<[?, ?], offset: ?>>`, so any layout goes.
+    Generated in place, a block transpose's vector shuffles cost LLVM's
+    instruction selection 8-15 ms per block (docs/performance.md); the
+    precompiled kernel costs no compile time and copies as fast. Other
+    transposes are left to become loops.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {

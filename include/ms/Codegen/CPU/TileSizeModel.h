@@ -112,10 +112,6 @@ std::optional<PoolRowVectors>
 choosePoolRowVectors(int64_t outputWidth, int64_t windowH, int64_t windowW,
                      int64_t strideW, int64_t dilationW);
 
-/// The side of the square blocks ms-vectorize-transposes moves: two vector
-/// registers (16 x 16 with 8-lane vectors).
-int64_t chooseTransposeBlock(const CpuModel &cpu);
-
 /// The smallest iteration space ms-parallelize-generics splits over
 /// threads: below it the fork and join cost more than the split saves.
 constexpr int64_t kMinParallelIterations = 32768;
