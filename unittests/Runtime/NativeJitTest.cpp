@@ -9,46 +9,45 @@
 
 #include "gtest/gtest.h"
 
+#include <string>
+#include <utility>
+
 using namespace ms::runtime;
 
 namespace {
 
-/// *out = scale(*in) + 1, with scale a function of its own, so that split
-/// codegen has two functions that call across parts. Each function is a
-/// chain of `steps` multiplications by 1 (exact, so the result stays known)
-/// and adds: emitHostObjects splits only functions large enough to be
-/// worth a thread.
-/// `steps` multiplications of `value` by %unit, as lines of MLIR; the last
-/// product is `%<prefix><steps - 1>` (or `value` itself for no steps).
-std::string multiplyByUnit(const std::string &value, const std::string &prefix,
-                           int steps) {
+/// `steps` multiplications of `value` by %unit: the lines of MLIR, and the
+/// last product (`value` itself for no steps).
+std::pair<std::string, std::string>
+multiplyByUnit(const std::string &value, const std::string &prefix,
+               int steps) {
   std::string lines, last = value;
   for (int i = 0; i < steps; ++i) {
     std::string next = "%" + prefix + std::to_string(i);
     lines += "  " + next + " = llvm.fmul " + last + ", %unit : f32\n";
     last = next;
   }
-  return lines;
+  return {lines, last};
 }
 
-std::string lastProduct(const std::string &value, const std::string &prefix,
-                        int steps) {
-  return steps == 0 ? value : "%" + prefix + std::to_string(steps - 1);
-}
-
+/// *out = scale(*in) + 1, with scale a function of its own, so that split
+/// codegen has two functions that call across parts. Each function is a
+/// chain of `steps` multiplications by 1 (exact, so the result stays known)
+/// and adds: emitHostObjects splits only functions large enough to be
+/// worth a thread.
 std::string twoFunctions(int steps) {
+  auto [scaleLines, scaled] = multiplyByUnit("%a", "s", steps);
+  auto [entryLines, loaded] = multiplyByUnit("%v", "t", steps);
   return "llvm.func @scale(%a: f32) -> f32 {\n"
          "  %unit = llvm.mlir.constant(1.0 : f32) : f32\n"
          "  %c = llvm.mlir.constant(3.0 : f32) : f32\n" +
-         multiplyByUnit("%a", "s", steps) + "  %r = llvm.fmul " +
-         lastProduct("%a", "s", steps) +
+         scaleLines + "  %r = llvm.fmul " + scaled +
          ", %c : f32\n"
          "  llvm.return %r : f32\n}\n"
          "llvm.func @_mlir_ciface_affine(%in: !llvm.ptr, %out: !llvm.ptr) {\n"
          "  %unit = llvm.mlir.constant(1.0 : f32) : f32\n"
          "  %v = llvm.load %in : !llvm.ptr -> f32\n" +
-         multiplyByUnit("%v", "t", steps) + "  %s = llvm.call @scale(" +
-         lastProduct("%v", "t", steps) +
+         entryLines + "  %s = llvm.call @scale(" + loaded +
          ") : (f32) -> f32\n"
          "  %r = llvm.fadd %s, %unit : f32\n"
          "  llvm.store %r, %out : f32, !llvm.ptr\n  llvm.return\n}\n";
