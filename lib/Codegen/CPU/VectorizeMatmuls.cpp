@@ -34,9 +34,27 @@ constexpr llvm::StringLiteral kIdAttr = "ms.matmul_id";
 /// Emits the transform ops that schedule one matmul.
 class ScheduleWriter {
 public:
+  /// `zeroFilled`: the matmul's init is a linalg.fill, which each thread's
+  /// chunk then fills itself.
   ScheduleWriter(std::string &out, int64_t id, const ms::MatmulTiles &tiles,
-                 int64_t k, unsigned threads)
-      : out(out), id(id), tiles(tiles), k(k), threads(threads) {}
+                 int64_t k, unsigned threads, bool zeroFilled)
+      : out(out), id(id), tiles(tiles), k(k), threads(threads),
+        zeroFilled(zeroFilled) {}
+
+  enum class ThreadSplit { None, Rows, Cols };
+
+  /// How the matmul shares out over the threads: by rows when each thread
+  /// gets a micro-tile of them, else by columns when those divide into
+  /// whole micro-tiles per thread, else not at all.
+  ThreadSplit threadSplit(int64_t rows, int64_t cols) const {
+    if (threads <= 1)
+      return ThreadSplit::None;
+    if (rows >= tiles.microRows * threads)
+      return ThreadSplit::Rows;
+    if (cols % (tiles.microCols * threads) == 0)
+      return ThreadSplit::Cols;
+    return ThreadSplit::None;
+  }
 
   void schedule(int64_t rows, int64_t cols) {
     std::string root = fresh();
@@ -44,6 +62,12 @@ public:
                        "matmul\"]} attributes {{{1} = {2} : i64} in %root : "
                        "(!transform.any_op) -> !transform.any_op",
                        root, kIdAttr, id));
+    if (zeroFilled) {
+      fill = fresh();
+      line(llvm::formatv("{0} = transform.get_producer_of_operand {1}[2] : "
+                         "(!transform.any_op) -> !transform.any_op",
+                         fill, root));
+    }
     splitForThreads(root, rows, cols);
   }
 
@@ -84,16 +108,17 @@ private:
   /// leftover micro-tile; otherwise the chunks are whole micro-tiles and
   /// the leftover rows run after, on one thread.
   void splitForThreads(const std::string &handle, int64_t rows, int64_t cols) {
-    int64_t chunk = tiles.microRows * threads;
-    if (threads > 1 && rows < chunk &&
-        cols % (tiles.microCols * threads) == 0) {
+    switch (threadSplit(rows, cols)) {
+    case ThreadSplit::Cols:
       splitColsForThreads(handle, rows, cols);
       return;
-    }
-    if (threads <= 1 || rows < chunk) {
+    case ThreadSplit::None:
       splitRows(handle, rows, cols);
       return;
+    case ThreadSplit::Rows:
+      break;
     }
+    int64_t chunk = tiles.microRows * threads;
     // An even split leaves no serial tail, and one tile body less to
     // compile (512 rows: 42 x 6 + 4 per thread, not 84 x 6 then 6 + 2).
     int64_t parallelRows =
@@ -110,7 +135,24 @@ private:
                        "tile_sizes [{3}, 0, 0] : (!transform.any_op) -> "
                        "(!transform.any_op, !transform.any_op)",
                        tiled, forall, parallel, parallelRows / threads));
+    if (rest.empty())
+      fuseFillInto(forall);
     splitRows(tiled, parallelRows / threads, cols);
+  }
+
+  /// Moves the init's fill into the scf.forall, so each thread zeroes the
+  /// chunk it then accumulates into: one parallel region fewer to fork and
+  /// to compile (ms-parallelize-generics would give the fill its own). Only
+  /// when the forall covers the whole matmul; a serial tail also reads the
+  /// fill.
+  void fuseFillInto(const std::string &forall) {
+    if (fill.empty())
+      return;
+    std::string fused = fresh(), loop = fresh();
+    line(llvm::formatv("{0}, {1} = transform.structured.fuse_into_containing_op "
+                       "{2} into {3} : (!transform.any_op, !transform.any_op) "
+                       "-> (!transform.any_op, !transform.any_op)",
+                       fused, loop, fill, forall));
   }
 
   /// Too few rows to share (a batch-1 dense layer): the columns split into
@@ -122,6 +164,7 @@ private:
                        "tile_sizes [0, {3}, 0] : (!transform.any_op) -> "
                        "(!transform.any_op, !transform.any_op)",
                        tiled, forall, handle, cols / threads));
+    fuseFillInto(forall);
     splitRows(tiled, rows, cols / threads);
   }
 
@@ -188,6 +231,9 @@ private:
   const ms::MatmulTiles &tiles;
   int64_t k;
   unsigned threads;
+  bool zeroFilled;
+  /// The handle to the init's fill, when `zeroFilled`.
+  std::string fill;
   unsigned counter = 0;
   std::vector<std::string> registerTiles, kLoops;
 };
@@ -249,11 +295,14 @@ struct MSVectorizeMatmulsPass
       // the batch) gets no threads of its own.
       unsigned threads =
           op->getParentOfType<scf::ForallOp>() ? 1u : unsigned(numThreads);
-      // Recorded as run: too few rows for a chunk per thread run on one.
-      bool split = threads > 1 && rows >= tiles.microRows * threads;
+      bool zeroFilled =
+          op.getDpsInits()[0].getDefiningOp<linalg::FillOp>() != nullptr;
+      ScheduleWriter writer(body, id, tiles, k, threads, zeroFilled);
+      // Recorded as run: a matmul too small to share runs on one thread.
+      bool shared = writer.threadSplit(rows, cols) !=
+                    ScheduleWriter::ThreadSplit::None;
       ms::recordSchedule(op, describe(op.getContext(), tiles, rows, cols, k,
-                                      split ? threads : 1));
-      ScheduleWriter writer(body, id, tiles, k, threads);
+                                      shared ? threads : 1));
       writer.schedule(rows, cols);
       writer.finish();
       ++id;
