@@ -137,11 +137,6 @@ PipelineStage genericStage(unsigned threads, GraphWork work) {
 PipelineStage bufferizeStage() {
   return {"bufferize",
           "ms-emit-c-interface,"
-          // A fill fused into a matmul's scf.forall may start from a fresh
-          // tensor.empty (linalg-fuse-elementwise-ops drops the outs of a
-          // generic that never reads them); writing the thread's chunk of
-          // the result in place saves a buffer and a copy per thread.
-          "eliminate-empty-tensors,"
           "one-shot-bufferize{bufferize-function-boundaries "
           "allow-return-allocs-from-loops "
           "function-boundary-type-conversion=identity-layout-map},"

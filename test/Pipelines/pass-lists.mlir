@@ -27,7 +27,6 @@
 // FUSE: ms-fuse-batch-loops
 // ALL: ms-vectorize-pooling
 // ALL: ms-vectorize-small-elementwise
-// ALL: eliminate-empty-tensors
 // ALL: one-shot-bufferize
 // ALL: ms-transposes-to-calls
 // ALL: fold-memref-alias-ops

@@ -34,12 +34,9 @@ constexpr llvm::StringLiteral kIdAttr = "ms.matmul_id";
 /// Emits the transform ops that schedule one matmul.
 class ScheduleWriter {
 public:
-  /// `zeroFilled`: the matmul's init is a linalg.fill, which each thread's
-  /// chunk then fills itself.
   ScheduleWriter(std::string &out, int64_t id, const ms::MatmulTiles &tiles,
-                 int64_t k, unsigned threads, bool zeroFilled)
-      : out(out), id(id), tiles(tiles), k(k), threads(threads),
-        zeroFilled(zeroFilled) {}
+                 int64_t k, unsigned threads)
+      : out(out), id(id), tiles(tiles), k(k), threads(threads) {}
 
   enum class ThreadSplit { None, Rows, Cols };
 
@@ -62,12 +59,6 @@ public:
                        "matmul\"]} attributes {{{1} = {2} : i64} in %root : "
                        "(!transform.any_op) -> !transform.any_op",
                        root, kIdAttr, id));
-    if (zeroFilled) {
-      fill = fresh();
-      line(llvm::formatv("{0} = transform.get_producer_of_operand {1}[2] : "
-                         "(!transform.any_op) -> !transform.any_op",
-                         fill, root));
-    }
     splitForThreads(root, rows, cols);
   }
 
@@ -135,24 +126,7 @@ private:
                        "tile_sizes [{3}, 0, 0] : (!transform.any_op) -> "
                        "(!transform.any_op, !transform.any_op)",
                        tiled, forall, parallel, parallelRows / threads));
-    if (rest.empty())
-      fuseFillInto(forall);
     splitRows(tiled, parallelRows / threads, cols);
-  }
-
-  /// Moves the init's fill into the scf.forall, so each thread zeroes the
-  /// chunk it then accumulates into: one parallel region fewer to fork and
-  /// to compile (ms-parallelize-generics would give the fill its own). Only
-  /// when the forall covers the whole matmul; a serial tail also reads the
-  /// fill.
-  void fuseFillInto(const std::string &forall) {
-    if (fill.empty())
-      return;
-    std::string fused = fresh(), loop = fresh();
-    line(llvm::formatv("{0}, {1} = transform.structured.fuse_into_containing_op "
-                       "{2} into {3} : (!transform.any_op, !transform.any_op) "
-                       "-> (!transform.any_op, !transform.any_op)",
-                       fused, loop, fill, forall));
   }
 
   /// Too few rows to share (a batch-1 dense layer): the columns split into
@@ -164,7 +138,6 @@ private:
                        "tile_sizes [0, {3}, 0] : (!transform.any_op) -> "
                        "(!transform.any_op, !transform.any_op)",
                        tiled, forall, handle, cols / threads));
-    fuseFillInto(forall);
     splitRows(tiled, rows, cols / threads);
   }
 
@@ -231,9 +204,6 @@ private:
   const ms::MatmulTiles &tiles;
   int64_t k;
   unsigned threads;
-  bool zeroFilled;
-  /// The handle to the init's fill, when `zeroFilled`.
-  std::string fill;
   unsigned counter = 0;
   std::vector<std::string> registerTiles, kLoops;
 };
@@ -295,9 +265,7 @@ struct MSVectorizeMatmulsPass
       // the batch) gets no threads of its own.
       unsigned threads =
           op->getParentOfType<scf::ForallOp>() ? 1u : unsigned(numThreads);
-      bool zeroFilled =
-          op.getDpsInits()[0].getDefiningOp<linalg::FillOp>() != nullptr;
-      ScheduleWriter writer(body, id, tiles, k, threads, zeroFilled);
+      ScheduleWriter writer(body, id, tiles, k, threads);
       // Recorded as run: a matmul too small to share runs on one thread.
       bool shared = writer.threadSplit(rows, cols) !=
                     ScheduleWriter::ThreadSplit::None;
