@@ -63,6 +63,13 @@ double comm::timeoutSeconds() {
   return 300;
 }
 
+llvm::ArrayRef<EnvironmentDefault> comm::mpiDefaults() {
+  // See the header.
+  static const EnvironmentDefault defaults[] = {
+      {"OMPI_MCA_btl_vader_single_copy_mechanism", "none"}};
+  return defaults;
+}
+
 static Stats gStats;
 
 Stats comm::stats() { return gStats; }
@@ -311,6 +318,8 @@ llvm::Error comm::init() {
     std::call_once(watchdogStarted,
                    [] { std::thread(watchdogLoop).detach(); });
     Watched watch("MPI_Init", 0);
+    // MPI_Init reads OpenMPI's parameters from the environment.
+    setMissingDefaults(mpiDefaults());
     int provided = 0;
     int code = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED,
                                &provided);

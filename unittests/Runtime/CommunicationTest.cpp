@@ -69,6 +69,24 @@ TEST(Communication, CompiledEntryPointInitializesOnFirstUse) {
   EXPECT_EQ(x, (std::vector<float>{1, 2, 3}));
 }
 
+TEST(Communication, InitGivesMPIItsDefaults) {
+  const char *name = "OMPI_MCA_btl_vader_single_copy_mechanism";
+  unsetenv(name);
+  ASSERT_FALSE(static_cast<bool>(init()));
+  ASSERT_NE(std::getenv(name), nullptr);
+  EXPECT_STREQ(std::getenv(name), "none");
+  ASSERT_FALSE(static_cast<bool>(release()));
+}
+
+TEST(Communication, InitKeepsTheUsersMPISettings) {
+  const char *name = "OMPI_MCA_btl_vader_single_copy_mechanism";
+  setenv(name, "cma", 1);
+  ASSERT_FALSE(static_cast<bool>(init()));
+  EXPECT_STREQ(std::getenv(name), "cma");
+  ASSERT_FALSE(static_cast<bool>(release()));
+  unsetenv(name);
+}
+
 TEST(Communication, WorldOfOne) {
   ASSERT_FALSE(static_cast<bool>(init()));
   ASSERT_FALSE(static_cast<bool>(init())); // a second init does nothing

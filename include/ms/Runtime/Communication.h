@@ -24,6 +24,7 @@
 #define MS_RUNTIME_COMMUNICATION_H
 
 #include "ms/Runtime/DType.h"
+#include "ms/Runtime/EnvironmentDefaults.h"
 
 #include "llvm/Support/Error.h"
 
@@ -37,8 +38,18 @@ namespace comm {
 /// True when the runtime was compiled against MPI.
 bool builtWithMPI();
 
-/// Initializes MPI once per process (later calls do nothing). Outside
-/// mpirun, MPI starts a world of one rank.
+/// The OpenMPI settings init() gives MPI unless the user set them:
+/// - OMPI_MCA_btl_vader_single_copy_mechanism=none. For large messages
+///   between ranks on one host, OpenMPI's shared-memory transport copies
+///   through the kernel (CMA, process_vm_readv) by default; its own
+///   shared-memory buffers were faster here: the seed MLP's 2.68 MB
+///   gradient all-reduce at 2 ranks took 0.34-0.37 ms of MPI time per step
+///   instead of 0.43-0.71 ms (docs/performance.md, "Issue 19").
+llvm::ArrayRef<EnvironmentDefault> mpiDefaults();
+
+/// Initializes MPI once per process (later calls do nothing), with the
+/// mpiDefaults() the environment lacks. Outside mpirun, MPI starts a world
+/// of one rank.
 llvm::Error init();
 bool isInitialized();
 /// Finalizes MPI; the process cannot use collectives again (MPI's rule).

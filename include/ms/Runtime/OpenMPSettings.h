@@ -21,20 +21,12 @@
 #ifndef MS_RUNTIME_OPENMPSETTINGS_H
 #define MS_RUNTIME_OPENMPSETTINGS_H
 
-#include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
-
-#include <string>
-#include <utility>
-#include <vector>
+#include "ms/Runtime/EnvironmentDefaults.h"
 
 namespace ms {
 namespace runtime {
 
-struct OpenMPSetting {
-  const char *name;
-  const char *value;
-};
+using OpenMPSetting = EnvironmentDefault;
 
 /// The libomp environment settings ms runs with by default.
 llvm::ArrayRef<OpenMPSetting> openMPDefaults();
