@@ -557,14 +557,7 @@ def concat(tensors, axis=0):
         return tensors[0]
     axis = _axis(axis, tensors[0].ndim, "ops.concat")
     o = op("ms.concat", f"{{axis = {axis} : i64}}", "ops.concat")
-    # ms.concat takes 2 or 3 operands per op; chain longer lists.
-    result = tensors[0]
-    rest = tensors[1:]
-    while rest:
-        take = rest[:2] if len(rest) >= 2 else rest[:1]
-        rest = rest[len(take):]
-        result = nary(o, [result] + take)
-    return result
+    return nary(o, tensors)
 
 
 cat = concat

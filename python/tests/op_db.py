@@ -380,7 +380,11 @@ OP_DB = [
                       {"axis": 1}, name="axis1"),
                Sample((_uniform((1, 3), seed=30), _uniform((2, 3), seed=31),
                        _uniform((3, 3), seed=32)), {"axis": 0},
-                      name="axis0")],
+                      name="axis0"),
+               # One ms.concat of five: the op is variadic (gradient
+               # buckets join every parameter's gradient in one).
+               Sample(tuple(_uniform((n,), seed=33 + n) for n in
+                            (4, 1, 3, 2, 5)), {"axis": 0}, name="five")],
            exact=True),
 ]
 

@@ -156,10 +156,13 @@ class DistributedGradReducer(Cell):
                     for i in bucket]
             buffer = flat[0] if len(flat) == 1 else ops.concat(flat, 0)
             reduced = all_reduce(buffer)
-            if self.mean:
-                reduced = reduced * scale
             pieces = ((reduced,) if len(bucket) == 1 else
                       ops.split(reduced, [self._sizes[i] for i in bucket]))
             for i, piece in zip(bucket, pieces):
                 out[i] = ops.reshape(piece, self._shapes[i])
+                # Scaled per gradient, not per bucket: in a compiled step
+                # the scale then fuses into the optimizer's update instead
+                # of being a pass over the whole bucket.
+                if self.mean:
+                    out[i] = out[i] * scale
         return tuple(out)
