@@ -10,9 +10,11 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #ifdef MS_HAVE_MPI
 #define OMPI_SKIP_MPICXX 1
@@ -74,6 +76,37 @@ static Stats gStats;
 
 Stats comm::stats() { return gStats; }
 void comm::resetStats() { gStats = Stats(); }
+
+static std::atomic<bool> gDeterministic{false};
+void comm::setDeterministic(bool on) { gDeterministic.store(on); }
+bool comm::isDeterministic() { return gDeterministic.load(); }
+
+/// Rows `first` and `first + step` of `rows` (each `count` elements of T):
+/// the first becomes their sum or product.
+template <typename T>
+static void combineRows(char *rows, int64_t count, int first, int step,
+                        ReduceOp op) {
+  T *a = reinterpret_cast<T *>(rows) + first * count;
+  const T *b = reinterpret_cast<const T *>(rows) + (first + step) * count;
+  if (op == ReduceOp::Sum)
+    for (int64_t i = 0; i < count; ++i)
+      a[i] = a[i] + b[i];
+  else
+    for (int64_t i = 0; i < count; ++i)
+      a[i] = a[i] * b[i];
+}
+
+void comm::reduceRowsAsTree(void *rowsData, int64_t count, int size,
+                            DType dtype, ReduceOp op) {
+  char *rows = static_cast<char *>(rowsData);
+  for (int step = 1; step < size; step *= 2)
+    for (int first = 0; first + step < size; first += 2 * step) {
+      if (dtype == DType::F32)
+        combineRows<float>(rows, count, first, step, op);
+      else
+        combineRows<double>(rows, count, first, step, op);
+    }
+}
 
 #ifndef MS_HAVE_MPI
 
@@ -386,6 +419,19 @@ llvm::Expected<int> comm::localRank() {
   return gWorld.localRank;
 }
 
+namespace {
+
+/// Whether allReduce takes the tree: only where the order changes the bits
+/// (floating-point sums and products, more than two ranks; with two, every
+/// MPI algorithm computes r0 + r1 once per element).
+bool needsTree(DType dtype, ReduceOp op) {
+  return comm::isDeterministic() && gWorld.size > 2 &&
+         (dtype == DType::F32 || dtype == DType::F64) &&
+         (op == ReduceOp::Sum || op == ReduceOp::Prod);
+}
+
+} // namespace
+
 llvm::Error comm::allReduce(void *data, int64_t count, DType dtype,
                             ReduceOp op) {
   if (llvm::Error error = requireRunning("all_reduce"))
@@ -396,12 +442,25 @@ llvm::Error comm::allReduce(void *data, int64_t count, DType dtype,
   size_t width = dtypeSize(dtype);
   Watched watch("all_reduce", count * static_cast<int64_t>(width));
   char *bytes = static_cast<char *>(data);
+  bool tree = needsTree(dtype, op);
+  std::vector<char> rows;
   for (int64_t done = 0; done < count; done += kMaxChunk) {
     int n = static_cast<int>(std::min(kMaxChunk, count - done));
-    int code = MPI_Allreduce(MPI_IN_PLACE, bytes + done * width, n, *type,
-                             mpiOp(op), MPI_COMM_WORLD);
+    char *piece = bytes + done * width;
+    if (!tree) {
+      int code = MPI_Allreduce(MPI_IN_PLACE, piece, n, *type, mpiOp(op),
+                               MPI_COMM_WORLD);
+      if (code != MPI_SUCCESS)
+        return mpiError("all_reduce", code);
+      continue;
+    }
+    rows.resize(static_cast<size_t>(n) * width * gWorld.size);
+    int code = MPI_Allgather(piece, n, *type, rows.data(), n, *type,
+                             MPI_COMM_WORLD);
     if (code != MPI_SUCCESS)
       return mpiError("all_reduce", code);
+    reduceRowsAsTree(rows.data(), n, gWorld.size, dtype, op);
+    std::memcpy(piece, rows.data(), static_cast<size_t>(n) * width);
   }
   return llvm::Error::success();
 }

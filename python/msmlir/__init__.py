@@ -19,7 +19,8 @@ from .dtype import (Type, float16, float32, float64, bfloat16, int8, int16,
                     int32, int64, uint8, uint16, uint32, uint64, bool_,
                     half, single, double, float_, byte, short, intc, int_,
                     intp, ubyte, ushort, uintc, uintp)
-from ._context import set_context, get_context, set_seed, get_seed
+from ._context import (set_context, get_context, set_seed, get_seed,
+                       set_deterministic)
 from ._tensor import Tensor, Parameter
 from . import ops
 from . import _indexing  # noqa: F401  (Tensor indexing; see _tensor.py)
@@ -46,7 +47,8 @@ __all__ = [
     "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "half",
     "single", "double", "float_", "byte", "short", "intc", "int_", "intp",
     "ubyte", "ushort", "uintc", "uintp", "set_context",
-    "get_context", "set_seed", "get_seed", "Tensor", "Parameter", "ops",
+    "get_context", "set_seed", "get_seed", "set_deterministic", "Tensor",
+    "Parameter", "ops",
     "jit", "JitConfig", "compile_count", "compile_cache_stats", "mutable",
     "jit_class", "nn", "save_checkpoint",
     "load_checkpoint", "load_param_into_net", "pynative_stats", "dataset",

@@ -4,11 +4,13 @@ import os
 
 import numpy as np
 
+from . import _msmlir as native
 from ._runtime import (STATE, GRAPH_MODE, PYNATIVE_MODE, parse_jit_level,
                        parse_syntax_level, pynative_level,
                        set_kernel_cache_size)
 
-__all__ = ["set_context", "get_context", "set_seed", "get_seed"]
+__all__ = ["set_context", "get_context", "set_seed", "get_seed",
+           "set_deterministic"]
 
 _DEVICES = ("CPU",)
 
@@ -106,6 +108,40 @@ def _set_save_graphs_path(value):
     STATE.save_graphs_path = str(value)
 
 
+def _set_deterministic_switch(value):
+    if value not in ("ON", "OFF"):
+        raise ValueError("deterministic must be 'ON' or 'OFF', got "
+                         f"{value!r}")
+    set_deterministic(value == "ON")
+
+
+def set_deterministic(deterministic, micro_batch_size=None):
+    """MindSpore's switch for deterministic computing. ms's kernels and
+    collectives give the same bits run after run either way; switched on,
+    an all-reduce over more than two ranks also sums in a fixed pairwise
+    tree (MPI would pick its order from the rank count and message size).
+
+    micro_batch_size (an ms extension, with deterministic=True): every
+    nn.TrainOneStepCell made afterwards computes its gradients on
+    micro-batches of that many rows and adds them in the same pairwise
+    tree, so N data-parallel ranks end with the bits of one process that
+    trains on the whole batch (docs/distributed.md, "Determinism")."""
+    if not isinstance(deterministic, bool):
+        raise TypeError("set_deterministic: deterministic must be a bool, "
+                        f"got {deterministic!r}")
+    if micro_batch_size is not None:
+        if not deterministic:
+            raise ValueError("set_deterministic: micro_batch_size needs "
+                             "deterministic=True")
+        if (not isinstance(micro_batch_size, int) or
+                isinstance(micro_batch_size, bool) or micro_batch_size < 1):
+            raise ValueError("set_deterministic: micro_batch_size must be an "
+                             f"int >= 1, got {micro_batch_size!r}")
+    STATE.deterministic = deterministic
+    STATE.micro_batch_size = micro_batch_size
+    native.comm.set_deterministic(deterministic)
+
+
 _SETTERS = {
     "mode": _set_mode,
     "jit_level": _set_jit_level,
@@ -123,7 +159,7 @@ _SETTERS = {
     "device_id": lambda v: None,
     "max_call_depth": lambda v: None,
     "pynative_synchronize": lambda v: None,
-    "deterministic": lambda v: None,
+    "deterministic": _set_deterministic_switch,
 }
 
 
@@ -167,6 +203,7 @@ def get_context(attr_key):
         "graph_cache_size": STATE.graph_cache_size,
         "kernel_cache_size": STATE.kernel_cache_size,
         "enable_compile_cache": STATE.enable_compile_cache,
+        "deterministic": "ON" if STATE.deterministic else "OFF",
         "compile_cache_path": (STATE.compile_cache_path if
                                STATE.compile_cache_path is not None else
                                os.environ.get("MS_COMPILER_CACHE_PATH") or

@@ -120,6 +120,8 @@ void ms::python::registerCommunication(py::module_ &m) {
     check(std::move(error));
   });
   c.def("timeout_seconds", &comm::timeoutSeconds);
+  c.def("set_deterministic", &comm::setDeterministic, py::arg("on"));
+  c.def("is_deterministic", &comm::isDeterministic);
   c.def("stats", [] {
     comm::Stats s = comm::stats();
     py::dict d;

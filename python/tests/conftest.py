@@ -29,8 +29,10 @@ def _reset_context():
                    save_graphs=False, graph_cache_size=64,
                    kernel_cache_size=1024, runtime_num_threads=0,
                    jit_config={"exc_mode": "auto"})
+    ms.set_deterministic(False)
     ms.set_seed(1234)
     yield
+    ms.set_deterministic(False)
     ms.set_context(mode=ms.PYNATIVE_MODE, jit_level="", jit_syntax_level="",
                    save_graphs=False, graph_cache_size=64,
                    kernel_cache_size=1024, runtime_num_threads=0,

@@ -44,6 +44,37 @@ TEST(Communication, TimeoutFromTheEnvironment) {
   EXPECT_EQ(timeoutSeconds(), 300);
 }
 
+// Float addition is not associative: these rows sum to 0 as the tree
+// ((r0 + r1) + (r2 + r3)), to 1 left to right and to 2 as
+// ((r0 + r2) + (r1 + r3)), so only the documented tree passes.
+TEST(Communication, DeterministicReductionIsThePairwiseTree) {
+  std::vector<float> rows = {1e8f, 1, -1e8f, 1};
+  reduceRowsAsTree(rows.data(), 1, 4, DType::F32, ReduceOp::Sum);
+  EXPECT_EQ(rows[0], 0.0f);
+
+  // Three rows: (r0 + r1) + r2; five: ((r0 + r1) + (r2 + r3)) + r4.
+  std::vector<double> three = {1, 1e17, -1e17};
+  reduceRowsAsTree(three.data(), 1, 3, DType::F64, ReduceOp::Sum);
+  EXPECT_EQ(three[0], 0.0);
+  std::vector<float> five = {1e8f, 1, -1e8f, 1, 3};
+  reduceRowsAsTree(five.data(), 1, 5, DType::F32, ReduceOp::Sum);
+  EXPECT_EQ(five[0], 3.0f);
+
+  // Two elements per row, and products.
+  std::vector<float> products = {2, 3, 4, 5, 0.5f, 0.25f};
+  reduceRowsAsTree(products.data(), 2, 3, DType::F32, ReduceOp::Prod);
+  EXPECT_EQ(products[0], 4.0f);
+  EXPECT_EQ(products[1], 3.75f);
+}
+
+TEST(Communication, DeterministicIsAProcessSetting) {
+  EXPECT_FALSE(isDeterministic());
+  setDeterministic(true);
+  EXPECT_TRUE(isDeterministic());
+  setDeterministic(false);
+  EXPECT_FALSE(isDeterministic());
+}
+
 #ifdef MS_TEST_HAVE_MPI
 
 TEST(Communication, CallsBeforeInitSaySo) {

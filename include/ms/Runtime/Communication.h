@@ -66,9 +66,27 @@ enum class ReduceOp : int32_t { Sum = 0, Max = 1, Min = 2, Prod = 3 };
 std::optional<ReduceOp> parseReduceOp(llvm::StringRef name);
 llvm::StringRef reduceOpName(ReduceOp op);
 
+/// Deterministic reductions (msmlir.set_deterministic): a floating-point
+/// sum or product over ranks is a pairwise tree in rank order,
+/// ((r0 + r1) + (r2 + r3)) + ..., the same on every rank whatever algorithm
+/// MPI would pick for the rank count and message size. With a power-of-two
+/// rank count that is the tree nn.TrainOneStepCell uses for its
+/// micro-batches, so N ranks give one process's bits (docs/distributed.md,
+/// "Determinism"). Off by default; a process-wide setting, as the
+/// collectives are.
+void setDeterministic(bool on);
+bool isDeterministic();
+
+/// The deterministic tree on `size` rows of `count` float32 or float64
+/// elements (rank order; Sum or Prod): rows (0,1), (2,3), ... combine
+/// first, then (0,2), (4,6), ..., until row 0 holds the result.
+void reduceRowsAsTree(void *rows, int64_t count, int size, DType dtype,
+                      ReduceOp op);
+
 /// In place: every rank's `count` elements at `data` become their
-/// elementwise reduction over all ranks (MPI_Allreduce with MPI_IN_PLACE).
-/// The same rank count and buffer sizes give bit-identical results.
+/// elementwise reduction over all ranks (MPI_Allreduce with MPI_IN_PLACE,
+/// or, deterministic, an all-gather and the tree above). The same rank
+/// count and buffer sizes give bit-identical results.
 llvm::Error allReduce(void *data, int64_t count, DType dtype, ReduceOp op);
 /// `recv` (groupSize() * count elements) gets every rank's `count`
 /// elements at `send`, in rank order.

@@ -9,8 +9,10 @@ become results bound to the Parameters, so the step is one native function.
 from .. import ops
 from .._autograd import value_and_grad
 from .._parallel_context import data_parallel, get_auto_parallel_context
+from .._runtime import STATE
 from .._tensor import Tensor
 from .cell import Cell
+from ._micro_batches import split_into_micro_batches, tree_sum
 from .grad_reducer import DistributedGradReducer
 from .optim.optimizer import Optimizer
 
@@ -45,7 +47,14 @@ class TrainOneStepCell(Cell):
     `sens` scales the gradients (MindSpore's sensitivity). Under
     ParallelMode.DATA_PARALLEL the gradients are all-reduced across ranks
     (averaged with gradients_mean=True) before the update, by an
-    nn.DistributedGradReducer made here, as MindSpore's does."""
+    nn.DistributedGradReducer made here, as MindSpore's does.
+
+    Made while set_deterministic(True, micro_batch_size=m) is in effect, the
+    step computes its gradients on micro-batches of m rows and adds them in
+    a fixed tree (see _micro_batches.py): N ranks then train to the bits of
+    one process on the whole batch. The returned loss is the micro-batch
+    losses' mean. BatchNorm normalizes each micro-batch, as under gradient
+    accumulation."""
 
     def __init__(self, network, optimizer, sens=1.0):
         super().__init__(auto_prefix=False)
@@ -62,16 +71,27 @@ class TrainOneStepCell(Cell):
         self.sens = float(sens)
         self.__dict__["grad_fn"] = value_and_grad(self.network, None,
                                                   self.weights)
+        self.__dict__["micro_batch_size"] = STATE.micro_batch_size
         self.__dict__["reducer_flag"] = data_parallel()
         if self.reducer_flag:
             self.grad_reducer = DistributedGradReducer(
                 self.weights, get_auto_parallel_context("gradients_mean"))
 
     def construct(self, *inputs):
-        loss, grads = self.grad_fn(*inputs)
+        if self.micro_batch_size is None:
+            loss, grads = self.grad_fn(*inputs)
+        else:
+            loss, grads = self._micro_batched_grads(inputs)
         if self.sens != 1.0:
             grads = tuple(g * self.sens for g in grads)
         if self.reducer_flag:
             grads = self.grad_reducer(grads)
         self.optimizer(grads)
         return loss
+
+    def _micro_batched_grads(self, inputs):
+        pieces = split_into_micro_batches(inputs, self.micro_batch_size,
+                                          "TrainOneStepCell")
+        loss, grads = tree_sum(self.grad_fn(*piece) for piece in pieces)
+        scale = 1.0 / len(pieces)
+        return loss * scale, tuple(g * scale for g in grads)

@@ -4,7 +4,7 @@ test_multirank.py), or the single-process reference (--standalone).
 
 Trains the seed MLP or LeNet-5 for --steps steps with each of SGD, Momentum
 and Adam, on synthetic global batches of --global-batch samples drawn from
-one seeded generator: rank r of N takes rows [r*B/N, (r+1)*B/N) of every
+one seeded generator (with --micro-batch-size, in micro-batches): rank r of N takes rows [r*B/N, (r+1)*B/N) of every
 global batch, the reference takes all of them. Every optimizer starts from
 the same initial parameters (set_seed), and the final parameters of each
 are saved to --out (an .npz per rank: <out>.rank<r>.npz).
@@ -72,6 +72,8 @@ def main():
                         default="float32")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--global-batch", type=int, default=32)
+    parser.add_argument("--micro-batch-size", type=int,
+                        help="set_deterministic(True, micro_batch_size=M)")
     parser.add_argument("--standalone", action="store_true")
     parser.add_argument("--fault", choices=("die", "exit", "shape"))
     parser.add_argument("--out", required=True)
@@ -80,6 +82,8 @@ def main():
     warnings.simplefilter("error", ms.GraphFallbackWarning)
 
     ms.set_context(runtime_num_threads=1)
+    if args.micro_batch_size:
+        ms.set_deterministic(True, micro_batch_size=args.micro_batch_size)
     if args.mode == "graph":
         ms.set_context(mode=ms.GRAPH_MODE)
     rank, size = 0, 1

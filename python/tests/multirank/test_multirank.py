@@ -6,7 +6,8 @@ and the subprocess timeout here. Checks:
 - the seed MLP and LeNet-5 with SGD, Momentum and Adam over 20 steps: N
   ranks, each on 1/N of every global batch, end with the parameters of one
   process trained on the whole batch within 1e-6 relative (the exceptions,
-  measured and explained in docs/distributed.md, are spelled out below);
+  measured and explained in docs/distributed.md, are spelled out below),
+  and bit for bit under set_deterministic(True, micro_batch_size=8);
 - every rank holds bit-identical parameters, and a second run with the same
   N gives the same bits;
 - GRAPH mode's compiled train step holds ms.all_reduce and trains to
@@ -96,8 +97,9 @@ def errors(actual, expected):
                                               1e-30)))
 
 
-def run_ranks(n, args, out):
-    _ok(mpirun(n, args + ["--out", out]), f"mpirun -n {n} {args}")
+def run_ranks(n, args, out, env_extra=None):
+    _ok(mpirun(n, args + ["--out", out], env_extra),
+        f"mpirun -n {n} {args}")
     return [_load(f"{out}.rank{r}.npz") for r in range(n)]
 
 
@@ -130,7 +132,9 @@ def test_data_parallel_matches_one_process(net, n, tmp_path,
     # is rounding noise moves it as far as a real one, and a ReLU or max
     # pool that flips on the difference changes the next gradients.
     # test_float64_matches_one_process shows the reduction itself exact to
-    # rounding there (1e-14).
+    # rounding there (1e-14), and
+    # test_micro_batches_match_one_process_bit_for_bit gives the same bits
+    # under set_deterministic(True, micro_batch_size=8).
     for optimizer, (norm, elementwise) in worst.items():
         if net == "lenet" and optimizer == "adam":
             continue
@@ -143,6 +147,34 @@ def test_data_parallel_matches_one_process(net, n, tmp_path,
             for key in first:
                 assert np.array_equal(params[key], first[key]), \
                     f"rank {r}: {key} differs from rank 0's"
+
+
+@pytest.mark.parametrize("n", RANKS)
+@pytest.mark.parametrize("net,mode", [("mlp", "pynative"),
+                                      ("lenet", "pynative"),
+                                      ("lenet", "graph")])
+def test_micro_batches_match_one_process_bit_for_bit(net, mode, n, tmp_path):
+    """set_deterministic(True, micro_batch_size=8): N ranks end with one
+    process's bits, for every optimizer, LeNet-5 with Adam included (global
+    batch 32: 4 micro-batches in one process, 4/N on each rank). OpenMPI
+    is told to all-reduce with its ring algorithm, whose order differs from
+    the tree (with it, 4 ranks' MLP parameters all differed from one
+    process's when the tree was switched off): the runtime's deterministic
+    all-reduce must not depend on MPI's choice."""
+    args = ["--net", net, "--mode", mode, "--micro-batch-size", "8"]
+    out = str(tmp_path / "ref")
+    _ok(standalone(args + ["--out", out]), "the micro-batched reference")
+    ref = _load(out + ".rank0.npz")
+    ring = {"OMPI_MCA_coll_tuned_use_dynamic_rules": "1",
+            "OMPI_MCA_coll_tuned_allreduce_algorithm": "4"}
+    ranks = run_ranks(n, args, str(tmp_path / "run"), ring)
+    for r, params in enumerate(ranks):
+        for key, expected in ref.items():
+            if key.startswith("meta/"):
+                continue
+            assert np.array_equal(params[key], expected), (
+                f"rank {r} of {n}: {key} differs from one process's: "
+                f"{errors(params[key], expected)}")
 
 
 @pytest.mark.parametrize("n", RANKS)
