@@ -155,11 +155,11 @@ _SETTERS = {
     "runtime_num_threads": _set_threads,
     "graph_cache_size": _set_graph_cache_size,
     "kernel_cache_size": _set_kernel_cache_size,
+    "deterministic": _set_deterministic_switch,
     # Accepted for compatibility; they change nothing on the host CPU.
     "device_id": lambda v: None,
     "max_call_depth": lambda v: None,
     "pynative_synchronize": lambda v: None,
-    "deterministic": _set_deterministic_switch,
 }
 
 
@@ -175,7 +175,8 @@ def set_context(**kwargs):
     kernel_cache_size (PyNative kernels kept per jit level, likewise;
     default 1024), enable_compile_cache (keep compiled graphs on disk and
     reuse them in later processes; default False) and compile_cache_path
-    (where: <path>/rank_<id>/; default $MS_COMPILER_CACHE_PATH, else ".").
+    (where: <path>/rank_<id>/; default $MS_COMPILER_CACHE_PATH, else "."),
+    and deterministic ('ON'/'OFF': set_deterministic(True/False)).
     See docs/python.md, "Compile cache"."""
     for key in kwargs:
         if key not in _SETTERS:
