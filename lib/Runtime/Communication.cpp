@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -443,9 +444,13 @@ llvm::Error comm::allReduce(void *data, int64_t count, DType dtype,
   Watched watch("all_reduce", count * static_cast<int64_t>(width));
   char *bytes = static_cast<char *>(data);
   bool tree = needsTree(dtype, op);
+  // The tree gathers every rank's piece: pieces of 4 MiB bound its buffer.
+  int64_t chunk =
+      tree ? std::max<int64_t>(1, (int64_t(4) << 20) / int64_t(width))
+           : kMaxChunk;
   std::vector<char> rows;
-  for (int64_t done = 0; done < count; done += kMaxChunk) {
-    int n = static_cast<int>(std::min(kMaxChunk, count - done));
+  for (int64_t done = 0; done < count; done += chunk) {
+    int n = static_cast<int>(std::min(chunk, count - done));
     char *piece = bytes + done * width;
     if (!tree) {
       int code = MPI_Allreduce(MPI_IN_PLACE, piece, n, *type, mpiOp(op),

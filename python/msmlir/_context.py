@@ -112,7 +112,9 @@ def _set_deterministic_switch(value):
     if value not in ("ON", "OFF"):
         raise ValueError("deterministic must be 'ON' or 'OFF', got "
                          f"{value!r}")
-    set_deterministic(value == "ON")
+    # "ON" keeps a micro_batch_size set before; "OFF" clears it.
+    set_deterministic(value == "ON",
+                      STATE.micro_batch_size if value == "ON" else None)
 
 
 def set_deterministic(deterministic, micro_batch_size=None):
@@ -121,11 +123,12 @@ def set_deterministic(deterministic, micro_batch_size=None):
     an all-reduce over more than two ranks also sums in a fixed pairwise
     tree (MPI would pick its order from the rank count and message size).
 
-    micro_batch_size (an ms extension, with deterministic=True): every
-    nn.TrainOneStepCell made afterwards computes its gradients on
-    micro-batches of that many rows and adds them in the same pairwise
-    tree, so N data-parallel ranks end with the bits of one process that
-    trains on the whole batch (docs/distributed.md, "Determinism")."""
+    micro_batch_size (an ms extension, with deterministic=True; None
+    clears it): every nn.TrainOneStepCell made afterwards computes its
+    gradients on micro-batches of that many rows and adds them in the same
+    pairwise tree, so N data-parallel ranks end with the bits of one
+    process that trains on the whole batch in micro-batches. Call it the
+    same way on every rank (docs/distributed.md, "Determinism")."""
     if not isinstance(deterministic, bool):
         raise TypeError("set_deterministic: deterministic must be a bool, "
                         f"got {deterministic!r}")

@@ -10,6 +10,7 @@ import msmlir as ms
 from msmlir import Tensor, nn
 
 from conftest import Network
+from msmlir.nn._micro_batches import split_into_micro_batches
 
 
 def _batch(rows, seed=5):
@@ -103,3 +104,32 @@ def test_inputs_must_agree_on_rows():
     _, y = _batch(6)
     with pytest.raises(ValueError, match=r"inputs have \[4, 6\] rows"):
         step(Tensor(x), Tensor(y))
+
+
+def test_context_switch_keeps_the_micro_batch_size():
+    ms.set_deterministic(True, micro_batch_size=4)
+    ms.set_context(deterministic="ON")
+    net, with_loss = _fresh()
+    x, y = _batch(10)
+    with pytest.raises(ValueError, match="multiple of 4 rows"):
+        nn.TrainOneStepCell(with_loss, nn.SGD(net.trainable_params(),
+                                              0.1))(Tensor(x), Tensor(y))
+    ms.set_context(deterministic="OFF")  # clears it
+    ms.set_context(deterministic="ON")
+    nn.TrainOneStepCell(with_loss, nn.SGD(net.trainable_params(),
+                                          0.1))(Tensor(x), Tensor(y))
+
+
+def test_split_cuts_batched_tensors_only():
+    x = Tensor(np.arange(8, dtype=np.float32).reshape(4, 2))
+    scalar = Tensor(np.float32(3))
+    pieces = split_into_micro_batches((x, scalar, 0.5), 2, "here")
+    assert len(pieces) == 2
+    for i, (xi, si, fi) in enumerate(pieces):
+        assert np.array_equal(xi.asnumpy(), x.asnumpy()[2 * i:2 * i + 2])
+        assert si is scalar and fi == 0.5
+    with pytest.raises(ValueError, match="here: .*this one has 0"):
+        split_into_micro_batches((Tensor(np.zeros((0, 2), np.float32)),), 2,
+                                 "here")
+    with pytest.raises(ValueError, match="here: .*batch dimension"):
+        split_into_micro_batches((scalar, 1), 2, "here")

@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <vector>
 
@@ -59,6 +60,11 @@ TEST(Communication, DeterministicReductionIsThePairwiseTree) {
   std::vector<float> five = {1e8f, 1, -1e8f, 1, 3};
   reduceRowsAsTree(five.data(), 1, 5, DType::F32, ReduceOp::Sum);
   EXPECT_EQ(five[0], 3.0f);
+
+  // Products: inf * 0 as the tree, inf left to right, 1 as (0,2), (1,3).
+  std::vector<float> extremes = {1e30f, 1e30f, 1e-30f, 1e-30f};
+  reduceRowsAsTree(extremes.data(), 1, 4, DType::F32, ReduceOp::Prod);
+  EXPECT_TRUE(std::isnan(extremes[0]));
 
   // Two elements per row, and products.
   std::vector<float> products = {2, 3, 4, 5, 0.5f, 0.25f};

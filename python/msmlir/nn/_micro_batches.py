@@ -8,7 +8,7 @@ rank that holds a power-of-two number of consecutive micro-batches then
 computes a whole subtree of one process's tree, and the all-reduce adds
 the subtrees as the process would: with a power-of-two rank count, the
 bits agree. Scaling by a power of two (1/micro-batch count, 1/ranks) is
-exact, so the means agree too.
+exact short of subnormals, so the means agree too.
 """
 
 from .._tensor import Tensor
@@ -32,7 +32,7 @@ def split_into_micro_batches(inputs, size, where):
                          f"{size}) cuts every input along dim 0, but the "
                          f"inputs have {sorted(rows)} rows")
     batch = rows.pop()
-    if batch % size:
+    if batch == 0 or batch % size:
         raise ValueError(f"{where}: set_deterministic(micro_batch_size="
                          f"{size}) needs a batch that is a multiple of "
                          f"{size} rows; this one has {batch}")

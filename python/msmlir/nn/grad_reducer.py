@@ -13,6 +13,7 @@ reduce in the same buckets and agree bit for bit.
 Before its first collective, the reducer checks that every rank has the
 same parameters (names, dtypes, shapes): a mismatch would otherwise reduce
 unrelated values or hang. The error names the first parameter that differs.
+It also checks that the ranks called set_deterministic alike.
 """
 
 import numpy as np
@@ -20,7 +21,7 @@ import numpy as np
 from .. import ops
 from .. import _msmlir as native
 from .._parallel_context import bucket_bytes, get_auto_parallel_context
-from .._runtime import MSError
+from .._runtime import MSError, STATE
 from .._ops_comm import all_reduce
 from ..communication.management import (_check_group, _require_init,
                                         get_group_size, get_rank)
@@ -94,6 +95,28 @@ def check_parameters_agree(params, what="DistributedGradReducer"):
                 "network")
 
 
+def check_determinism_agrees(what="DistributedGradReducer"):
+    """Raises MSError when the ranks called set_deterministic differently:
+    a rank on the tree all-reduce would wait in an all-gather for ranks in
+    MPI's all-reduce (a collective: every rank must call it)."""
+    mine = f"{STATE.deterministic}|{STATE.micro_batch_size}"
+    every = [lines[0] for lines in _gather_signatures([mine])]
+    if all(line == every[0] for line in every):
+        return
+
+    def describe(line):
+        on, size = line.split("|")
+        if on != "True":
+            return "off"
+        return "on" if size == "None" else f"on, micro_batch_size={size}"
+
+    ranks = "; ".join(f"rank {r}: {describe(line)}"
+                      for r, line in enumerate(every))
+    raise MSError(f"{what}: set_deterministic differs between ranks ({ranks});"
+                  " call it the same way on every rank, before building the "
+                  "network's cells")
+
+
 def plan_buckets(params, limit):
     """Lists of parameter indices, in order: consecutive parameters of one
     dtype whose gradients together take at most `limit` bytes (a larger
@@ -135,6 +158,7 @@ class DistributedGradReducer(Cell):
                              f">= 1, got {degree!r}")
         params = list(parameters)
         check_parameters_agree(params)
+        check_determinism_agrees()
         d = self.__dict__
         d["mean"] = bool(mean)
         d["degree"] = degree

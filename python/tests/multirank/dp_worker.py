@@ -4,14 +4,15 @@ test_multirank.py), or the single-process reference (--standalone).
 
 Trains the seed MLP or LeNet-5 for --steps steps with each of SGD, Momentum
 and Adam, on synthetic global batches of --global-batch samples drawn from
-one seeded generator (with --micro-batch-size, in micro-batches): rank r of N takes rows [r*B/N, (r+1)*B/N) of every
+one seeded generator (in micro-batches with --micro-batch-size): rank r of N takes rows [r*B/N, (r+1)*B/N) of every
 global batch, the reference takes all of them. Every optimizer starts from
 the same initial parameters (set_seed), and the final parameters of each
 are saved to --out (an .npz per rank: <out>.rank<r>.npz).
 
 --fault injects a failure on rank 1 after 2 steps: "die" (SIGKILL),
-"exit" (release() and exit 0 while the others go on), or "shape" (rank 1
-builds the MLP with a wider hidden layer).
+"exit" (release() and exit 0 while the others go on), "shape" (rank 1
+builds the MLP with a wider hidden layer), or "deterministic" (rank 1 skips
+set_deterministic).
 """
 
 import argparse
@@ -75,15 +76,14 @@ def main():
     parser.add_argument("--micro-batch-size", type=int,
                         help="set_deterministic(True, micro_batch_size=M)")
     parser.add_argument("--standalone", action="store_true")
-    parser.add_argument("--fault", choices=("die", "exit", "shape"))
+    parser.add_argument("--fault",
+                        choices=("die", "exit", "shape", "deterministic"))
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     # A train step that fell back to PyNative would not test GRAPH mode.
     warnings.simplefilter("error", ms.GraphFallbackWarning)
 
     ms.set_context(runtime_num_threads=1)
-    if args.micro_batch_size:
-        ms.set_deterministic(True, micro_batch_size=args.micro_batch_size)
     if args.mode == "graph":
         ms.set_context(mode=ms.GRAPH_MODE)
     rank, size = 0, 1
@@ -92,6 +92,9 @@ def main():
         rank, size = get_rank(), get_group_size()
         ms.set_auto_parallel_context(
             parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    if args.micro_batch_size and not (args.fault == "deterministic" and
+                                      rank == 1):
+        ms.set_deterministic(True, micro_batch_size=args.micro_batch_size)
     if args.global_batch % size:
         sys.exit(f"global batch {args.global_batch} is not a multiple of "
                  f"{size} ranks")

@@ -7,7 +7,7 @@ and the subprocess timeout here. Checks:
   ranks, each on 1/N of every global batch, end with the parameters of one
   process trained on the whole batch within 1e-6 relative (the exceptions,
   measured and explained in docs/distributed.md, are spelled out below),
-  and bit for bit under set_deterministic(True, micro_batch_size=8);
+  and bit for bit under set_deterministic(True, micro_batch_size=m);
 - every rank holds bit-identical parameters, and a second run with the same
   N gives the same bits;
 - GRAPH mode's compiled train step holds ms.all_reduce and trains to
@@ -134,7 +134,7 @@ def test_data_parallel_matches_one_process(net, n, tmp_path,
     # test_float64_matches_one_process shows the reduction itself exact to
     # rounding there (1e-14), and
     # test_micro_batches_match_one_process_bit_for_bit gives the same bits
-    # under set_deterministic(True, micro_batch_size=8).
+    # under set_deterministic(True, micro_batch_size=m).
     for optimizer, (norm, elementwise) in worst.items():
         if net == "lenet" and optimizer == "adam":
             continue
@@ -154,14 +154,18 @@ def test_data_parallel_matches_one_process(net, n, tmp_path,
                                       ("lenet", "pynative"),
                                       ("lenet", "graph")])
 def test_micro_batches_match_one_process_bit_for_bit(net, mode, n, tmp_path):
-    """set_deterministic(True, micro_batch_size=8): N ranks end with one
+    """set_deterministic(True, micro_batch_size=m): N ranks end with one
     process's bits, for every optimizer, LeNet-5 with Adam included (global
-    batch 32: 4 micro-batches in one process, 4/N on each rank). OpenMPI
+    batch 32: 32/m micro-batches in one process, 32/m/N on each rank). OpenMPI
     is told to all-reduce with its ring algorithm, whose order differs from
     the tree (with it, 4 ranks' MLP parameters all differed from one
     process's when the tree was switched off): the runtime's deterministic
     all-reduce must not depend on MPI's choice."""
-    args = ["--net", net, "--mode", mode, "--micro-batch-size", "8"]
+    # Micro-batches of 4 rows: at 4 ranks each rank adds two, so both each
+    # rank's tree and the ranks' tree do work; GRAPH mode, which compiles
+    # one forward and backward per micro-batch, takes 8.
+    size = "8" if mode == "graph" else "4"
+    args = ["--net", net, "--mode", mode, "--micro-batch-size", size]
     out = str(tmp_path / "ref")
     _ok(standalone(args + ["--out", out]), "the micro-batched reference")
     ref = _load(out + ".rank0.npz")
@@ -242,6 +246,15 @@ def test_rank_that_leaves_early_times_out_the_others(tmp_path):
 
 
 @pytest.mark.skipif(2 not in RANKS, reason="the fault tests run at 2 ranks")
+def test_ranks_that_disagree_on_set_deterministic_get_an_error(tmp_path):
+    proc = mpirun(2, ["--optimizers", "sgd", "--micro-batch-size", "4",
+                      "--fault", "deterministic",
+                      "--out", str(tmp_path / "det")])
+    assert proc.returncode != 0
+    assert ("set_deterministic differs between ranks (rank 0: on, "
+            "micro_batch_size=4; rank 1: off)") in proc.stderr, proc.stderr
+
+
 def test_shape_mismatch_names_the_parameter(tmp_path):
     proc = mpirun(2, ["--optimizers", "sgd", "--fault", "shape",
                       "--out", str(tmp_path / "shape")])
