@@ -140,7 +140,6 @@ def set_deterministic(deterministic, micro_batch_size=None):
                 isinstance(micro_batch_size, bool) or micro_batch_size < 1):
             raise ValueError("set_deterministic: micro_batch_size must be an "
                              f"int >= 1, got {micro_batch_size!r}")
-    STATE.deterministic = deterministic
     STATE.micro_batch_size = micro_batch_size
     native.comm.set_deterministic(deterministic)
 
@@ -207,7 +206,7 @@ def get_context(attr_key):
         "graph_cache_size": STATE.graph_cache_size,
         "kernel_cache_size": STATE.kernel_cache_size,
         "enable_compile_cache": STATE.enable_compile_cache,
-        "deterministic": "ON" if STATE.deterministic else "OFF",
+        "deterministic": "ON" if native.comm.is_deterministic() else "OFF",
         "compile_cache_path": (STATE.compile_cache_path if
                                STATE.compile_cache_path is not None else
                                os.environ.get("MS_COMPILER_CACHE_PATH") or

@@ -71,7 +71,7 @@ class _State:
                  "tensor_hook", "epoch", "num_threads", "param_epoch",
                  "graph_cache_size", "kernel_cache_size", "tape",
                  "enable_compile_cache", "compile_cache_path",
-                 "deterministic", "micro_batch_size")
+                 "micro_batch_size")
 
     def __init__(self):
         self.mode = PYNATIVE_MODE
@@ -101,9 +101,9 @@ class _State:
         # The persistent compile cache (compile_cache_dir below).
         self.enable_compile_cache = False
         self.compile_cache_path = None  # None: $MS_COMPILER_CACHE_PATH or "."
-        # set_deterministic: the switch, and the rows per micro-batch of a
-        # TrainOneStepCell made while it is on (None: whole batches).
-        self.deterministic = False
+        # set_deterministic's rows per micro-batch of a TrainOneStepCell
+        # made while it is on (None: whole batches). The switch itself is
+        # the runtime's (native.comm.is_deterministic()).
         self.micro_batch_size = None
 
 

@@ -16,13 +16,16 @@ from .._tensor import Tensor
 __all__ = ["split_into_micro_batches", "tree_sum"]
 
 
+def _batched(x):
+    return isinstance(x, Tensor) and len(x.shape) > 0
+
+
 def split_into_micro_batches(inputs, size, where):
     """The inputs of each micro-batch: every Tensor with a batch dimension
     cut into `size`-row pieces along dim 0, anything else passed to every
     piece. Raises ValueError naming `where` when the batches disagree or
     `size` does not divide them."""
-    rows = {x.shape[0] for x in inputs
-            if isinstance(x, Tensor) and len(x.shape) > 0}
+    rows = {x.shape[0] for x in inputs if _batched(x)}
     if not rows:
         raise ValueError(f"{where}: set_deterministic(micro_batch_size="
                          f"{size}) needs a Tensor input with a batch "
@@ -36,8 +39,7 @@ def split_into_micro_batches(inputs, size, where):
         raise ValueError(f"{where}: set_deterministic(micro_batch_size="
                          f"{size}) needs a batch that is a multiple of "
                          f"{size} rows; this one has {batch}")
-    return [tuple(x[start:start + size]
-                  if isinstance(x, Tensor) and len(x.shape) > 0 else x
+    return [tuple(x[start:start + size] if _batched(x) else x
                   for x in inputs)
             for start in range(0, batch, size)]
 

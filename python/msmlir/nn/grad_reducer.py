@@ -99,19 +99,15 @@ def check_determinism_agrees(what="DistributedGradReducer"):
     """Raises MSError when the ranks called set_deterministic differently:
     a rank on the tree all-reduce would wait in an all-gather for ranks in
     MPI's all-reduce (a collective: every rank must call it)."""
-    mine = f"{STATE.deterministic}|{STATE.micro_batch_size}"
+    mine = "off"
+    if _comm.is_deterministic():
+        size = STATE.micro_batch_size
+        mine = "on" if size is None else f"on, micro_batch_size={size}"
     every = [lines[0] for lines in _gather_signatures([mine])]
-    if all(line == every[0] for line in every):
+    if all(setting == mine for setting in every):
         return
-
-    def describe(line):
-        on, size = line.split("|")
-        if on != "True":
-            return "off"
-        return "on" if size == "None" else f"on, micro_batch_size={size}"
-
-    ranks = "; ".join(f"rank {r}: {describe(line)}"
-                      for r, line in enumerate(every))
+    ranks = "; ".join(f"rank {r}: {setting}"
+                      for r, setting in enumerate(every))
     raise MSError(f"{what}: set_deterministic differs between ranks ({ranks});"
                   " call it the same way on every rank, before building the "
                   "network's cells")
