@@ -4,8 +4,9 @@ test_multirank.py), or the single-process reference (--standalone).
 
 Trains the seed MLP or LeNet-5 for --steps steps with each of SGD, Momentum
 and Adam, on synthetic global batches of --global-batch samples drawn from
-one seeded generator (in micro-batches with --micro-batch-size): rank r of N takes rows [r*B/N, (r+1)*B/N) of every
-global batch, the reference takes all of them. Every optimizer starts from
+one seeded generator (in micro-batches with --micro-batch-size): rank r
+of N takes rows [r*B/N, (r+1)*B/N) of every global batch, the reference
+takes all of them. Every optimizer starts from
 the same initial parameters (set_seed), and the final parameters of each
 are saved to --out (an .npz per rank: <out>.rank<r>.npz).
 

@@ -255,6 +255,7 @@ def test_ranks_that_disagree_on_set_deterministic_get_an_error(tmp_path):
             "micro_batch_size=4; rank 1: off)") in proc.stderr, proc.stderr
 
 
+@pytest.mark.skipif(2 not in RANKS, reason="the fault tests run at 2 ranks")
 def test_shape_mismatch_names_the_parameter(tmp_path):
     proc = mpirun(2, ["--optimizers", "sgd", "--fault", "shape",
                       "--out", str(tmp_path / "shape")])
