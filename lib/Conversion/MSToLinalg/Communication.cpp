@@ -13,8 +13,14 @@
 // read again) and gives the call a contiguous, identity-layout buffer. It is
 // an alloc_tensor, not a linalg.copy into tensor.empty: canonicalization
 // folds such an identity copy away, and the call then wrote into the
-// function's input buffer (bufferization treats arguments as writable). Not MLIR's `mpi`
-// dialect: in MLIR 22 it mislowers against OpenMPI (docs/distributed.md).
+// function's input buffer (bufferization treats arguments as writable).
+//
+// One input needs no copy: a concatenation of several tensors that only
+// this all_reduce reads (a gradient bucket, nn.DistributedGradReducer). Its
+// lowering, insert_slices into a tensor.empty, is a fresh buffer nothing
+// else sees, so the call reduces it in place and the step saves a pass over
+// the bucket. Not MLIR's `mpi` dialect: in MLIR 22 it mislowers against
+// OpenMPI (docs/distributed.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +62,13 @@ FailureOr<func::FuncOp> runtimeFunction(ConversionPatternRewriter &rewriter,
   return func;
 }
 
+/// Whether the call may write into `input`'s own buffer: a concatenation of
+/// two or more tensors (so not folded into one of them) read only here.
+bool isPrivateFreshTensor(Value input) {
+  auto concat = input.getDefiningOp<ConcatOp>();
+  return concat && concat.getInputs().size() >= 2 && input.hasOneUse();
+}
+
 struct AllReducePattern : OpConversionPattern<AllReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -67,8 +80,12 @@ struct AllReducePattern : OpConversionPattern<AllReduceOp> {
         runtimeFunction(rewriter, op, type.getElementType());
     if (failed(callee))
       return rewriter.notifyMatchFailure(op, "not inside a module");
-    Value copy = bufferization::AllocTensorOp::create(
-        rewriter, loc, type, ValueRange{}, adaptor.getInput());
+    Value copy =
+        isPrivateFreshTensor(op.getInput())
+            ? adaptor.getInput()
+            : bufferization::AllocTensorOp::create(rewriter, loc, type,
+                                                   ValueRange{},
+                                                   adaptor.getInput());
     auto memrefType =
         MemRefType::get(type.getShape(), type.getElementType());
     Value buffer =

@@ -1,5 +1,6 @@
-// all_reduce lowers to a copy into a fresh buffer and an in-place call into
-// the runtime's MPI layer on its aligned pointer.
+// all_reduce lowers to a copy into a fresh buffer (none for a bucket only it
+// reads) and an in-place call into the runtime's MPI layer on its aligned
+// pointer.
 // RUN: ms-opt %s --convert-ms-to-linalg | FileCheck %s
 
 // CHECK-DAG: func.func private @ms_comm_all_reduce_f32(!llvm.ptr, i64, i32)
@@ -31,4 +32,40 @@ func.func @ops(%x: tensor<5xf64>) -> tensor<5xf64> {
   %0 = ms.all_reduce %x reduce_op "max" : tensor<5xf64>
   %1 = ms.all_reduce %0 reduce_op "prod" : tensor<5xf64>
   return %1 : tensor<5xf64>
+}
+
+// A bucket (a concatenation only the all_reduce reads) is reduced in its
+// own fresh buffer: no copy.
+// CHECK-LABEL: func @bucket
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<12xf32>
+// CHECK: %[[FIRST:.*]] = tensor.insert_slice %{{.*}} into %[[EMPTY]][0] [4] [1]
+// CHECK: %[[BUCKET:.*]] = tensor.insert_slice %{{.*}} into %[[FIRST]][4] [8] [1]
+// CHECK-NOT: alloc_tensor
+// CHECK: bufferization.to_buffer %[[BUCKET]] : tensor<12xf32> to memref<12xf32>
+// CHECK: call @ms_comm_all_reduce_f32
+func.func @bucket(%a: tensor<4xf32>, %b: tensor<8xf32>) -> tensor<12xf32> {
+  %0 = ms.concat %a, %b axis 0 : tensor<4xf32>, tensor<8xf32>
+  %1 = ms.all_reduce %0 : tensor<12xf32>
+  return %1 : tensor<12xf32>
+}
+
+// A concatenation read again after the all_reduce keeps its values: copied.
+// CHECK-LABEL: func @bucket_read_again
+// CHECK: %[[BUCKET:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[4] [8] [1]
+// CHECK: bufferization.alloc_tensor() copy(%[[BUCKET]])
+// CHECK: call @ms_comm_all_reduce_f32
+func.func @bucket_read_again(%a: tensor<4xf32>, %b: tensor<8xf32>) -> (tensor<12xf32>, tensor<12xf32>) {
+  %0 = ms.concat %a, %b axis 0 : tensor<4xf32>, tensor<8xf32>
+  %1 = ms.all_reduce %0 : tensor<12xf32>
+  return %0, %1 : tensor<12xf32>, tensor<12xf32>
+}
+
+// A one-tensor concatenation may fold into its input: copied.
+// CHECK-LABEL: func @one_piece
+// CHECK: bufferization.alloc_tensor() copy
+// CHECK: call @ms_comm_all_reduce_f32
+func.func @one_piece(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = ms.concat %a axis 0 : tensor<4xf32>
+  %1 = ms.all_reduce %0 : tensor<4xf32>
+  return %1 : tensor<4xf32>
 }

@@ -1,0 +1,205 @@
+//===- MpiTransportBench.cpp - What moving a gradient bucket costs --------===//
+//
+// The floor under a data-parallel step's all-reduce on this machine: how
+// fast one core reads bytes another core just wrote, against how fast it
+// copies its own, and what MPI_Allreduce takes for the same bytes.
+//
+//   mpirun -n 2 build/bin/ms-bench-mpi-transport [BYTES] [REPS]
+//
+// BYTES defaults to the seed MLP's gradients (669706 float32, 2.68 MB).
+// Every figure is the median over REPS (default 200) rounds of the slowest
+// rank's time; rank 0 prints them.
+//   - local copy, and a read of a rank's own bytes: the baselines;
+//   - cross-core read: each rank sums BYTES the other rank has just written
+//     into an MPI-3 shared window (MPI_Win_allocate_shared), so every cache
+//     line crosses between the cores;
+//   - copy into bytes the other core has just read: what any shared-memory
+//     transport pays when it reuses a buffer, since each line must first be
+//     taken back from the other core's cache;
+//   - MPI_Allreduce: in place, MPI_SUM over BYTES / 4 floats, with the
+//     OpenMPI settings of the environment (msmlir's init() sets
+//     btl_vader_single_copy_mechanism=none; set it here too to compare);
+//   - reads right after an MPI_Allreduce, of the reduced bytes and of other
+//     bytes of the rank's own: what the all-reduce leaves behind.
+// Two ranks that all-reduce BYTES must each bring in at least BYTES from the
+// other core (half the peer's input to reduce, half the peer's result), so
+// the cross-core read is a lower bound for any algorithm.
+//
+//===----------------------------------------------------------------------===//
+
+// The C API only: OpenMPI would otherwise pull in its C++ bindings.
+#define OMPI_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+namespace {
+
+double seconds() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Median over `reps` rounds of the seconds `round` reports (it times
+/// its own part), the slowest rank's each round. Rounds start together.
+double medianSeconds(int reps, const std::function<double()> &round) {
+  std::vector<double> times;
+  for (int i = 0; i < reps; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double local = round(), slowest = 0;
+    MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    times.push_back(slowest);
+  }
+  std::nth_element(times.begin(), times.begin() + reps / 2, times.end());
+  return times[reps / 2];
+}
+
+/// The seconds `body` takes.
+double timed(const std::function<void()> &body) {
+  double start = seconds();
+  body();
+  return seconds() - start;
+}
+
+/// Sums `n` floats, so the reads cannot be optimized away.
+float sumOf(const float *data, long n) {
+  float sums[16] = {};
+  for (long i = 0; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j)
+      sums[j] += data[i + j];
+  float total = 0;
+  for (float s : sums)
+    total += s;
+  return total;
+}
+
+/// Makes each rank's writes to the shared window visible to the other,
+/// with every rank past the point.
+void syncWindow(MPI_Win win, MPI_Comm node) {
+  MPI_Win_sync(win);
+  MPI_Barrier(node);
+  MPI_Win_sync(win);
+}
+
+/// Sums `n` floats across the ranks, in place.
+void allReduceInPlace(float *data, long n) {
+  MPI_Allreduce(MPI_IN_PLACE, data, static_cast<int>(n), MPI_FLOAT, MPI_SUM,
+                MPI_COMM_WORLD);
+}
+
+void printRow(const char *what, double secondsTaken, double bytes) {
+  std::printf("| %s | %.1f us | %.1f GB/s |\n", what, secondsTaken * 1e6,
+              bytes / secondsTaken / 1e9);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  long bytes = argc > 1 ? std::atol(argv[1]) : 669706L * 4;
+  int reps = argc > 2 ? std::atoi(argv[2]) : 200;
+  if (size != 2 || bytes < 64 || reps < 1) {
+    if (rank == 0)
+      std::fprintf(stderr, "usage: mpirun -n 2 ms-bench-mpi-transport "
+                           "[BYTES >= 64] [REPS >= 1]\n");
+    MPI_Finalize();
+    return 2;
+  }
+  long n = bytes / 4;
+  std::vector<float> mine(n, 1.0f + rank), copy(n);
+
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank,
+                      MPI_INFO_NULL, &node);
+  int nodeSize = 0;
+  MPI_Comm_size(node, &nodeSize);
+  if (nodeSize != 2) {
+    if (rank == 0)
+      std::fprintf(stderr, "ms-bench-mpi-transport: the 2 ranks must share "
+                           "a host\n");
+    MPI_Finalize();
+    return 2;
+  }
+  float *window = nullptr;
+  MPI_Win win;
+  MPI_Win_allocate_shared(n * 4, 64, MPI_INFO_NULL, node, &window, &win);
+  MPI_Aint peerBytes = 0;
+  int unit = 0;
+  float *peer = nullptr;
+  MPI_Win_shared_query(win, 1 - rank, &peerBytes, &unit, &peer);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+
+  volatile float sink = 0;
+  double local = medianSeconds(reps, [&] {
+    return timed([&] { std::memcpy(copy.data(), mine.data(), n * 4); });
+  });
+  double ownRead = medianSeconds(reps, [&] {
+    return timed([&] { sink = sink + sumOf(mine.data(), n); });
+  });
+  double read = medianSeconds(reps, [&] {
+    // Each rank writes its segment, then reads the other's: every line it
+    // reads was last written by the other core.
+    std::memcpy(window, mine.data(), n * 4);
+    syncWindow(win, node);
+    double took = timed([&] { sink = sink + sumOf(peer, n); });
+    MPI_Barrier(node); // nobody rewrites a segment still being read
+    return took;
+  });
+  double overwrite = medianSeconds(reps, [&] {
+    // Each rank rewrites its segment right after the other read it.
+    syncWindow(win, node);
+    sink = sink + sumOf(peer, n);
+    MPI_Barrier(node);
+    return timed([&] { std::memcpy(window, mine.data(), n * 4); });
+  });
+  // Each round all-reduces a fresh copy of the rank's bytes, as a train
+  // step all-reduces the bucket it has just filled.
+  double allReduce = medianSeconds(reps, [&] {
+    std::memcpy(copy.data(), mine.data(), n * 4);
+    return timed([&] { allReduceInPlace(copy.data(), n); });
+  });
+  double ownReadAfter = medianSeconds(reps, [&] {
+    std::memcpy(copy.data(), mine.data(), n * 4);
+    allReduceInPlace(copy.data(), n);
+    return timed([&] { sink = sink + sumOf(mine.data(), n); });
+  });
+  double resultRead = medianSeconds(reps, [&] {
+    std::memcpy(copy.data(), mine.data(), n * 4);
+    allReduceInPlace(copy.data(), n);
+    return timed([&] { sink = sink + sumOf(copy.data(), n); });
+  });
+
+  if (rank == 0) {
+    std::printf("%ld bytes, 2 ranks, median of %d rounds\n\n", n * 4, reps);
+    std::printf("| what | time | rate |\n|---|---|---|\n");
+    printRow("local copy (memcpy)", local, 2.0 * n * 4);
+    printRow("read of its own bytes", ownRead, n * 4.0);
+    printRow("read of its own bytes right after an MPI_Allreduce",
+             ownReadAfter, n * 4.0);
+    printRow("read of the all-reduced bytes right after", resultRead,
+             n * 4.0);
+    printRow("cross-core read (the other rank's bytes)", read, n * 4.0);
+    printRow("copy into bytes the other core has just read", overwrite,
+             2.0 * n * 4);
+    printRow("MPI_Allreduce, in place", allReduce, n * 4.0);
+    std::printf("\nlower bound for any 2-rank all-reduce of these bytes "
+                "(each core reads them once from the other): %.1f us; "
+                "MPI_Allreduce takes %.2fx that\n",
+                read * 1e6, allReduce / read);
+  }
+  MPI_Win_unlock_all(win);
+  MPI_Win_free(&win);
+  MPI_Comm_free(&node);
+  MPI_Finalize();
+  return 0;
+}
