@@ -144,18 +144,31 @@ REPS = {"mlp64": {"pynative": 10, "O0": 10, "O1": 30, "O2": 300, "graph": 100},
 PEER_REPS = {"mlp64": 300, "mlp1": 1000, "lenet": 100, "chain": 500}
 
 
-def paired(a, b, rounds):
+# After a parallel run, each side's worker threads keep spinning for a while:
+# libomp's for KMP_BLOCKTIME (200 ms), OpenBLAS's for about 2^28 cycles. A
+# timing that starts then shares the cores with them (measured: PyTorch's
+# 2-thread MLP step 0.368-0.418 ms right after ms's, 0.333 ms after a
+# pause). Two-thread timings wait this long first.
+SETTLE_SECONDS = 0.25
+
+
+def paired(a, b, rounds, settle=0.0):
     """Times a() and b() in `rounds` rounds, taking turns (each side goes
-    first in every other round); (a's times, b's times, median of the
-    rounds' b/a: how many times faster a is than b)."""
+    first in every other round), `settle` seconds of rest before each
+    timing; (a's times, b's times, median of the rounds' b/a: how many
+    times faster a is than b)."""
     ta, tb = [], []
+
+    def run(f, into):
+        time.sleep(settle)
+        into.append(f())
     for i in range(rounds):
         if i % 2 == 0:
-            ta.append(a())
-            tb.append(b())
+            run(a, ta)
+            run(b, tb)
         else:
-            tb.append(b())
-            ta.append(a())
+            run(b, tb)
+            run(a, ta)
     return ta, tb, median([y / x for x, y in zip(ta, tb)])
 
 
@@ -257,49 +270,53 @@ def main():
     level_times = {}
     for threads in thread_counts:
         peer = Peer(threads)
+
+        def pair(a, b):
+            return paired(a, b, rounds,
+                          SETTLE_SECONDS if threads > 1 else 0.0)
         try:
             def peer_t(workload, impl):
                 return lambda: peer.time(workload, impl, PEER_REPS[workload])
 
             # Seed MLP B=64.
-            ms_pn, torch_pn, r = paired(ms_t("mlp64", "pynative", threads),
-                                        peer_t("mlp64", "torch"), rounds)
+            ms_pn, torch_pn, r = pair(ms_t("mlp64", "pynative", threads),
+                                      peer_t("mlp64", "torch"))
             add("MLP B=64: default PyNative <= 1.15x PyTorch eager's time",
                 threads, f"ms {median(ms_pn):.3f} ms, PyTorch "
                 f"{median(torch_pn):.3f} ms", f"{1 / r:.2f}x its time",
                 1 / r <= 1.15)
-            ms_g, torch_g, r = paired(ms_t("mlp64", "graph", threads),
-                                      peer_t("mlp64", "torch"), rounds)
+            ms_g, torch_g, r = pair(ms_t("mlp64", "graph", threads),
+                                    peer_t("mlp64", "torch"))
             add("MLP B=64: default GRAPH >= 1.3x faster than PyTorch eager",
                 threads, f"ms {median(ms_g):.3f} ms, PyTorch "
                 f"{median(torch_g):.3f} ms", f"{r:.2f}x faster", r >= 1.3)
-            o0, o2, r = paired(ms_t("mlp64", "O0", threads),
-                               ms_t("mlp64", "O2", threads), rounds)
+            o0, o2, r = pair(ms_t("mlp64", "O0", threads),
+                             ms_t("mlp64", "O2", threads))
             add("MLP B=64: O0 within 1.3x of O2", threads,
                 f"O0 {median(o0):.3f} ms, O2 {median(o2):.3f} ms",
                 f"O0 takes {1 / r:.2f}x", 1 / r <= 1.3)
 
             # LeNet-5 B=64.
-            ms_pn, torch_e, r = paired(ms_t("lenet", "pynative", threads),
-                                       peer_t("lenet", "torch"), rounds)
+            ms_pn, torch_e, r = pair(ms_t("lenet", "pynative", threads),
+                                     peer_t("lenet", "torch"))
             add("LeNet B=64: PyNative no slower than PyTorch eager", threads,
                 f"ms {median(ms_pn):.3f} ms, PyTorch {median(torch_e):.3f} ms",
                 f"{r:.2f}x faster", r >= 1.0)
-            ms_g, jit, r = paired(ms_t("lenet", "graph", threads),
-                                  peer_t("lenet", "jit"), rounds)
+            ms_g, jit, r = pair(ms_t("lenet", "graph", threads),
+                                peer_t("lenet", "jit"))
             add("LeNet B=64: default GRAPH >= 2x faster than "
                 "optimize_for_inference", threads,
                 f"ms {median(ms_g):.3f} ms, TorchScript {median(jit):.3f} ms",
                 f"{r:.2f}x faster", r >= 2.0)
 
             # MLP B=1 (default GRAPH: what a user asking for speed gets).
-            ms_1, np_1, r = paired(ms_t("mlp1", "graph", threads),
-                                   peer_t("mlp1", "numpy"), rounds)
+            ms_1, np_1, r = pair(ms_t("mlp1", "graph", threads),
+                                 peer_t("mlp1", "numpy"))
             add("MLP B=1: default GRAPH >= 1.5x faster than numpy", threads,
                 f"ms {median(ms_1):.4f} ms, numpy {median(np_1):.4f} ms",
                 f"{r:.2f}x faster", r >= 1.5)
-            ms_1, t_1, r = paired(ms_t("mlp1", "graph", threads),
-                                  peer_t("mlp1", "torch"), rounds)
+            ms_1, t_1, r = pair(ms_t("mlp1", "graph", threads),
+                                peer_t("mlp1", "torch"))
             add("MLP B=1: default GRAPH >= 2x faster than PyTorch eager",
                 threads, f"ms {median(ms_1):.4f} ms, PyTorch "
                 f"{median(t_1):.4f} ms", f"{r:.2f}x faster", r >= 2.0)
@@ -317,14 +334,14 @@ def main():
                     f"{r:.2f} of it", r >= 0.9)
 
             # The 100-op chain.
-            pn, g, r = paired(ms_t("chain", "pynative", threads),
-                              ms_t("chain", "graph", threads), rounds)
+            pn, g, r = pair(ms_t("chain", "pynative", threads),
+                            ms_t("chain", "graph", threads))
             add("chain: default GRAPH >= 30x faster than PyNative", threads,
                 f"PyNative {median(pn) * 1e3:.1f} us, GRAPH "
                 f"{median(g) * 1e3:.2f} us per call", f"{1 / r:.1f}x faster",
                 1 / r >= 30)
-            pn, tc, r = paired(ms_t("chain", "pynative", threads),
-                               peer_t("chain", "torch"), rounds)
+            pn, tc, r = pair(ms_t("chain", "pynative", threads),
+                             peer_t("chain", "torch"))
             add("chain: PyNative per op no slower than PyTorch eager",
                 threads, f"ms {median(pn) * 10:.3f} us/op, PyTorch "
                 f"{median(tc) * 10:.3f} us/op", f"{r:.2f}x faster", r >= 1.0)
@@ -334,8 +351,8 @@ def main():
         # Level ordering, every workload: each level against the one below.
         for workload in ("lenet", "chain", "mlp64", "mlp1"):
             for low, high in (("O0", "O1"), ("O1", "O2")):
-                tl, th, r = paired(ms_t(workload, low, threads),
-                                   ms_t(workload, high, threads), rounds)
+                tl, th, r = pair(ms_t(workload, low, threads),
+                                 ms_t(workload, high, threads))
                 level_times[(workload, low, threads)] = median(tl)
                 level_times[(workload, high, threads)] = median(th)
                 strict = workload in ("lenet", "chain")
@@ -353,7 +370,7 @@ def main():
             reps = REPS[workload]["O2"]
             t1, t2, r = paired(lambda: w.time(workload, "O2", 1, reps),
                                lambda: w.time(workload, "O2", 2, reps),
-                               thread_rounds)
+                               thread_rounds, SETTLE_SECONDS)
             wins = sum(b < a for a, b in zip(t1, t2))
             add(f"{name}: O2 at 2 threads beats 1 thread in every round",
                 "1 vs 2", f"1 thread {' '.join(f'{t:.3f}' for t in t1)}; "
