@@ -2,7 +2,7 @@
 """One rank of the collective-op checks (launched by test_multirank.py):
 ops.AllReduce (every ReduceOp), AllGather and Broadcast in PyNative, and
 AllReduce inside an @ms.jit graph (the ms.all_reduce op and its call into
-the runtime), against numpy on every rank's inputs, which each rank
+the runtime, on an argument and on buckets reduced in place), against numpy on every rank's inputs, which each rank
 regenerates from the ranks' seeds. Exits 1 with a message on a mismatch.
 """
 
@@ -24,6 +24,27 @@ def rank_input(r, dtype):
 def fail(message):
     print(f"rank {get_rank()}: {message}", file=sys.stderr)
     sys.exit(1)
+
+
+def check_buckets(x, inputs):
+    """A concatenation only its all-reduce reads is reduced in place (no
+    copy; DistributedGradReducer's buckets): two equal ones must still be
+    two buffers, each reduced once, and the operands must stay intact."""
+    expected = np.concatenate([inputs.sum(axis=0)] * 2, axis=0)
+
+    @ms.jit
+    def buckets(t):
+        first = ops.AllReduce()(ops.concat((t, t), 0))
+        second = ops.AllReduce()(ops.concat((t, t), 0))
+        return first, second
+
+    first, second = (r.asnumpy() for r in buckets(x))
+    for name, got in (("first", first), ("second", second)):
+        if not np.allclose(got, expected, rtol=1e-6, atol=0):
+            fail(f"bucket all-reduce ({name} of two equal buckets): {got} "
+                 f"!= {expected}")
+    if not np.array_equal(x.asnumpy(), inputs[get_rank()]):
+        fail("the bucket all-reduce wrote its operand")
 
 
 def main():
@@ -55,6 +76,7 @@ def main():
                      "the compiled graph differ")
             if '"ms.all_reduce"' not in graph.graphs()[0]:
                 fail("the jitted AllReduce is not an ms.all_reduce op")
+        check_buckets(x, inputs)
         gathered = ops.AllGather()(x).asnumpy()
         if not np.array_equal(gathered, inputs.reshape(size * 3, 5)):
             fail(f"AllGather {dtype.__name__}: {gathered}")
