@@ -57,11 +57,26 @@ def _describe(line):
     return name, f"{dtype}{shape}"
 
 
-def check_parameters_agree(params, what="DistributedGradReducer"):
-    """Raises MSError naming the first parameter in which some rank differs
-    from rank 0 (a collective: every rank must call it)."""
-    mine = _signature(params)
-    every = _gather_signatures(mine)
+def _determinism_setting():
+    """This rank's set_deterministic call, as the error would print it."""
+    if not _comm.is_deterministic():
+        return "off"
+    size = STATE.micro_batch_size
+    return "on" if size is None else f"on, micro_batch_size={size}"
+
+
+def check_ranks_agree(params, what="DistributedGradReducer"):
+    """Raises MSError when the ranks differ in their parameters (naming the
+    first that differs) or in their set_deterministic calls: either would
+    reduce unrelated values or hang. A collective, one pair of all-gathers:
+    every rank must call it."""
+    every = _gather_signatures([_determinism_setting()] + _signature(params))
+    _check_parameters([lines[1:] for lines in every], what)
+    _check_determinism([lines[0] for lines in every], what)
+
+
+def _check_parameters(every, what):
+    """`every`: each rank's parameter signature lines, in rank order."""
     reference = every[0]
     for rank, lines in enumerate(every):
         if lines == reference:
@@ -95,16 +110,11 @@ def check_parameters_agree(params, what="DistributedGradReducer"):
                 "network")
 
 
-def check_determinism_agrees(what="DistributedGradReducer"):
-    """Raises MSError when the ranks called set_deterministic differently:
-    a rank on the tree all-reduce would wait in an all-gather for ranks in
-    MPI's all-reduce (a collective: every rank must call it)."""
-    mine = "off"
-    if _comm.is_deterministic():
-        size = STATE.micro_batch_size
-        mine = "on" if size is None else f"on, micro_batch_size={size}"
-    every = [lines[0] for lines in _gather_signatures([mine])]
-    if all(setting == mine for setting in every):
+def _check_determinism(every, what):
+    """`every`: each rank's set_deterministic setting, in rank order. A rank
+    on the tree all-reduce would wait in an all-gather for ranks in MPI's
+    all-reduce."""
+    if all(setting == every[0] for setting in every):
         return
     ranks = "; ".join(f"rank {r}: {setting}"
                       for r, setting in enumerate(every))
@@ -153,8 +163,7 @@ class DistributedGradReducer(Cell):
             raise ValueError("DistributedGradReducer: degree must be an int "
                              f">= 1, got {degree!r}")
         params = list(parameters)
-        check_parameters_agree(params)
-        check_determinism_agrees()
+        check_ranks_agree(params)
         d = self.__dict__
         d["mean"] = bool(mean)
         d["degree"] = degree
