@@ -69,7 +69,8 @@ double comm::timeoutSeconds() {
 llvm::ArrayRef<EnvironmentDefault> comm::mpiDefaults() {
   // See the header.
   static const EnvironmentDefault defaults[] = {
-      {"OMPI_MCA_btl_vader_single_copy_mechanism", "none"}};
+      {"OMPI_MCA_btl_vader_single_copy_mechanism", "none"},
+      {"OMPI_MCA_btl_vader_max_send_size", "131072"}};
   return defaults;
 }
 

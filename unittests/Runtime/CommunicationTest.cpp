@@ -13,6 +13,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
+#include <utility>
 #include <vector>
 
 using namespace ms::runtime;
@@ -115,11 +117,17 @@ TEST(Communication, CompiledEntryPointInitializesOnFirstUse) {
 
 TEST(Communication, InitGivesMPIItsDefaults) {
   SKIP_IF_MPI_ALREADY_STARTED();
-  const char *name = "OMPI_MCA_btl_vader_single_copy_mechanism";
-  unsetenv(name);
+  const std::pair<const char *, const char *> expected[] = {
+      {"OMPI_MCA_btl_vader_single_copy_mechanism", "none"},
+      {"OMPI_MCA_btl_vader_max_send_size", "131072"}};
+  ASSERT_EQ(mpiDefaults().size(), std::size(expected));
+  for (auto [name, value] : expected)
+    unsetenv(name);
   ASSERT_FALSE(static_cast<bool>(init()));
-  ASSERT_NE(std::getenv(name), nullptr);
-  EXPECT_STREQ(std::getenv(name), "none");
+  for (auto [name, value] : expected) {
+    ASSERT_NE(std::getenv(name), nullptr) << name;
+    EXPECT_STREQ(std::getenv(name), value) << name;
+  }
   ASSERT_FALSE(static_cast<bool>(release()));
 }
 

@@ -45,6 +45,10 @@ bool builtWithMPI();
 ///   shared-memory buffers were faster here: the seed MLP's 2.68 MB
 ///   gradient all-reduce at 2 ranks took 0.34-0.37 ms of MPI time per step
 ///   instead of 0.43-0.71 ms (docs/performance.md, "Issue 19").
+/// - OMPI_MCA_btl_vader_max_send_size=131072. Those buffers then move a
+///   large message in 128 KiB fragments instead of 32 KiB: the 2.68 MB
+///   all-reduce took 249-250 us instead of 285-292 (ms-bench-mpi-transport),
+///   and the 2-rank step spent 0.27-0.28 ms in MPI instead of 0.32-0.34.
 llvm::ArrayRef<EnvironmentDefault> mpiDefaults();
 
 /// Initializes MPI once per process (later calls do nothing), with the
