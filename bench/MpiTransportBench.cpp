@@ -7,8 +7,10 @@
 //   mpirun -n 2 build/bin/ms-bench-mpi-transport [BYTES] [REPS]
 //
 // BYTES defaults to the seed MLP's gradients (669706 float32, 2.68 MB).
-// Every figure is the median over REPS (default 200) rounds of the slowest
-// rank's time; rank 0 prints them.
+// MPI starts through ms's own comm::init(), so OpenMPI runs with the
+// settings a training run gets (comm::mpiDefaults(), printed first; set
+// the variables to compare others). Every figure is the median over REPS
+// (default 201) rounds of the slowest rank's time; rank 0 prints them.
 //   - local copy, and a read of a rank's own bytes: the baselines;
 //   - cross-core read: each rank sums BYTES the other rank has just written
 //     into an MPI-3 shared window (MPI_Win_allocate_shared), so every cache
@@ -16,28 +18,34 @@
 //   - copy into bytes the other core has just read: what any shared-memory
 //     transport pays when it reuses a buffer, since each line must first be
 //     taken back from the other core's cache;
-//   - MPI_Allreduce: in place, MPI_SUM over BYTES / 4 floats, with the
-//     OpenMPI settings of the environment (msmlir's init() sets
-//     btl_vader_single_copy_mechanism=none; set it here too to compare);
+//   - MPI_Allreduce: in place, MPI_SUM over BYTES / 4 floats;
 //   - reads right after an MPI_Allreduce, of the reduced bytes and of other
 //     bytes of the rank's own: what the all-reduce leaves behind.
+// Rates are bytes read per second, and bytes read plus written for copies.
 // Two ranks that all-reduce BYTES must each bring in at least BYTES from the
 // other core (half the peer's input to reduce, half the peer's result), so
 // the cross-core read is a lower bound for any algorithm.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ms/Runtime/Communication.h"
+
 // The C API only: OpenMPI would otherwise pull in its C++ bindings.
 #define OMPI_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include "llvm/Support/Error.h"
+
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <vector>
+
+namespace comm = ms::runtime::comm;
 
 namespace {
 
@@ -71,10 +79,13 @@ double timed(const std::function<void()> &body) {
 /// Sums `n` floats, so the reads cannot be optimized away.
 float sumOf(const float *data, long n) {
   float sums[16] = {};
-  for (long i = 0; i + 16 <= n; i += 16)
+  long i = 0;
+  for (; i + 16 <= n; i += 16)
     for (int j = 0; j < 16; ++j)
       sums[j] += data[i + j];
   float total = 0;
+  for (; i < n; ++i)
+    total += data[i];
   for (float s : sums)
     total += s;
   return total;
@@ -88,10 +99,16 @@ void syncWindow(MPI_Win win, MPI_Comm node) {
   MPI_Win_sync(win);
 }
 
-/// Sums `n` floats across the ranks, in place.
-void allReduceInPlace(float *data, long n) {
-  MPI_Allreduce(MPI_IN_PLACE, data, static_cast<int>(n), MPI_FLOAT, MPI_SUM,
-                MPI_COMM_WORLD);
+/// Refills `data` with the rank's own bytes, as a train step fills its
+/// bucket, then sums it across the ranks in place. Returns the seconds of
+/// the all-reduce alone, started together on every rank.
+double refillAndAllReduce(float *data, const std::vector<float> &own) {
+  std::memcpy(data, own.data(), own.size() * sizeof(float));
+  MPI_Barrier(MPI_COMM_WORLD);
+  return timed([&] {
+    MPI_Allreduce(MPI_IN_PLACE, data, static_cast<int>(own.size()),
+                  MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  });
 }
 
 void printRow(const char *what, double secondsTaken, double bytes) {
@@ -99,22 +116,42 @@ void printRow(const char *what, double secondsTaken, double bytes) {
               bytes / secondsTaken / 1e9);
 }
 
+void printSettings() {
+  std::printf("OpenMPI settings:");
+  for (const ms::runtime::EnvironmentDefault &setting : comm::mpiDefaults()) {
+    const char *value = std::getenv(setting.name);
+    std::printf(" %s=%s", setting.name, value ? value : "(unset)");
+  }
+  std::printf("\n");
+}
+
+/// Ends MPI with `message` from rank 0 (a usage error).
+int usage(int rank, const char *message) {
+  if (rank == 0)
+    std::fprintf(stderr, "ms-bench-mpi-transport: %s\n", message);
+  llvm::consumeError(comm::release());
+  return 2;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  if (llvm::Error error = comm::init()) {
+    std::fprintf(stderr, "ms-bench-mpi-transport: %s\n",
+                 llvm::toString(std::move(error)).c_str());
+    return 1;
+  }
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long bytes = argc > 1 ? std::atol(argv[1]) : 669706L * 4;
-  int reps = argc > 2 ? std::atoi(argv[2]) : 200;
-  if (size != 2 || bytes < 64 || reps < 1) {
-    if (rank == 0)
-      std::fprintf(stderr, "usage: mpirun -n 2 ms-bench-mpi-transport "
-                           "[BYTES >= 64] [REPS >= 1]\n");
-    MPI_Finalize();
-    return 2;
-  }
+  int reps = argc > 2 ? std::atoi(argv[2]) : 201;
+  if (size != 2)
+    return usage(rank, "run it as mpirun -n 2 ms-bench-mpi-transport "
+                       "[BYTES] [REPS]");
+  if (bytes < 64 || bytes % 4 != 0 || bytes / 4 > INT_MAX || reps < 1)
+    return usage(rank, "BYTES must be a multiple of 4 from 64 to 8 GiB, and "
+                       "REPS at least 1");
   long n = bytes / 4;
   std::vector<float> mine(n, 1.0f + rank), copy(n);
 
@@ -123,16 +160,12 @@ int main(int argc, char **argv) {
                       MPI_INFO_NULL, &node);
   int nodeSize = 0;
   MPI_Comm_size(node, &nodeSize);
-  if (nodeSize != 2) {
-    if (rank == 0)
-      std::fprintf(stderr, "ms-bench-mpi-transport: the 2 ranks must share "
-                           "a host\n");
-    MPI_Finalize();
-    return 2;
-  }
+  if (nodeSize != 2)
+    return usage(rank, "the 2 ranks must share a host");
   float *window = nullptr;
   MPI_Win win;
-  MPI_Win_allocate_shared(n * 4, 64, MPI_INFO_NULL, node, &window, &win);
+  MPI_Win_allocate_shared(n * 4, sizeof(float), MPI_INFO_NULL, node, &window,
+                          &win);
   MPI_Aint peerBytes = 0;
   int unit = 0;
   float *peer = nullptr;
@@ -162,24 +195,19 @@ int main(int argc, char **argv) {
     MPI_Barrier(node);
     return timed([&] { std::memcpy(window, mine.data(), n * 4); });
   });
-  // Each round all-reduces a fresh copy of the rank's bytes, as a train
-  // step all-reduces the bucket it has just filled.
-  double allReduce = medianSeconds(reps, [&] {
-    std::memcpy(copy.data(), mine.data(), n * 4);
-    return timed([&] { allReduceInPlace(copy.data(), n); });
-  });
+  double allReduce = medianSeconds(
+      reps, [&] { return refillAndAllReduce(copy.data(), mine); });
   double ownReadAfter = medianSeconds(reps, [&] {
-    std::memcpy(copy.data(), mine.data(), n * 4);
-    allReduceInPlace(copy.data(), n);
+    refillAndAllReduce(copy.data(), mine);
     return timed([&] { sink = sink + sumOf(mine.data(), n); });
   });
   double resultRead = medianSeconds(reps, [&] {
-    std::memcpy(copy.data(), mine.data(), n * 4);
-    allReduceInPlace(copy.data(), n);
+    refillAndAllReduce(copy.data(), mine);
     return timed([&] { sink = sink + sumOf(copy.data(), n); });
   });
 
   if (rank == 0) {
+    printSettings();
     std::printf("%ld bytes, 2 ranks, median of %d rounds\n\n", n * 4, reps);
     std::printf("| what | time | rate |\n|---|---|---|\n");
     printRow("local copy (memcpy)", local, 2.0 * n * 4);
@@ -200,6 +228,6 @@ int main(int argc, char **argv) {
   MPI_Win_unlock_all(win);
   MPI_Win_free(&win);
   MPI_Comm_free(&node);
-  MPI_Finalize();
+  llvm::consumeError(comm::release());
   return 0;
 }

@@ -29,6 +29,7 @@ import time
 import numpy as np
 
 GLOBAL_BATCH = 128
+REPORT_TAG = "data_parallel report:"
 
 
 def worker(args):
@@ -70,9 +71,9 @@ def worker(args):
     stats = native.stats() if size > 1 else {"seconds": 0.0, "calls": 0}
     # Every rank reports: the one that reaches the all-reduce last spends
     # least time in it (its figure is the transfer), the others also wait.
-    print(json.dumps({"rank": rank, "elapsed": elapsed,
-                      "comm": stats["seconds"], "calls": stats["calls"]}),
-          flush=True)
+    print(REPORT_TAG, json.dumps({"rank": rank, "elapsed": elapsed,
+                                  "comm": stats["seconds"],
+                                  "calls": stats["calls"]}), flush=True)
 
 
 def launch(ranks, args, independent=False):
@@ -93,9 +94,13 @@ def launch(ranks, args, independent=False):
     if proc.returncode != 0:
         sys.exit(f"{' '.join(command)} failed:\n{proc.stdout}\n"
                  f"{proc.stderr}")
-    # One JSON object per rank; mpirun may run two ranks' lines together.
-    reports = [json.loads(text)
-               for text in re.findall(r"\{[^{}]*\}", proc.stdout)]
+    # One tagged JSON object per rank; mpirun may run two ranks' lines
+    # together.
+    reports = [json.loads(text) for text in re.findall(
+        re.escape(REPORT_TAG) + r" (\{[^{}]*\})", proc.stdout)]
+    if sorted(r["rank"] for r in reports) != list(range(ranks)):
+        sys.exit(f"{' '.join(command)}: expected one report from each of "
+                 f"{ranks} ranks, got:\n{proc.stdout}")
     report = max(reports, key=lambda r: r["elapsed"])
     report["comm_by_rank"] = [r["comm"] for r in
                               sorted(reports, key=lambda r: r["rank"])]

@@ -15,8 +15,9 @@
 // folds such an identity copy away, and the call then wrote into the
 // function's input buffer (bufferization treats arguments as writable).
 //
-// One input needs no copy: a concatenation of several tensors that only
-// this all_reduce reads (a gradient bucket, nn.DistributedGradReducer). Its
+// One input needs no copy: a concatenation of several non-empty tensors
+// that only this all_reduce reads (a gradient bucket,
+// nn.DistributedGradReducer). Its
 // lowering, insert_slices into a tensor.empty, is a fresh buffer nothing
 // else sees, so the call reduces it in place and the step saves a pass over
 // the bucket. Not MLIR's `mpi` dialect: in MLIR 22 it mislowers against
@@ -62,11 +63,22 @@ FailureOr<func::FuncOp> runtimeFunction(ConversionPatternRewriter &rewriter,
   return func;
 }
 
-/// Whether the call may write into `input`'s own buffer: a concatenation of
-/// two or more tensors (so not folded into one of them) read only here.
+/// Whether the call may write into `input`'s own buffer: a concatenation
+/// read only here, of two or more tensors that are not empty along the
+/// axis. (With one such tensor, canonicalization folds the full-size
+/// insert_slice into that tensor, which may be an argument.) The uses are
+/// the ms-level ones; a CSE that merged two equal concatenations after
+/// this would alias their calls, and none runs before bufferization.
 bool isPrivateFreshTensor(Value input) {
   auto concat = input.getDefiningOp<ConcatOp>();
-  return concat && concat.getInputs().size() >= 2 && input.hasOneUse();
+  if (!concat || !input.hasOneUse())
+    return false;
+  int64_t axis = concat.getNormalizedAxis();
+  return llvm::count_if(concat.getInputs(), [&](Value piece) {
+           int64_t extent =
+               cast<RankedTensorType>(piece.getType()).getDimSize(axis);
+           return extent != 0 && !ShapedType::isDynamic(extent);
+         }) >= 2;
 }
 
 struct AllReducePattern : OpConversionPattern<AllReduceOp> {

@@ -2,8 +2,9 @@
 """One rank of the collective-op checks (launched by test_multirank.py):
 ops.AllReduce (every ReduceOp), AllGather and Broadcast in PyNative, and
 AllReduce inside an @ms.jit graph (the ms.all_reduce op and its call into
-the runtime, on an argument and on buckets reduced in place), against numpy on every rank's inputs, which each rank
-regenerates from the ranks' seeds. Exits 1 with a message on a mismatch.
+the runtime, on an argument and on buckets reduced in place), against
+numpy on every rank's inputs, which each rank regenerates from the ranks'
+seeds. Exits 1 with a message on a mismatch.
 """
 
 import sys
@@ -41,8 +42,8 @@ def check_buckets(x, inputs):
     first, second = (r.asnumpy() for r in buckets(x))
     for name, got in (("first", first), ("second", second)):
         if not np.allclose(got, expected, rtol=1e-6, atol=0):
-            fail(f"bucket all-reduce ({name} of two equal buckets): {got} "
-                 f"!= {expected}")
+            fail(f"bucket all-reduce ({name} of two equal buckets, "
+                 f"{inputs.dtype}): {got} != {expected}")
     if not np.array_equal(x.asnumpy(), inputs[get_rank()]):
         fail("the bucket all-reduce wrote its operand")
 

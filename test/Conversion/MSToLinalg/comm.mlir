@@ -69,3 +69,14 @@ func.func @one_piece(%a: tensor<4xf32>) -> tensor<4xf32> {
   %1 = ms.all_reduce %0 : tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// A concatenation with an empty piece may fold into its other piece (here
+// the argument): copied.
+// CHECK-LABEL: func @empty_piece
+// CHECK: bufferization.alloc_tensor() copy
+// CHECK: call @ms_comm_all_reduce_f32
+func.func @empty_piece(%e: tensor<0xf32>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = ms.concat %e, %a axis 0 : tensor<0xf32>, tensor<4xf32>
+  %1 = ms.all_reduce %0 : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}

@@ -27,10 +27,11 @@ def MS_AllReduceOp : MS_Op<"all_reduce",
 
     The op communicates, so it has side effects: it is never folded,
     duplicated or removed, and stays in program order, which every rank
-    shares. It lowers to a copy of the input into a fresh buffer and a call
-    to the runtime's `ms_comm_all_reduce_f32` / `_f64` on it (an in-place
-    `MPI_Allreduce`); run outside mpirun, the world is one rank and the
-    result equals the input.
+    shares. It lowers to a call to the runtime's `ms_comm_all_reduce_f32` /
+    `_f64` (an in-place `MPI_Allreduce`) on a fresh buffer: a copy of the
+    input, or, for a bucket that only this op reads, the concatenation's
+    own. Run outside mpirun, the world is one rank and the result equals
+    the input.
 
     Example:
 
