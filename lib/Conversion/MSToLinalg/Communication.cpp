@@ -16,12 +16,13 @@
 // function's input buffer (bufferization treats arguments as writable).
 //
 // One input needs no copy: a concatenation of several non-empty tensors
-// that only this all_reduce reads (a gradient bucket,
-// nn.DistributedGradReducer). Its
-// lowering, insert_slices into a tensor.empty, is a fresh buffer nothing
-// else sees, so the call reduces it in place and the step saves a pass over
-// the bucket. Not MLIR's `mpi` dialect: in MLIR 22 it mislowers against
-// OpenMPI (docs/distributed.md).
+// that only this all_reduce reads (a gradient bucket of
+// nn.DistributedGradReducer). Its lowering, insert_slices into a
+// tensor.empty, is a fresh buffer nothing else sees, so the call reduces it
+// in place and the step saves a pass over the bucket.
+//
+// Not MLIR's `mpi` dialect: in MLIR 22 it mislowers against OpenMPI
+// (docs/distributed.md).
 //
 //===----------------------------------------------------------------------===//
 

@@ -38,8 +38,8 @@ def _signature(params):
 
 
 def _gather_signatures(lines):
-    """Every rank's signature lines, in rank order (two all-gathers: the
-    lengths, then the padded bytes)."""
+    """Every rank's `lines` (at least one), in rank order (two all-gathers:
+    the lengths, then the padded bytes)."""
     data = "\n".join(lines).encode()
     length = _HT.from_buffer(np.array([len(data)], dtype=np.int64))
     lengths = np.array(_comm.all_gather(length))
@@ -48,7 +48,7 @@ def _gather_signatures(lines):
     padded[:len(data)] = np.frombuffer(data, dtype=np.uint8)
     gathered = np.array(_comm.all_gather(_HT.from_buffer(padded)))
     gathered = gathered.reshape(len(lengths), width)
-    return [bytes(row[:n]).decode().split("\n") if n else []
+    return [bytes(row[:n]).decode().split("\n")
             for row, n in zip(gathered, lengths)]
 
 
