@@ -134,7 +134,7 @@ PipelineStage genericStage(unsigned threads, GraphWork work) {
   return {"linalg-generic", generic};
 }
 
-PipelineStage bufferizeStage() {
+PipelineStage bufferizeStage(unsigned threads) {
   return {"bufferize",
           "ms-emit-c-interface,"
           "one-shot-bufferize{bufferize-function-boundaries "
@@ -143,7 +143,9 @@ PipelineStage bufferizeStage() {
           "buffer-results-to-out-params{hoist-static-allocs "
           "modify-public-functions},"
           // The runtime's transpose kernel costs no compile time.
-          "canonicalize,ms-transposes-to-calls,fold-memref-alias-ops,cse,"
+          "canonicalize,ms-transposes-to-calls" +
+              threadsOption(threads) +
+              ",fold-memref-alias-ops,cse,"
           "canonicalize,"
           "ms-lower-vectors,canonicalize"};
 }
@@ -203,7 +205,7 @@ std::vector<PipelineStage> kernelStages(const CompileOptions &options,
           toLinalgStage(),
           vectorizeStage(threads, work),
           genericStage(threads, work),
-          bufferizeStage(),
+          bufferizeStage(threads),
           loopsStage(threads),
           llvmStage(threads)};
 }

@@ -214,6 +214,28 @@ TEST(TileSizeModelTest, PoolRowVectorsStayWithinTheBounds) {
   EXPECT_FALSE(choosePoolRowVectors(8, INT64_MAX, 2, 1, 1));
 }
 
+TEST(TileSizeModelTest, TransposeBandsOfTheMlpAtTwoThreads) {
+  // x^T of the first dense layer: 784 columns, 392 each.
+  EXPECT_EQ(chooseTransposeBand(64, 784, 2), 392);
+  // The result back: [512, 64] -> 32 output rows each.
+  EXPECT_EQ(chooseTransposeBand(512, 64, 2), 32);
+  // Bands are whole 8 x 8 blocks: 100 columns -> 56 + 44.
+  EXPECT_EQ(chooseTransposeBand(1000, 100, 2), 56);
+  EXPECT_EQ(chooseTransposeBand(1000, 100, 3), 40);
+}
+
+TEST(TileSizeModelTest, SmallOrNarrowTransposesStayWhole) {
+  EXPECT_EQ(chooseTransposeBand(64, 784, 1), 0);
+  // Under kMinParallelIterations elements.
+  EXPECT_EQ(chooseTransposeBand(64, 511, 2), 0);
+  EXPECT_EQ(chooseTransposeBand(64, 512, 2), 256);
+  // Too few columns for two block-sized bands.
+  EXPECT_EQ(chooseTransposeBand(1 << 20, 8, 2), 0);
+  EXPECT_EQ(chooseTransposeBand(1 << 20, 9, 2), 8);
+  // Sizes from the user must not overflow.
+  EXPECT_EQ(chooseTransposeBand(INT64_MAX, 64, 2), 0);
+}
+
 TEST(TileSizeModelTest, Bounds) {
   EXPECT_EQ(kMaxUnrolledTaps, 64);
   EXPECT_EQ(kMaxVectorLanes, 256);

@@ -206,4 +206,14 @@ choosePoolRowVectors(int64_t outputWidth, int64_t windowH, int64_t windowW,
   return vectors;
 }
 
+int64_t chooseTransposeBand(int64_t rows, int64_t cols, unsigned threads) {
+  constexpr int64_t kBlock = 8; // the runtime kernel's 8 x 8 blocks
+  std::optional<int64_t> elements = llvm::checkedMul(rows, cols);
+  if (threads <= 1 || !elements || *elements < kMinParallelIterations)
+    return 0;
+  int64_t perThread = llvm::divideCeil(cols, int64_t(threads));
+  int64_t band = llvm::divideCeil(perThread, kBlock) * kBlock;
+  return band < cols ? band : 0;
+}
+
 } // namespace ms

@@ -8,13 +8,21 @@
 // a dense layer at batch 64 runs 1-4% slower with it (docs/performance.md).
 // Other transposes stay linalg ops and become loops.
 //
+// With threads, a large transpose outside the parallel loops (a dense
+// layer's x^T and its result back, at every level) would run on one thread
+// while the others wait; it becomes one call per band of output rows in an
+// scf.forall instead, the bands chosen by TileSizeModel.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ms/Codegen/CPU/Passes.h"
+#include "ms/Codegen/CPU/TileSizeModel.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -67,23 +75,75 @@ bool isMatrixTranspose(linalg::TransposeOp op) {
          !kernelFor(input.getElementType()).empty();
 }
 
-void replaceWithCall(RewriterBase &rewriter, ModuleOp module,
-                     linalg::TransposeOp op) {
+/// A call of `kernel` on `input` and `init`, each cast to its parameter type.
+void emitCall(OpBuilder &b, Location loc, func::FuncOp kernel, Value input,
+              Value init) {
+  MemRefType matrix = anyMatrixOf(getElementTypeOrSelf(input.getType()));
+  SmallVector<Value> operands;
+  for (Value buffer : {input, init})
+    operands.push_back(memref::CastOp::create(b, loc, matrix, buffer));
+  func::CallOp::create(b, loc, kernel, operands);
+}
+
+/// Output rows per thread when `op` is worth splitting over `threads`
+/// (static, outside every parallel loop), else 0.
+int64_t bandOf(linalg::TransposeOp op, unsigned threads) {
+  auto input = cast<MemRefType>(op.getInput().getType());
+  if (!input.hasStaticShape() || op->getParentOfType<scf::ForallOp>() ||
+      op->getParentOfType<scf::ParallelOp>())
+    return 0;
+  return ms::chooseTransposeBand(input.getDimSize(0), input.getDimSize(1),
+                                 threads);
+}
+
+/// One call per band of `band` output rows (input columns), in an
+/// scf.forall: band i copies input columns [i * band, i * band + size) to
+/// the same output rows, the last band's size clamped by an affine.min.
+void emitBandCalls(OpBuilder &b, func::FuncOp kernel, linalg::TransposeOp op,
+                   int64_t band) {
+  Location loc = op.getLoc();
+  int64_t rows = op.getInput().getType().getDimSize(0);
+  int64_t cols = op.getInput().getType().getDimSize(1);
+  OpFoldResult bands = b.getIndexAttr(llvm::divideCeil(cols, band));
+  auto loop = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{bands},
+                                    ValueRange{}, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getTerminator());
+  AffineExpr i = b.getAffineDimExpr(0);
+  Value iv = loop.getInductionVar(0);
+  OpFoldResult offset =
+      affine::makeComposedFoldedAffineApply(b, loc, i * band, {iv});
+  AffineMap clamped = AffineMap::get(
+      1, 0, {b.getAffineConstantExpr(band), cols - i * band}, b.getContext());
+  OpFoldResult size =
+      affine::makeComposedFoldedAffineMin(b, loc, clamped, {iv});
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  Value input = memref::SubViewOp::create(
+      b, loc, op.getInput(), {zero, offset}, {b.getIndexAttr(rows), size},
+      {one, one});
+  Value init = memref::SubViewOp::create(b, loc, op.getInit(), {offset, zero},
+                                         {size, b.getIndexAttr(rows)},
+                                         {one, one});
+  emitCall(b, loc, kernel, input, init);
+}
+
+void replaceWithCalls(RewriterBase &rewriter, ModuleOp module,
+                      linalg::TransposeOp op, unsigned threads) {
   Type elementType = op.getInput().getType().getElementType();
   func::FuncOp kernel =
       declareKernel(module, kernelFor(elementType), elementType);
   rewriter.setInsertionPoint(op);
-  MemRefType matrix = anyMatrixOf(elementType);
-  SmallVector<Value> operands;
-  for (Value buffer : {op.getInput(), op.getInit()})
-    operands.push_back(
-        memref::CastOp::create(rewriter, op.getLoc(), matrix, buffer));
-  func::CallOp::create(rewriter, op.getLoc(), kernel, operands);
+  if (int64_t band = bandOf(op, threads))
+    emitBandCalls(rewriter, kernel, op, band);
+  else
+    emitCall(rewriter, op.getLoc(), kernel, op.getInput(), op.getInit());
   rewriter.eraseOp(op);
 }
 
 struct MSTransposesToCallsPass
     : ms::impl::MSTransposesToCallsBase<MSTransposesToCallsPass> {
+  using MSTransposesToCallsBase::MSTransposesToCallsBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<linalg::TransposeOp> transposes;
@@ -93,7 +153,7 @@ struct MSTransposesToCallsPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::TransposeOp op : transposes)
-      replaceWithCall(rewriter, module, op);
+      replaceWithCalls(rewriter, module, op, numThreads);
   }
 };
 

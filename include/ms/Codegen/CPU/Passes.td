@@ -301,9 +301,23 @@ def MSTransposesToCalls : Pass<"ms-transposes-to-calls", "mlir::ModuleOp"> {
     instruction selection 8-15 ms per block (docs/performance.md); the
     precompiled kernel costs no compile time, and a dense layer at batch 64
     runs 1-4% slower with it. Other transposes are left to become loops.
+
+    With `num-threads` above 1, a static transpose outside every
+    `scf.forall` and `scf.parallel` of at least 32768 elements (a dense
+    layer's `x^T` and its result back) becomes an `scf.forall` of one call
+    per band of output rows, a multiple of 8 rows each
+    (`chooseTransposeBand` in TileSizeModel), instead of running on one
+    thread while the others wait. A copy has no rounding: the results do
+    not change.
   }];
-  let dependentDialects = ["mlir::func::FuncDialect",
-                           "mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"numThreads", "num-threads", "unsigned", "1",
+           "Threads to split a large transpose outside parallel loops over">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {

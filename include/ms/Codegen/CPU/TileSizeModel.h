@@ -116,6 +116,18 @@ choosePoolRowVectors(int64_t outputWidth, int64_t windowH, int64_t windowW,
 /// threads: below it the fork and join cost more than the split saves.
 constexpr int64_t kMinParallelIterations = 32768;
 
+//===----------------------------------------------------------------------===//
+// Transposes (ms-transposes-to-calls)
+//===----------------------------------------------------------------------===//
+
+/// Rows of a transpose's output (columns of its input) that each thread
+/// copies when a [rows x cols] transpose outside any parallel loop is split
+/// over `threads`: at most `threads` bands, each a multiple of 8 rows (the
+/// runtime kernel's 8 x 8 blocks), so each thread writes whole output rows
+/// in whole blocks. 0 when the transpose stays whole: one thread, fewer
+/// than kMinParallelIterations elements, or too few columns for two bands.
+int64_t chooseTransposeBand(int64_t rows, int64_t cols, unsigned threads);
+
 } // namespace ms
 
 #endif // MS_CODEGEN_CPU_TILESIZEMODEL_H
