@@ -117,6 +117,10 @@ PipelineStage genericStage(unsigned threads, GraphWork work) {
   if (work.fuse)
     // Conv bias + batch_norm + activation become one epilogue.
     generic += ",linalg-fuse-elementwise-ops,canonicalize";
+  else
+    // Only the ops one ms op lowered to (a dense layer's transpose back and
+    // bias add): they are one kernel at O0 anyway.
+    generic += ",ms-fuse-within-ops,canonicalize";
   // Transposes as 2-D linalg.transpose ops (a dense layer's x^T), before
   // the batch loops could take them in one image at a time.
   generic += ",ms-collapse-transposes";

@@ -1,7 +1,7 @@
 // Each jit_level's pass list. Every level compiles the same vectorized
 // kernels (convs and matmuls on register tiles, pooling and transposes as
 // vectors, contractions as FMAs); O0 runs each op as its own kernel, so it
-// has no fusion across ops; O1 adds fusion (elementwise chains, conv + relu
+// has no fusion across ops (only within one op's lowering); O1 adds fusion (elementwise chains, conv + relu
 // + pool in the conv tiles, batch loops); O2 adds whole-graph work. Threads
 // serve every level.
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,O0
@@ -10,6 +10,8 @@
 // RUN: ms-opt %s --ms-pipeline-O1=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 // RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,FUSE,PACK
+// RUN: ms-opt %s --ms-pipeline-O1=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACROSS
+// RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACROSS
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=2 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
 
@@ -23,6 +25,7 @@
 // ALL: ms-contraction-to-fma
 // ALL: ms-interchange-contractions
 // FUSE: linalg-fuse-elementwise-ops
+// O0: ms-fuse-within-ops
 // ALL: ms-collapse-transposes
 // FUSE: ms-fuse-batch-loops
 // ALL: ms-vectorize-pooling
@@ -39,6 +42,9 @@
 // NOFUSE-NOT: linalg-fuse-elementwise-ops
 // NOFUSE-NOT: ms-fuse-batch-loops
 // NOFUSE-NOT: pool-epilogues=true
+
+// O1 and O2 fuse across ops, so they need no within-op fusion.
+// ACROSS-NOT: ms-fuse-within-ops
 
 // Parameter prepacking is whole-graph work: O2 only.
 // NOPACK-NOT: ms-pack-parameters

@@ -109,6 +109,22 @@ def MSTransposeMatmulOperands
                            "mlir::tensor::TensorDialect"];
 }
 
+def MSFuseWithinOps : Pass<"ms-fuse-within-ops"> {
+  let summary = "Fuse elementwise linalg ops lowered from the same ms op";
+  let description = [{
+    O0's elementwise fusion: `linalg-fuse-elementwise-ops`, restricted to a
+    producer and consumer that one ms op lowered to. Such ops carry the ms
+    op's location, so they fuse when their locations are equal and known
+    and the producer has no other reader. A dense layer's transpose back
+    (`ms-transpose-matmul-operands`) and its bias add become one generic;
+    a relu after it, with a location of its own, stays a kernel of its own.
+    A PyNative or no_sink kernel holds one ms op, so there every producer
+    and consumer qualify. Fusion does not reorder any arithmetic: results
+    do not change bit for bit.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def MSFuseBatchLoops : Pass<"ms-fuse-batch-loops"> {
   let summary = "Run a conv network's layers image by image in one loop";
   let description = [{
