@@ -30,22 +30,13 @@ using namespace mlir;
 namespace {
 
 constexpr llvm::StringLiteral kIdAttr = "ms.matmul_id";
-constexpr llvm::StringLiteral kFillIdAttr = "ms.matmul_fill_id";
-
-/// The linalg.fill that makes `op`'s accumulator, when only `op` reads it.
-linalg::FillOp soleFillOf(linalg::MatmulOp op) {
-  auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  return fill && fill->hasOneUse() ? fill : nullptr;
-}
 
 /// Emits the transform ops that schedule one matmul.
 class ScheduleWriter {
 public:
-  /// `hasFill`: the accumulator comes from a fill tagged with this id.
   ScheduleWriter(std::string &out, int64_t id, const ms::MatmulTiles &tiles,
-                 int64_t k, unsigned threads, bool hasFill)
-      : out(out), id(id), tiles(tiles), k(k), threads(threads),
-        hasFill(hasFill) {}
+                 int64_t k, unsigned threads)
+      : out(out), id(id), tiles(tiles), k(k), threads(threads) {}
 
   enum class ThreadSplit { None, Rows, Cols };
 
@@ -68,13 +59,6 @@ public:
                        "matmul\"]} attributes {{{1} = {2} : i64} in %root : "
                        "(!transform.any_op) -> !transform.any_op",
                        root, kIdAttr, id));
-    if (hasFill) {
-      fill = fresh();
-      line(llvm::formatv("{0} = transform.structured.match ops{{[\"linalg."
-                         "fill\"]} attributes {{{1} = {2} : i64} in %root : "
-                         "(!transform.any_op) -> !transform.any_op",
-                         fill, kFillIdAttr, id));
-    }
     splitForThreads(root, rows, cols);
   }
 
@@ -142,9 +126,6 @@ private:
                        "tile_sizes [{3}, 0, 0] : (!transform.any_op) -> "
                        "(!transform.any_op, !transform.any_op)",
                        tiled, forall, parallel, parallelRows / threads));
-    // With leftover rows the fill also feeds their part: it stays whole.
-    if (rest.empty())
-      fillInside(forall);
     splitRows(tiled, parallelRows / threads, cols);
   }
 
@@ -157,21 +138,7 @@ private:
                        "tile_sizes [0, {3}, 0] : (!transform.any_op) -> "
                        "(!transform.any_op, !transform.any_op)",
                        tiled, forall, handle, cols / threads));
-    fillInside(forall);
     splitRows(tiled, rows, cols / threads);
-  }
-
-  /// Each thread fills its own share of the accumulator inside `forall`:
-  /// no parallel region of its own for the fill, and the zeros are written
-  /// by the core that accumulates into them.
-  void fillInside(const std::string &forall) {
-    if (fill.empty())
-      return;
-    std::string fused = fresh(), loop = fresh();
-    line(llvm::formatv("{0}, {1} = transform.structured.fuse_into_containing_op "
-                       "{2} into {3} : (!transform.any_op, !transform.any_op) "
-                       "-> (!transform.any_op, !transform.any_op)",
-                       fused, loop, fill, forall));
   }
 
   void splitRows(const std::string &handle, int64_t rows, int64_t cols) {
@@ -237,8 +204,6 @@ private:
   const ms::MatmulTiles &tiles;
   int64_t k;
   unsigned threads;
-  bool hasFill;
-  std::string fill; // its handle, once matched
   unsigned counter = 0;
   std::vector<std::string> registerTiles, kLoops;
 };
@@ -300,10 +265,7 @@ struct MSVectorizeMatmulsPass
       // the batch) gets no threads of its own.
       unsigned threads =
           op->getParentOfType<scf::ForallOp>() ? 1u : unsigned(numThreads);
-      linalg::FillOp fill = soleFillOf(op);
-      if (fill)
-        fill->setAttr(kFillIdAttr, op->getAttr(kIdAttr));
-      ScheduleWriter writer(body, id, tiles, k, threads, bool(fill));
+      ScheduleWriter writer(body, id, tiles, k, threads);
       // Recorded as run: a matmul too small to share runs on one thread.
       bool shared = writer.threadSplit(rows, cols) !=
                     ScheduleWriter::ThreadSplit::None;
@@ -337,10 +299,7 @@ struct MSVectorizeMatmulsPass
         "}\n";
     if (failed(ms::applyTransformScript(getOperation(), script)))
       return signalPassFailure();
-    getOperation()->walk([](Operation *op) {
-      op->removeAttr(kIdAttr);
-      op->removeAttr(kFillIdAttr);
-    });
+    getOperation()->walk([](Operation *op) { op->removeAttr(kIdAttr); });
   }
 };
 

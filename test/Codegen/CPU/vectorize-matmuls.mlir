@@ -1,21 +1,16 @@
 // ms-vectorize-matmuls shares a matmul out over the threads as an scf.forall:
 // by rows when each thread gets a micro-tile of them (a serial tail after,
 // when they do not divide evenly), else by columns, and records the split
-// in ms.schedules. A fill that only the matmul reads moves into the loop,
-// each thread zeroing its own share. Fixed targets, so the tiles do not
-// depend on the host.
+// in ms.schedules. Fixed targets, so the tiles do not depend on the host.
 // RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=2 vector-lanes=8 vector-registers=16 l1-kib=32 l2-kib=512" --split-input-file | FileCheck %s
 // RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=1 vector-lanes=8 vector-registers=16 l1-kib=32 l2-kib=512" --split-input-file | FileCheck %s --check-prefix=SERIAL
 
 // 24 rows: 12 a thread, each two 6 x 16 register tiles of contractions.
 // CHECK-LABEL: func @rows
 // CHECK-SAME: micro_tile = array<i64: 6, 16>{{.*}}threads = 2
-// CHECK-NOT: linalg.fill
-// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<24x32xf32>
-// CHECK-NOT: linalg.fill
-// CHECK: scf.forall (%{{.*}}) in (2) shared_outs(%[[OUT:.*]] = %[[EMPTY]])
-// CHECK: %[[SHARE:.*]] = tensor.extract_slice %[[OUT]][%{{.*}}, 0] [12, 32]
-// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[SHARE]] : tensor<12x32xf32>)
+// CHECK: %[[FILL:.*]] = linalg.fill
+// CHECK: scf.forall (%{{.*}}) in (2) shared_outs(%[[OUT:.*]] = %[[FILL]])
+// CHECK: tensor.extract_slice %[[OUT]][%{{.*}}, 0] [12, 32]
 // CHECK: vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: linalg.matmul
@@ -33,13 +28,10 @@ func.func @rows(%a: tensor<24x16xf32>, %b: tensor<16x32xf32>) -> tensor<24x32xf3
 
 // -----
 
-// 25 rows: two chunks of 12, then the last row on one thread. The fill
-// feeds both parts, so it stays whole, before the loop.
+// 25 rows: two chunks of 12, then the last row on one thread.
 // CHECK-LABEL: func @tail
 // CHECK-SAME: threads = 2
-// CHECK: linalg.fill {{.*}} -> tensor<25x32xf32>
 // CHECK: scf.forall (%{{.*}}) in (2)
-// CHECK-NOT: linalg.fill
 // CHECK: scf.forall.in_parallel
 // CHECK: tensor.extract_slice %{{.*}}[24, 0] [1, 32]
 func.func @tail(%a: tensor<25x16xf32>, %b: tensor<16x32xf32>) -> tensor<25x32xf32> {
@@ -57,8 +49,7 @@ func.func @tail(%a: tensor<25x16xf32>, %b: tensor<16x32xf32>) -> tensor<25x32xf3
 // CHECK-LABEL: func @cols
 // CHECK-SAME: micro_tile = array<i64: 1, 64>{{.*}}threads = 2
 // CHECK: scf.forall (%{{.*}}) in (2) shared_outs(%[[OUT:.*]] = %{{.*}})
-// CHECK: %[[SHARE:.*]] = tensor.extract_slice %[[OUT]][0, %{{.*}}] [1, 64]
-// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[SHARE]] : tensor<1x64xf32>)
+// CHECK: tensor.extract_slice %[[OUT]][0, %{{.*}}] [1, 64]
 // CHECK: scf.forall.in_parallel
 func.func @cols(%a: tensor<1x16xf32>, %b: tensor<16x128xf32>) -> tensor<1x128xf32> {
   %cst = arith.constant 0.0 : f32
@@ -82,20 +73,4 @@ func.func @small(%a: tensor<1x16xf32>, %b: tensor<16x64xf32>) -> tensor<1x64xf32
   %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
   %m = linalg.matmul ins(%a, %b : tensor<1x16xf32>, tensor<16x64xf32>) outs(%f : tensor<1x64xf32>) -> tensor<1x64xf32>
   return %m : tensor<1x64xf32>
-}
-
-// -----
-
-// The accumulator's fill is also returned: it stays whole, before the loop.
-// CHECK-LABEL: func @fill_read_again
-// CHECK: %[[FILL:.*]] = linalg.fill
-// CHECK: scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %[[FILL]])
-// CHECK-NOT: linalg.fill
-// CHECK: return
-func.func @fill_read_again(%a: tensor<24x16xf32>, %b: tensor<16x32xf32>) -> (tensor<24x32xf32>, tensor<24x32xf32>) {
-  %cst = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<24x32xf32>
-  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<24x32xf32>) -> tensor<24x32xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<24x16xf32>, tensor<16x32xf32>) outs(%f : tensor<24x32xf32>) -> tensor<24x32xf32>
-  return %m, %f : tensor<24x32xf32>, tensor<24x32xf32>
 }

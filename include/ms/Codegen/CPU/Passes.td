@@ -372,12 +372,7 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
     AVX2/FMA); K stepped one at a time and unrolled; then vectorization to
     `vector.contract`, which `ms-lower-vectors` turns into FMAs. With more
     than one thread, the rows are split across threads with `scf.forall`
-    (the columns, when there are too few rows). A `linalg.fill` that makes
-    the accumulator and that only the matmul reads moves into that loop
-    when every row is in it: each thread zeroes its own share, with no
-    parallel region of its own for the fill (the seed MLP at O2 on 2
-    threads: 0.31 -> 0.25 ms in a slow window). K stays in order, so
-    results equal the scalar lowering bit for bit.
+    (the columns, when there are too few rows). K stays in order, so results equal the scalar lowering bit for bit.
     Each matmul's schedule (shape, micro-tile, K and column blocks, K
     unroll, threads) is appended to the function's discardable
     `ms.schedules` array.
