@@ -388,13 +388,20 @@ CASES = {
         "ms.conv2d %a0, %a1 pad_mode \"valid\" : {t0}, {t1}",
         [randn(1, 2, 4, 80), randn(3, 2, 2, 70)],
         lambda x, w: conv2d(x, w)),
-    # With threads, x^T ([120, 300]) and the result back ([300, 120]) are
-    # each split into bands of output rows, the last one shorter (152 + 148
-    # and 64 + 56 rows at 2 threads; ms-transposes-to-calls).
+    # With threads, x^T ([120, 300]) is split into bands of output rows,
+    # the last one shorter (152 + 148 rows at 2 threads;
+    # ms-transposes-to-calls). The result back fuses with the bias add at
+    # every level, so it is no transpose.
     "dense_banded_transposes": (
         "ms.dense %a0, %a1, %a2 : {t0}, {t1}, {t2}",
         [randn(120, 300), randn(300, 300), randn(300)],
         lambda x, w, b: x @ w.T + b),
+    # Without a bias the result back ([300, 120]) stays a transpose and is
+    # split too: 64 + 56 rows at 2 threads.
+    "dense_banded_transposes_nobias": (
+        "ms.dense %a0, %a1 : {t0}, {t1}",
+        [randn(120, 300), randn(300, 300)],
+        lambda x, w: x @ w.T),
 }
 
 TEST_TEMPLATE = """\

@@ -9,9 +9,10 @@
 // Other transposes stay linalg ops and become loops.
 //
 // With threads, a large transpose outside the parallel loops (a dense
-// layer's x^T and its result back, at every level) would run on one thread
-// while the others wait; it becomes one call per band of output rows in an
-// scf.forall instead, the bands chosen by TileSizeModel.
+// layer's x^T at every level, and its result back when no bias add fuses
+// with it) would run on one thread while the others wait; it becomes one
+// call per band of output rows in an scf.forall instead, the bands chosen
+// by TileSizeModel.
 //
 //===----------------------------------------------------------------------===//
 

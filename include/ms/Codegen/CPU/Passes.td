@@ -320,10 +320,10 @@ def MSTransposesToCalls : Pass<"ms-transposes-to-calls", "mlir::ModuleOp"> {
 
     With `num-threads` above 1, a static transpose outside every
     `scf.forall` and `scf.parallel` of at least 32768 elements (a dense
-    layer's `x^T` and its result back) becomes an `scf.forall` of one call
-    per band of output rows, a multiple of 8 rows each
-    (`chooseTransposeBand` in TileSizeModel), instead of running on one
-    thread while the others wait. A copy has no rounding: the results do
+    layer's `x^T`, and its result back when no bias add fuses with it)
+    becomes an `scf.forall` of one call per band of output rows, a
+    multiple of 8 rows each (`chooseTransposeBand` in TileSizeModel),
+    instead of running on one thread while the others wait. A copy has no rounding: the results do
     not change.
   }];
   let options = [
