@@ -157,6 +157,37 @@ TEST_F(EagerExecutorTest, RejectsUnknownOpsAndBadAttributes) {
   EXPECT_TRUE(static_cast<bool>(executor.run({"ms.abs", ""}, {x})));
 }
 
+TEST_F(EagerExecutorTest, ReshapesCopyWithoutCompilingAKernel) {
+  HostTensor x = filled({2, 1, 3}, {1, 2, 3, 4, 5, 6});
+  auto flat = executor.run({"ms.flatten", ""}, {x});
+  ASSERT_TRUE(static_cast<bool>(flat)) << errorText(flat.takeError());
+  auto shaped = executor.run({"ms.reshape", "{shape = array<i64: 3, -1>}"},
+                             {x});
+  ASSERT_TRUE(static_cast<bool>(shaped)) << errorText(shaped.takeError());
+  EXPECT_EQ(flat->front().typeString(), "tensor<2x3xf32>");
+  EXPECT_EQ(shaped->front().typeString(), "tensor<3x2xf32>");
+  for (const HostTensor &y : {flat->front(), shaped->front()}) {
+    // A copy of the elements in order, in a buffer of its own.
+    EXPECT_NE(y.data(), x.data());
+    for (int i = 0; i < 6; ++i)
+      EXPECT_EQ(y.dataAs<float>()[i], float(i + 1)) << i;
+  }
+  // Run again (its shape now known) and compiled nothing either time.
+  ASSERT_TRUE(static_cast<bool>(executor.run({"ms.flatten", ""}, {x})));
+  EXPECT_EQ(executor.stats().misses, 0u);
+  EXPECT_EQ(executor.stats().hits, 0u);
+  EXPECT_EQ(executor.numKernels(), 0u);
+}
+
+TEST_F(EagerExecutorTest, ReshapeToAnotherElementCountIsAnError) {
+  HostTensor x = filled({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto bad = executor.run({"ms.reshape", "{shape = array<i64: 4, 2>}"}, {x});
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(errorText(bad.takeError()).find("ms.reshape"), std::string::npos);
+  // The executor stays usable.
+  EXPECT_TRUE(static_cast<bool>(executor.run({"ms.flatten", ""}, {x})));
+}
+
 TEST_F(EagerExecutorTest, MatchesHandComputedDense) {
   // y = x @ w^T + b with x [1, 3], w [2, 3], b [2].
   HostTensor x = filled({1, 3}, {1, 2, 3});
