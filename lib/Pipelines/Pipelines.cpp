@@ -177,7 +177,7 @@ PipelineStage loopsStage(unsigned threads) {
     // Canonicalization inlines the alloca scopes scf-to-openmp wraps
     // around loop bodies without allocas; scf-to-cf cannot enter them.
     loops += ",convert-scf-to-openmp" + threadsOption(threads) +
-             ",canonicalize";
+             ",canonicalize,ms-omp-loops-nowait";
   return {"loops", loops + ",convert-scf-to-cf,canonicalize,cse"};
 }
 

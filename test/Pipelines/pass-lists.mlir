@@ -53,8 +53,10 @@
 // THREADS: ms-parallelize-generics{{.*}}num-threads=2
 // THREADS: scf-forall-to-parallel
 // THREADS: convert-scf-to-openmp
+// THREADS: ms-omp-loops-nowait
 // THREADS: convert-openmp-to-llvm
 // SERIAL-NOT: ms-parallelize-generics
 // SERIAL-NOT: openmp
+// SERIAL-NOT: ms-omp-loops-nowait
 module {
 }

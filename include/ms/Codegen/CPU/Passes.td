@@ -361,6 +361,23 @@ def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def MSOmpLoopsNowait : Pass<"ms-omp-loops-nowait"> {
+  let summary = "No barrier for a worksharing loop that ends its parallel "
+                "region";
+  let description = [{
+    Marks `nowait` each `omp.wsloop` that is the last op of its
+    `omp.parallel` region (before `omp.terminator`). `convert-scf-to-openmp`
+    gives every loop the barrier a worksharing loop has by default, yet a
+    region's end joins its threads anyway: the master returns only when
+    every thread has finished. The loop's own barrier made every thread
+    wait twice at the end of each region: on this 2-core machine, with
+    libomp 22, a fork and join of two threads took 1.7 us and a barrier
+    0.9 us. The loop's iterations and their order do not change, so the
+    results do not either.
+  }];
+  let dependentDialects = ["mlir::omp::OpenMPDialect"];
+}
+
 def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
   let summary = "Tile matmuls for cache and registers and vectorize them";
   let description = [{
