@@ -5,6 +5,7 @@
 #include "ms/Runtime/Communication.h"
 #include "ms/Runtime/Diagnostics.h"
 #include "ms/Runtime/Microkernels.h"
+#include "ms/Runtime/ParallelRuntime.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -16,7 +17,9 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
 #include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -119,6 +122,62 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   builder.crossRegisterProxies(loops, functions, sccs, modules);
   builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
       .run(module, modules);
+}
+
+/// libomp's entry points that ms's parallel runtime provides, and the
+/// names it gives them (ParallelRuntime.h).
+const llvm::StringMap<llvm::StringRef> &parallelRuntimeNames() {
+  static const llvm::StringMap<llvm::StringRef> names = {
+      {"__kmpc_global_thread_num", "ms_parallel_thread_num"},
+      {"__kmpc_push_num_threads", "ms_parallel_push_num_threads"},
+      {"__kmpc_fork_call", "ms_parallel_fork_call"},
+      {"__kmpc_for_static_init_4", "ms_parallel_for_static_init_4"},
+      {"__kmpc_for_static_init_4u", "ms_parallel_for_static_init_4u"},
+      {"__kmpc_for_static_init_8", "ms_parallel_for_static_init_8"},
+      {"__kmpc_for_static_init_8u", "ms_parallel_for_static_init_8u"},
+      {"__kmpc_for_static_fini", "ms_parallel_for_static_fini"}};
+  return names;
+}
+
+/// Whether `call` passes what the runtime supports: a fork with its
+/// captures in one struct, and a static schedule (34) without chunks.
+bool isSupportedCall(const llvm::CallInst &call) {
+  auto constantArg = [&](unsigned i) -> std::optional<int64_t> {
+    if (i >= call.arg_size())
+      return std::nullopt;
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(i)))
+      return c->getSExtValue();
+    return std::nullopt;
+  };
+  llvm::StringRef name = call.getCalledFunction()->getName();
+  if (name == "__kmpc_fork_call")
+    return call.arg_size() == 4 && constantArg(1) == 1;
+  if (name.starts_with("__kmpc_for_static_init_"))
+    return constantArg(2) == 34;
+  return true;
+}
+
+/// Moves `module`'s parallel regions from libomp onto ms's parallel runtime
+/// when every OpenMP call it makes is one that runtime supports: their
+/// declarations take its names. Otherwise (a barrier, a reduction, another
+/// schedule) the module stays on libomp, which is loaded for it.
+void useParallelRuntime(llvm::Module &module) {
+  const auto &names = parallelRuntimeNames();
+  llvm::SmallVector<llvm::Function *> declarations;
+  for (llvm::Function &f : module.functions()) {
+    if (!f.getName().starts_with("__kmpc_"))
+      continue;
+    if (!names.count(f.getName()))
+      return;
+    for (llvm::User *user : f.users()) {
+      auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+      if (!call || call->getCalledFunction() != &f || !isSupportedCall(*call))
+        return;
+    }
+    declarations.push_back(&f);
+  }
+  for (llvm::Function *f : declarations)
+    f->setName(names.lookup(f->getName()));
 }
 
 /// Optimizes `module` and emits its object code.
@@ -224,6 +283,15 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   // Transposes (ms-transposes-to-calls), through MLIR's C interface.
   define("_mlir_ciface_ms_transpose_f32", &_mlir_ciface_ms_transpose_f32);
   define("_mlir_ciface_ms_transpose_f64", &_mlir_ciface_ms_transpose_f64);
+  // Parallel regions (useParallelRuntime).
+  define("ms_parallel_thread_num", &ms_parallel_thread_num);
+  define("ms_parallel_push_num_threads", &ms_parallel_push_num_threads);
+  define("ms_parallel_fork_call", &ms_parallel_fork_call);
+  define("ms_parallel_for_static_init_4", &ms_parallel_for_static_init_4);
+  define("ms_parallel_for_static_init_4u", &ms_parallel_for_static_init_4u);
+  define("ms_parallel_for_static_init_8", &ms_parallel_for_static_init_8);
+  define("ms_parallel_for_static_init_8u", &ms_parallel_for_static_init_8u);
+  define("ms_parallel_for_static_fini", &ms_parallel_for_static_fini);
   return symbols;
 }
 
@@ -345,6 +413,7 @@ emitHostObjects(mlir::ModuleOp module, llvm::StringRef entry, unsigned parts) {
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
   if (auto err = addPackedEntry(*llvmModule, entry))
     return std::move(err);
+  useParallelRuntime(*llvmModule);
   if (parts > 1 && countLargeFunctions(*llvmModule) > 1)
     return compileInParallel(*llvmModule, parts);
   auto object = compileModule(*llvmModule, **machine);

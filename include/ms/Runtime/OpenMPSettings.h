@@ -1,7 +1,10 @@
 //===- OpenMPSettings.h - How O2's OpenMP threads wait ----------*- C++ -*-===//
 //
-// O2's parallel loops run on libomp (loaded by the JIT for multithreaded
-// modules). Its default spin-wait yields the CPU on every spin round
+// Parallel loops run on ms's own parallel runtime (ParallelRuntime.h)
+// when their module makes only the calls it supports, which the pipelines'
+// modules do; a module that does not runs on libomp (loaded by the JIT for
+// multithreaded modules), and these settings are for it. libomp's default
+// spin-wait yields the CPU on every spin round
 // (KMP_USE_YIELD=1). On a machine whose cores are all in the team (2
 // threads on 2 cores) and where one other process is runnable, the yielding
 // thread hands its core to that process; the team's next barrier then waits

@@ -1,0 +1,318 @@
+//===- ParallelRuntime.cpp - Slots claimed by the caller and workers ------===//
+//
+// See the header for why. The pool publishes a region as one 64-bit word:
+// its generation, its slot count and the next unclaimed slot. Claiming a
+// slot is a compare-and-swap on that word, so a worker that wakes late,
+// after its region has ended or its slots were taken, claims nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Runtime/ParallelRuntime.h"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdarg>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace ms {
+namespace runtime {
+namespace {
+
+void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+/// The region word: generation (40 bits), slots (12), next slot (12).
+struct RegionWord {
+  static constexpr unsigned kBits = 12;
+  static constexpr uint64_t kMask = (uint64_t(1) << kBits) - 1;
+  static constexpr unsigned kMaxSlots = kMask;
+
+  static uint64_t pack(uint64_t generation, uint64_t slots, uint64_t next) {
+    return generation << (2 * kBits) | slots << kBits | next;
+  }
+  static uint64_t generation(uint64_t word) { return word >> (2 * kBits); }
+  static unsigned slots(uint64_t word) { return (word >> kBits) & kMask; }
+  static unsigned next(uint64_t word) { return word & kMask; }
+};
+
+/// What the running slot is, for the entry points compiled code calls.
+struct SlotContext {
+  int32_t slot = 0;
+  int32_t team = 1;
+  bool inRegion = false;
+  int32_t pushedThreads = 0; // from push_num_threads, for the next fork
+};
+thread_local SlotContext current;
+
+/// Runs one slot of a task with the slot context set.
+void runSlot(ParallelTask task, void *captures, unsigned slot,
+             unsigned slots) {
+  SlotContext saved = current;
+  current.slot = static_cast<int32_t>(slot);
+  current.team = static_cast<int32_t>(slots);
+  current.inRegion = true;
+  int32_t id = current.slot;
+  int32_t bound = current.slot;
+  task(&id, &bound, captures);
+  current = saved;
+}
+
+class Pool {
+public:
+  void run(unsigned slots, ParallelTask task, void *captures);
+  unsigned workerCount() {
+    std::lock_guard<std::mutex> hold(callers);
+    return static_cast<unsigned>(started);
+  }
+  uint64_t slotsRunByWorkers() const { return byWorkers.load(); }
+  void pause(bool paused) { pausedForTesting.store(paused); }
+
+private:
+  // Spinning this long after a region keeps the next one of the same call
+  // (microseconds away) from waiting for a wake-up; then workers sleep.
+  static constexpr auto kSpin = std::chrono::milliseconds(1);
+
+  void startWorkers(unsigned count);
+  void workerLoop();
+  uint64_t waitForRegion(uint64_t seen);
+  /// Claims the next of the `slots` of region `generation`; false when
+  /// none is left.
+  bool claim(uint64_t generation, unsigned &slot, unsigned &slots);
+  void runClaimed(uint64_t generation, bool isWorker);
+
+  std::atomic<uint64_t> word{0};
+  // The region's task, written before its word is published.
+  ParallelTask task = nullptr;
+  void *captures = nullptr;
+  std::atomic<unsigned> finished{0};
+  std::atomic<uint64_t> byWorkers{0};
+  std::atomic<bool> pausedForTesting{false};
+
+  std::mutex sleep;
+  std::condition_variable wake;
+  std::atomic<unsigned> sleepers{0};
+
+  std::mutex callers; // one region at a time; guards `started`
+  size_t started = 0;
+  uint64_t generation = 0;
+};
+
+bool Pool::claim(uint64_t region, unsigned &slot, unsigned &slots) {
+  uint64_t seen = word.load(std::memory_order_acquire);
+  while (RegionWord::generation(seen) == region &&
+         RegionWord::next(seen) < RegionWord::slots(seen)) {
+    uint64_t taken = seen + 1; // next is the low field
+    if (word.compare_exchange_weak(seen, taken, std::memory_order_acq_rel,
+                                   std::memory_order_acquire)) {
+      slot = RegionWord::next(seen);
+      slots = RegionWord::slots(seen);
+      return true;
+    }
+  }
+  return false;
+}
+
+void Pool::runClaimed(uint64_t region, bool isWorker) {
+  unsigned slot, slots;
+  while (claim(region, slot, slots)) {
+    // The claim acquired the word this region's task was published with.
+    runSlot(task, captures, slot, slots);
+    if (isWorker)
+      byWorkers.fetch_add(1, std::memory_order_relaxed);
+    finished.fetch_add(1, std::memory_order_release);
+  }
+}
+
+uint64_t Pool::waitForRegion(uint64_t seen) {
+  auto deadline = std::chrono::steady_clock::now() + kSpin;
+  for (unsigned i = 1;; ++i) {
+    uint64_t now = RegionWord::generation(word.load(std::memory_order_acquire));
+    if (now != seen && !pausedForTesting.load(std::memory_order_relaxed))
+      return now;
+    if (i % 1024 == 0 && std::chrono::steady_clock::now() > deadline)
+      break;
+    cpuRelax();
+  }
+  std::unique_lock<std::mutex> hold(sleep);
+  sleepers.fetch_add(1);
+  wake.wait(hold, [&] {
+    return RegionWord::generation(word.load()) != seen &&
+           !pausedForTesting.load();
+  });
+  sleepers.fetch_sub(1);
+  return RegionWord::generation(word.load(std::memory_order_acquire));
+}
+
+void Pool::workerLoop() {
+  uint64_t seen = 0;
+  for (;;) {
+    seen = waitForRegion(seen);
+    runClaimed(seen, /*isWorker=*/true);
+  }
+}
+
+void Pool::startWorkers(unsigned count) {
+  while (started < count) {
+    // Detached and never stopped: compiled code may start a region until
+    // the process ends.
+    std::thread([this] { workerLoop(); }).detach();
+    ++started;
+  }
+}
+
+void Pool::run(unsigned slots, ParallelTask task, void *captures) {
+  std::unique_lock<std::mutex> hold(callers, std::try_to_lock);
+  if (!hold || slots > RegionWord::kMaxSlots) {
+    // Another thread's region holds the pool: run them all here.
+    for (unsigned slot = 0; slot < slots; ++slot)
+      runSlot(task, captures, slot, slots);
+    return;
+  }
+  startWorkers(slots - 1);
+  this->task = task;
+  this->captures = captures;
+  finished.store(0, std::memory_order_relaxed);
+  uint64_t region = ++generation;
+  word.store(RegionWord::pack(region, slots, 0)); // releases the task
+  if (sleepers.load() > 0) {
+    std::lock_guard<std::mutex> wakeUp(sleep);
+    wake.notify_all();
+  }
+  runClaimed(region, /*isWorker=*/false);
+  // Only slots a worker claimed are left; wait for those.
+  while (finished.load(std::memory_order_acquire) != slots)
+    cpuRelax();
+}
+
+Pool *&processPool() {
+  static Pool *pool = [] {
+    // A forked child has none of the parent's workers: a new pool.
+    pthread_atfork(nullptr, nullptr, [] { processPool() = new Pool; });
+    return new Pool;
+  }();
+  return pool;
+}
+
+/// libomp's static schedule without chunks: `team` contiguous shares of
+/// the iteration space, the first (trip % team) one iteration longer.
+template <typename T, typename S>
+void staticShare(int32_t *last, T *lower, T *upper, S *stride, S incr) {
+  using U = std::make_unsigned_t<T>;
+  *last = 0;
+  if (incr <= 0 || *lower > *upper) {
+    // A loop that runs no iteration, or a step LLVM does not emit: slot 0
+    // takes the whole space.
+    *last = current.slot == 0;
+    if (current.slot != 0)
+      *lower = *upper + 1;
+    return;
+  }
+  U trip = (U(*upper) - U(*lower)) / U(incr) + 1;
+  U team = U(std::max<int32_t>(current.team, 1));
+  U slot = U(current.slot);
+  U small = trip / team, extra = trip % team;
+  U begin = slot * small + std::min(slot, extra);
+  U count = small + (slot < extra ? 1 : 0);
+  *stride = static_cast<S>(trip * U(incr));
+  T first = static_cast<T>(U(*lower) + begin * U(incr));
+  *lower = first;
+  // An empty share ends before it starts: upper - lower + 1 is 0.
+  *upper = count ? static_cast<T>(U(first) + (count - 1) * U(incr))
+                 : static_cast<T>(U(first) - 1);
+  *last = count != 0 && begin + count == trip;
+}
+
+std::atomic<uint64_t> regionCount{0};
+
+} // namespace
+
+void runParallel(unsigned slots, ParallelTask task, void *captures) {
+  if (slots > 1)
+    regionCount.fetch_add(1, std::memory_order_relaxed);
+  if (slots <= 1 || current.inRegion) {
+    for (unsigned slot = 0; slot < std::max(slots, 1u); ++slot)
+      runSlot(task, captures, slot, std::max(slots, 1u));
+    return;
+  }
+  processPool()->run(slots, task, captures);
+}
+
+unsigned parallelWorkerCount() { return processPool()->workerCount(); }
+
+uint64_t parallelRegionCount() { return regionCount.load(); }
+
+uint64_t parallelSlotsRunByWorkers() {
+  return processPool()->slotsRunByWorkers();
+}
+
+void pauseParallelWorkersForTesting(bool paused) {
+  processPool()->pause(paused);
+}
+
+extern "C" {
+
+int32_t ms_parallel_thread_num(void *) { return current.slot; }
+
+void ms_parallel_push_num_threads(void *, int32_t, int32_t threads) {
+  current.pushedThreads = threads;
+}
+
+void ms_parallel_fork_call(void *, int32_t argc, void *task, ...) {
+  void *captures = nullptr;
+  if (argc >= 1) {
+    va_list args;
+    va_start(args, task);
+    captures = va_arg(args, void *);
+    va_end(args);
+  }
+  int32_t threads = current.pushedThreads > 0
+                        ? current.pushedThreads
+                        : int32_t(std::thread::hardware_concurrency());
+  current.pushedThreads = 0;
+  runParallel(static_cast<unsigned>(std::max(threads, 1)),
+              reinterpret_cast<ParallelTask>(task), captures);
+}
+
+void ms_parallel_for_static_init_4(void *, int32_t, int32_t, int32_t *last,
+                                   int32_t *lower, int32_t *upper,
+                                   int32_t *stride, int32_t incr, int32_t) {
+  staticShare(last, lower, upper, stride, incr);
+}
+
+void ms_parallel_for_static_init_4u(void *, int32_t, int32_t, int32_t *last,
+                                    uint32_t *lower, uint32_t *upper,
+                                    int32_t *stride, int32_t incr, int32_t) {
+  staticShare(last, lower, upper, stride, incr);
+}
+
+void ms_parallel_for_static_init_8(void *, int32_t, int32_t, int32_t *last,
+                                   int64_t *lower, int64_t *upper,
+                                   int64_t *stride, int64_t incr, int64_t) {
+  staticShare(last, lower, upper, stride, incr);
+}
+
+void ms_parallel_for_static_init_8u(void *, int32_t, int32_t, int32_t *last,
+                                    uint64_t *lower, uint64_t *upper,
+                                    int64_t *stride, int64_t incr, int64_t) {
+  staticShare(last, lower, upper, stride, incr);
+}
+
+void ms_parallel_for_static_fini(void *, int32_t) {}
+
+} // extern "C"
+
+} // namespace runtime
+} // namespace ms
