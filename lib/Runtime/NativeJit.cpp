@@ -287,10 +287,14 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   define("ms_parallel_thread_num", &ms_parallel_thread_num);
   define("ms_parallel_push_num_threads", &ms_parallel_push_num_threads);
   define("ms_parallel_fork_call", &ms_parallel_fork_call);
-  define("ms_parallel_for_static_init_4", &ms_parallel_for_static_init_4);
-  define("ms_parallel_for_static_init_4u", &ms_parallel_for_static_init_4u);
-  define("ms_parallel_for_static_init_8", &ms_parallel_for_static_init_8);
-  define("ms_parallel_for_static_init_8u", &ms_parallel_for_static_init_8u);
+  define("ms_parallel_for_static_init_4",
+         &parallelStaticInit<int32_t, int32_t>);
+  define("ms_parallel_for_static_init_4u",
+         &parallelStaticInit<uint32_t, int32_t>);
+  define("ms_parallel_for_static_init_8",
+         &parallelStaticInit<int64_t, int64_t>);
+  define("ms_parallel_for_static_init_8u",
+         &parallelStaticInit<uint64_t, int64_t>);
   define("ms_parallel_for_static_fini", &ms_parallel_for_static_fini);
   return symbols;
 }

@@ -107,8 +107,8 @@ void recordShare(int32_t *, int32_t *, void *captures) {
   uint64_t lower = 0, upper = shares->trip - 1;
   int64_t stride = 0;
   int32_t last = -1;
-  ms_parallel_for_static_init_8u(nullptr, slot, 34, &last, &lower, &upper,
-                                 &stride, 1, 0);
+  parallelStaticInit<uint64_t, int64_t>(nullptr, slot, 34, &last, &lower,
+                                        &upper, &stride, 1, 0);
   ms_parallel_for_static_fini(nullptr, slot);
   shares->lower[slot] = lower;
   shares->upper[slot] = upper;

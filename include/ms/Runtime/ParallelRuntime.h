@@ -61,28 +61,17 @@ int32_t ms_parallel_thread_num(void *ident);
 void ms_parallel_push_num_threads(void *ident, int32_t gtid, int32_t threads);
 /// `argc` must be 1 (LLVM passes the captures as one struct).
 void ms_parallel_fork_call(void *ident, int32_t argc, void *task, ...);
-/// Static schedule (34) without chunks: the slot's contiguous share of
-/// [*lower, *upper] (inclusive, step `incr` > 0), as libomp computes it.
-void ms_parallel_for_static_init_4(void *ident, int32_t gtid, int32_t schedule,
-                                   int32_t *last, int32_t *lower,
-                                   int32_t *upper, int32_t *stride,
-                                   int32_t incr, int32_t chunk);
-void ms_parallel_for_static_init_4u(void *ident, int32_t gtid,
-                                    int32_t schedule, int32_t *last,
-                                    uint32_t *lower, uint32_t *upper,
-                                    int32_t *stride, int32_t incr,
-                                    int32_t chunk);
-void ms_parallel_for_static_init_8(void *ident, int32_t gtid, int32_t schedule,
-                                   int32_t *last, int64_t *lower,
-                                   int64_t *upper, int64_t *stride,
-                                   int64_t incr, int64_t chunk);
-void ms_parallel_for_static_init_8u(void *ident, int32_t gtid,
-                                    int32_t schedule, int32_t *last,
-                                    uint64_t *lower, uint64_t *upper,
-                                    int64_t *stride, int64_t incr,
-                                    int64_t chunk);
 void ms_parallel_for_static_fini(void *ident, int32_t gtid);
 }
+
+/// __kmpc_for_static_init_{4,4u,8,8u} for a loop of type T (S: its signed
+/// counterpart): static schedule (34) without chunks, the calling slot's
+/// contiguous share of [*lower, *upper] (inclusive, step `incr` > 0), as
+/// libomp computes it. Defined for the four.
+template <typename T, typename S>
+void parallelStaticInit(void *ident, int32_t gtid, int32_t schedule,
+                        int32_t *last, T *lower, T *upper, S *stride, S incr,
+                        S chunk);
 
 } // namespace runtime
 } // namespace ms
