@@ -124,19 +124,39 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
       .run(module, modules);
 }
 
-/// libomp's entry points that ms's parallel runtime provides, and the
-/// names it gives them (ParallelRuntime.h).
-const llvm::StringMap<llvm::StringRef> &parallelRuntimeNames() {
-  static const llvm::StringMap<llvm::StringRef> names = {
-      {"__kmpc_global_thread_num", "ms_parallel_thread_num"},
-      {"__kmpc_push_num_threads", "ms_parallel_push_num_threads"},
-      {"__kmpc_fork_call", "ms_parallel_fork_call"},
-      {"__kmpc_for_static_init_4", "ms_parallel_for_static_init_4"},
-      {"__kmpc_for_static_init_4u", "ms_parallel_for_static_init_4u"},
-      {"__kmpc_for_static_init_8", "ms_parallel_for_static_init_8"},
-      {"__kmpc_for_static_init_8u", "ms_parallel_for_static_init_8u"},
-      {"__kmpc_for_static_fini", "ms_parallel_for_static_fini"}};
-  return names;
+/// A libomp entry point that ms's parallel runtime provides: the name the
+/// module's calls take instead (ParallelRuntime.h) and its code.
+struct ParallelEntryPoint {
+  llvm::StringRef libomp, name;
+  void *address;
+};
+
+llvm::ArrayRef<ParallelEntryPoint> parallelEntryPoints() {
+  static const ParallelEntryPoint points[] = {
+      {"__kmpc_global_thread_num", "ms_parallel_thread_num",
+       reinterpret_cast<void *>(&ms_parallel_thread_num)},
+      {"__kmpc_push_num_threads", "ms_parallel_push_num_threads",
+       reinterpret_cast<void *>(&ms_parallel_push_num_threads)},
+      {"__kmpc_fork_call", "ms_parallel_fork_call",
+       reinterpret_cast<void *>(&ms_parallel_fork_call)},
+      {"__kmpc_for_static_init_4", "ms_parallel_for_static_init_4",
+       reinterpret_cast<void *>(&parallelStaticInit<int32_t, int32_t>)},
+      {"__kmpc_for_static_init_4u", "ms_parallel_for_static_init_4u",
+       reinterpret_cast<void *>(&parallelStaticInit<uint32_t, int32_t>)},
+      {"__kmpc_for_static_init_8", "ms_parallel_for_static_init_8",
+       reinterpret_cast<void *>(&parallelStaticInit<int64_t, int64_t>)},
+      {"__kmpc_for_static_init_8u", "ms_parallel_for_static_init_8u",
+       reinterpret_cast<void *>(&parallelStaticInit<uint64_t, int64_t>)},
+      {"__kmpc_for_static_fini", "ms_parallel_for_static_fini",
+       reinterpret_cast<void *>(&ms_parallel_for_static_fini)}};
+  return points;
+}
+
+const ParallelEntryPoint *findEntryPoint(llvm::StringRef libomp) {
+  for (const ParallelEntryPoint &point : parallelEntryPoints())
+    if (point.libomp == libomp)
+      return &point;
+  return nullptr;
 }
 
 /// Whether `call` passes what the runtime supports: a fork with its
@@ -162,22 +182,22 @@ bool isSupportedCall(const llvm::CallInst &call) {
 /// declarations take its names. Otherwise (a barrier, a reduction, another
 /// schedule) the module stays on libomp, which is loaded for it.
 void useParallelRuntime(llvm::Module &module) {
-  const auto &names = parallelRuntimeNames();
-  llvm::SmallVector<llvm::Function *> declarations;
+  llvm::SmallVector<std::pair<llvm::Function *, llvm::StringRef>> renames;
   for (llvm::Function &f : module.functions()) {
     if (!f.getName().starts_with("__kmpc_"))
       continue;
-    if (!names.count(f.getName()))
+    const ParallelEntryPoint *point = findEntryPoint(f.getName());
+    if (!point)
       return;
     for (llvm::User *user : f.users()) {
       auto *call = llvm::dyn_cast<llvm::CallInst>(user);
       if (!call || call->getCalledFunction() != &f || !isSupportedCall(*call))
         return;
     }
-    declarations.push_back(&f);
+    renames.push_back({&f, point->name});
   }
-  for (llvm::Function *f : declarations)
-    f->setName(names.lookup(f->getName()));
+  for (auto [f, name] : renames)
+    f->setName(name);
 }
 
 /// Optimizes `module` and emits its object code.
@@ -284,18 +304,8 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   define("_mlir_ciface_ms_transpose_f32", &_mlir_ciface_ms_transpose_f32);
   define("_mlir_ciface_ms_transpose_f64", &_mlir_ciface_ms_transpose_f64);
   // Parallel regions (useParallelRuntime).
-  define("ms_parallel_thread_num", &ms_parallel_thread_num);
-  define("ms_parallel_push_num_threads", &ms_parallel_push_num_threads);
-  define("ms_parallel_fork_call", &ms_parallel_fork_call);
-  define("ms_parallel_for_static_init_4",
-         &parallelStaticInit<int32_t, int32_t>);
-  define("ms_parallel_for_static_init_4u",
-         &parallelStaticInit<uint32_t, int32_t>);
-  define("ms_parallel_for_static_init_8",
-         &parallelStaticInit<int64_t, int64_t>);
-  define("ms_parallel_for_static_init_8u",
-         &parallelStaticInit<uint64_t, int64_t>);
-  define("ms_parallel_for_static_fini", &ms_parallel_for_static_fini);
+  for (const ParallelEntryPoint &point : parallelEntryPoints())
+    define(point.name, point.address);
   return symbols;
 }
 

@@ -80,6 +80,12 @@ void runSlot(ParallelTask task, void *captures, unsigned slot,
   current = saved;
 }
 
+/// Runs every slot on the calling thread, in order.
+void runHere(unsigned slots, ParallelTask task, void *captures) {
+  for (unsigned slot = 0; slot < slots; ++slot)
+    runSlot(task, captures, slot, slots);
+}
+
 class Pool {
 public:
   void run(unsigned slots, ParallelTask task, void *captures);
@@ -117,7 +123,6 @@ private:
 
   std::mutex callers; // one region at a time; guards `started`
   size_t started = 0;
-  uint64_t generation = 0;
 };
 
 bool Pool::claim(uint64_t region, unsigned &slot, unsigned &slots) {
@@ -187,15 +192,15 @@ void Pool::run(unsigned slots, ParallelTask task, void *captures) {
   std::unique_lock<std::mutex> hold(callers, std::try_to_lock);
   if (!hold || slots > RegionWord::kMaxSlots) {
     // Another thread's region holds the pool: run them all here.
-    for (unsigned slot = 0; slot < slots; ++slot)
-      runSlot(task, captures, slot, slots);
+    runHere(slots, task, captures);
     return;
   }
   startWorkers(slots - 1);
   this->task = task;
   this->captures = captures;
   finished.store(0, std::memory_order_relaxed);
-  uint64_t region = ++generation;
+  // Only a caller holding `callers` changes the generation.
+  uint64_t region = RegionWord::generation(word.load()) + 1;
   word.store(RegionWord::pack(region, slots, 0)); // releases the task
   if (sleepers.load() > 0) {
     std::lock_guard<std::mutex> wakeUp(sleep);
@@ -264,8 +269,7 @@ void runParallel(unsigned slots, ParallelTask task, void *captures) {
   if (slots > 1)
     regionCount.fetch_add(1, std::memory_order_relaxed);
   if (slots <= 1 || current.inRegion) {
-    for (unsigned slot = 0; slot < std::max(slots, 1u); ++slot)
-      runSlot(task, captures, slot, std::max(slots, 1u));
+    runHere(std::max(slots, 1u), task, captures);
     return;
   }
   processPool()->run(slots, task, captures);
