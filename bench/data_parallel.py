@@ -71,9 +71,12 @@ def worker(args):
     stats = native.stats() if size > 1 else {"seconds": 0.0, "calls": 0}
     # Every rank reports: the one that reaches the all-reduce last spends
     # least time in it (its figure is the transfer), the others also wait.
-    print(REPORT_TAG, json.dumps({"rank": rank, "elapsed": elapsed,
-                                  "comm": stats["seconds"],
-                                  "calls": stats["calls"]}), flush=True)
+    # One write of the whole line: a pipe takes it whole (print writes
+    # the tag and the JSON separately, and two ranks' pieces interleaved).
+    report = json.dumps({"rank": rank, "elapsed": elapsed,
+                         "comm": stats["seconds"], "calls": stats["calls"]})
+    sys.stdout.flush()
+    os.write(sys.stdout.fileno(), f"{REPORT_TAG} {report}\n".encode())
 
 
 def launch(ranks, args, independent=False):

@@ -203,9 +203,11 @@ std::vector<PipelineStage> kernelStages(const CompileOptions &options,
   // mode; then ms-level folds (relu of relu, reshape chains, dropout at
   // inference).
   // A ? batch becomes a loop over static batch tiles first, so every
-  // later stage sees static shapes.
+  // later stage sees static shapes. A gradient bucket's all-reduce starts
+  // as soon as its gradients are ready, while backward goes on.
   return {{"ms-canonicalize",
-           "ms-split-dynamic-batch,ms-widen-half-precision,canonicalize"},
+           "ms-split-dynamic-batch,ms-widen-half-precision,canonicalize,"
+           "ms-start-collectives-early"},
           toLinalgStage(),
           vectorizeStage(threads, work),
           genericStage(threads, work),

@@ -2,6 +2,7 @@
 
 #include "ms/Runtime/Communication.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 
@@ -70,7 +71,8 @@ llvm::ArrayRef<EnvironmentDefault> comm::mpiDefaults() {
   // See the header.
   static const EnvironmentDefault defaults[] = {
       {"OMPI_MCA_btl_vader_single_copy_mechanism", "none"},
-      {"OMPI_MCA_btl_vader_max_send_size", "131072"}};
+      {"OMPI_MCA_btl_vader_max_send_size", "131072"},
+      {"OMPI_MCA_coll_libnbc_iallreduce_algorithm", "1"}};
   return defaults;
 }
 
@@ -127,6 +129,10 @@ llvm::Expected<int> comm::localRank() { return noMPI(); }
 llvm::Error comm::allReduce(void *, int64_t, DType, ReduceOp) {
   return noMPI();
 }
+llvm::Error comm::startAllReduce(void *, int64_t, DType, ReduceOp) {
+  return noMPI();
+}
+llvm::Error comm::finishAllReduce(void *) { return noMPI(); }
 llvm::Error comm::allGather(const void *, void *, int64_t, DType) {
   return noMPI();
 }
@@ -145,6 +151,13 @@ void ms_comm_all_reduce_f32(float *, int64_t, int32_t) {
 void ms_comm_all_reduce_f64(double *, int64_t, int32_t) {
   compiledCollectiveFailed();
 }
+void ms_comm_all_reduce_start_f32(float *, int64_t, int32_t) {
+  compiledCollectiveFailed();
+}
+void ms_comm_all_reduce_start_f64(double *, int64_t, int32_t) {
+  compiledCollectiveFailed();
+}
+void ms_comm_all_reduce_wait(void *) { compiledCollectiveFailed(); }
 
 #else // MS_HAVE_MPI
 
@@ -204,11 +217,12 @@ void watchdogLoop() {
 /// Marks the calling thread as inside `what` for the watchdog, and times it.
 class Watched {
 public:
-  Watched(const char *what, int64_t bytes) : start(nowNs()) {
+  /// `calls`: 0 for the second half of a collective counted at its start.
+  Watched(const char *what, int64_t bytes, int calls = 1) : start(nowNs()) {
     gWhat.store(what);
     gDeadline.store(start + static_cast<int64_t>(timeoutSeconds() * 1e9),
                     std::memory_order_release);
-    gStats.calls += 1;
+    gStats.calls += calls;
     gStats.bytes += bytes;
   }
   ~Watched() {
@@ -432,10 +446,10 @@ bool needsTree(DType dtype, ReduceOp op) {
          (op == ReduceOp::Sum || op == ReduceOp::Prod);
 }
 
-} // namespace
-
-llvm::Error comm::allReduce(void *data, int64_t count, DType dtype,
-                            ReduceOp op) {
+/// The deterministic all-reduce (needsTree): every rank's piece gathered,
+/// then reduced as the pairwise tree in rank order.
+llvm::Error treeAllReduce(void *data, int64_t count, DType dtype,
+                          ReduceOp op) {
   if (llvm::Error error = requireRunning("all_reduce"))
     return error;
   llvm::Expected<MPI_Datatype> type = checkedType("all_reduce", dtype);
@@ -444,22 +458,12 @@ llvm::Error comm::allReduce(void *data, int64_t count, DType dtype,
   size_t width = dtypeSize(dtype);
   Watched watch("all_reduce", count * static_cast<int64_t>(width));
   char *bytes = static_cast<char *>(data);
-  bool tree = needsTree(dtype, op);
-  // The tree gathers every rank's piece: pieces of 4 MiB bound its buffer.
-  int64_t chunk =
-      tree ? std::max<int64_t>(1, (int64_t(4) << 20) / int64_t(width))
-           : kMaxChunk;
+  // Pieces of 4 MiB bound the gathered rows.
+  int64_t chunk = std::max<int64_t>(1, (int64_t(4) << 20) / int64_t(width));
   std::vector<char> rows;
   for (int64_t done = 0; done < count; done += chunk) {
     int n = static_cast<int>(std::min(chunk, count - done));
     char *piece = bytes + done * width;
-    if (!tree) {
-      int code = MPI_Allreduce(MPI_IN_PLACE, piece, n, *type, mpiOp(op),
-                               MPI_COMM_WORLD);
-      if (code != MPI_SUCCESS)
-        return mpiError("all_reduce", code);
-      continue;
-    }
     rows.resize(static_cast<size_t>(n) * width * gWorld.size);
     int code = MPI_Allgather(piece, n, *type, rows.data(), n, *type,
                              MPI_COMM_WORLD);
@@ -469,6 +473,85 @@ llvm::Error comm::allReduce(void *data, int64_t count, DType dtype,
     std::memcpy(piece, rows.data(), static_cast<size_t>(n) * width);
   }
   return llvm::Error::success();
+}
+
+/// An all-reduce startAllReduce began and finishAllReduce has not ended:
+/// its buffer and MPI's requests (one per piece of kMaxChunk elements;
+/// none when it already completed, on the deterministic tree).
+struct PendingAllReduce {
+  void *data;
+  std::vector<MPI_Request> requests;
+};
+// Compiled code runs collectives on one thread (MPI_THREAD_FUNNELED).
+std::vector<PendingAllReduce> gPending;
+
+} // namespace
+
+llvm::Error comm::startAllReduce(void *data, int64_t count, DType dtype,
+                                 ReduceOp op) {
+  for (const PendingAllReduce &pending : gPending)
+    if (pending.data == data)
+      return commError("all_reduce: an all-reduce of this buffer was "
+                       "started and not waited for");
+  if (needsTree(dtype, op)) {
+    if (llvm::Error error = treeAllReduce(data, count, dtype, op))
+      return error;
+    gPending.push_back({data, {}});
+    return llvm::Error::success();
+  }
+  if (llvm::Error error = requireRunning("all_reduce"))
+    return error;
+  llvm::Expected<MPI_Datatype> type = checkedType("all_reduce", dtype);
+  if (!type)
+    return type.takeError();
+  size_t width = dtypeSize(dtype);
+  Watched watch("all_reduce (start)", count * static_cast<int64_t>(width));
+  PendingAllReduce pending{data, {}};
+  char *bytes = static_cast<char *>(data);
+  for (int64_t done = 0; done < count; done += kMaxChunk) {
+    int n = static_cast<int>(std::min(kMaxChunk, count - done));
+    MPI_Request request;
+    int code = MPI_Iallreduce(MPI_IN_PLACE, bytes + done * width, n, *type,
+                              mpiOp(op), MPI_COMM_WORLD, &request);
+    if (code != MPI_SUCCESS)
+      return mpiError("all_reduce (start)", code);
+    pending.requests.push_back(request);
+  }
+  gPending.push_back(std::move(pending));
+  return llvm::Error::success();
+}
+
+llvm::Error comm::finishAllReduce(void *data) {
+  auto found = std::find_if(
+      gPending.begin(), gPending.end(),
+      [&](const PendingAllReduce &pending) { return pending.data == data; });
+  if (found == gPending.end())
+    return commError("all_reduce: waited for an all-reduce that was not "
+                     "started on this buffer");
+  std::vector<MPI_Request> requests = std::move(found->requests);
+  gPending.erase(found);
+  if (requests.empty())
+    return llvm::Error::success();
+  Watched watch("all_reduce (wait)", 0, /*calls=*/0);
+  int code = MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
+                         MPI_STATUSES_IGNORE);
+  if (code != MPI_SUCCESS)
+    return mpiError("all_reduce (wait)", code);
+  return llvm::Error::success();
+}
+
+llvm::Error comm::allReduce(void *data, int64_t count, DType dtype,
+                            ReduceOp op) {
+  if (!needsTree(dtype, op)) {
+    // Started and waited for, so that every all-reduce, whole or
+    // overlapped, PyNative or compiled, adds in MPI_Iallreduce's order:
+    // with more than two ranks, MPI_Allreduce's algorithm would add in
+    // another, and the modes would differ in the last bits.
+    if (llvm::Error error = startAllReduce(data, count, dtype, op))
+      return error;
+    return finishAllReduce(data);
+  }
+  return treeAllReduce(data, count, dtype, op);
 }
 
 llvm::Error comm::allGather(const void *send, void *recv, int64_t count,
@@ -524,34 +607,61 @@ llvm::Error comm::barrier() {
   return llvm::Error::success();
 }
 
-static void compiledAllReduce(void *data, int64_t count, DType dtype,
-                              int32_t op) {
+/// Runs a collective for compiled code, which cannot raise: an error is
+/// printed and aborts the MPI job.
+static void compiledCollective(llvm::function_ref<llvm::Error()> run) {
   llvm::Error error = comm::init();
-  if (!error) {
-    if (op < 0 || op > 3)
-      error = commError("ms.all_reduce: unknown reduce op code " +
-                        llvm::Twine(op));
-    else
-      error = comm::allReduce(data, count, dtype, static_cast<ReduceOp>(op));
-  }
-  if (error) {
-    std::fprintf(stderr, "msmlir: error: compiled ms.all_reduce: %s\n",
-                 llvm::toString(std::move(error)).c_str());
-    std::fflush(stderr);
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (initialized)
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    std::abort();
-  }
+  if (!error)
+    error = run();
+  if (!error)
+    return;
+  std::fprintf(stderr, "msmlir: error: compiled ms.all_reduce: %s\n",
+               llvm::toString(std::move(error)).c_str());
+  std::fflush(stderr);
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
+}
+
+/// The ReduceOp of a compiled op's code.
+static llvm::Expected<ReduceOp> reduceOpOfCode(int32_t op) {
+  if (op < 0 || op > 3)
+    return commError("ms.all_reduce: unknown reduce op code " +
+                     llvm::Twine(op));
+  return static_cast<ReduceOp>(op);
+}
+
+static void compiledAllReduce(void *data, int64_t count, DType dtype,
+                              int32_t code, bool start) {
+  compiledCollective([&]() -> llvm::Error {
+    llvm::Expected<ReduceOp> op = reduceOpOfCode(code);
+    if (!op)
+      return op.takeError();
+    return start ? comm::startAllReduce(data, count, dtype, *op)
+                 : comm::allReduce(data, count, dtype, *op);
+  });
 }
 
 void ms_comm_all_reduce_f32(float *data, int64_t count, int32_t op) {
-  compiledAllReduce(data, count, DType::F32, op);
+  compiledAllReduce(data, count, DType::F32, op, /*start=*/false);
 }
 
 void ms_comm_all_reduce_f64(double *data, int64_t count, int32_t op) {
-  compiledAllReduce(data, count, DType::F64, op);
+  compiledAllReduce(data, count, DType::F64, op, /*start=*/false);
+}
+
+void ms_comm_all_reduce_start_f32(float *data, int64_t count, int32_t op) {
+  compiledAllReduce(data, count, DType::F32, op, /*start=*/true);
+}
+
+void ms_comm_all_reduce_start_f64(double *data, int64_t count, int32_t op) {
+  compiledAllReduce(data, count, DType::F64, op, /*start=*/true);
+}
+
+void ms_comm_all_reduce_wait(void *data) {
+  compiledCollective([&] { return comm::finishAllReduce(data); });
 }
 
 #endif // MS_HAVE_MPI

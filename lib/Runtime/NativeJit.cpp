@@ -300,6 +300,9 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   // ms.all_reduce lowers to calls into the communication layer.
   define("ms_comm_all_reduce_f32", &ms_comm_all_reduce_f32);
   define("ms_comm_all_reduce_f64", &ms_comm_all_reduce_f64);
+  define("ms_comm_all_reduce_start_f32", &ms_comm_all_reduce_start_f32);
+  define("ms_comm_all_reduce_start_f64", &ms_comm_all_reduce_start_f64);
+  define("ms_comm_all_reduce_wait", &ms_comm_all_reduce_wait);
   // Transposes (ms-transposes-to-calls), through MLIR's C interface.
   define("_mlir_ciface_ms_transpose_f32", &_mlir_ciface_ms_transpose_f32);
   define("_mlir_ciface_ms_transpose_f64", &_mlir_ciface_ms_transpose_f64);

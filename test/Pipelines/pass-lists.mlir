@@ -15,6 +15,7 @@
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=2 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
 
+// ALL: ms-start-collectives-early
 // ALL: convert-ms-to-linalg{conv-as-matmul=true}
 // PACK: ms-pack-parameters
 // O0: ms-vectorize-convs{pool-epilogues=false

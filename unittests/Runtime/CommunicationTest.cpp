@@ -106,6 +106,11 @@ TEST(Communication, CompiledEntryPointInitializesOnFirstUse) {
   ms_comm_all_reduce_f32(x.data(), 3, /*max=*/1);
   EXPECT_TRUE(isInitialized());
   EXPECT_EQ(x, (std::vector<float>{1, 2, 3}));
+  // Started and waited for, as an overlapped bucket is.
+  std::vector<double> d = {4, 5};
+  ms_comm_all_reduce_start_f64(d.data(), 2, /*sum=*/0);
+  ms_comm_all_reduce_wait(d.data());
+  EXPECT_EQ(d, (std::vector<double>{4, 5}));
 }
 
 // OpenMPI reads its settings once, in MPI_Init; a sanitizer build, which
@@ -119,7 +124,8 @@ TEST(Communication, InitGivesMPIItsDefaults) {
   SKIP_IF_MPI_ALREADY_STARTED();
   const std::pair<const char *, const char *> expected[] = {
       {"OMPI_MCA_btl_vader_single_copy_mechanism", "none"},
-      {"OMPI_MCA_btl_vader_max_send_size", "131072"}};
+      {"OMPI_MCA_btl_vader_max_send_size", "131072"},
+      {"OMPI_MCA_coll_libnbc_iallreduce_algorithm", "1"}};
   ASSERT_EQ(mpiDefaults().size(), std::size(expected));
   for (auto [name, value] : expected)
     unsetenv(name);
@@ -170,6 +176,25 @@ TEST(Communication, WorldOfOne) {
   Stats s = stats();
   EXPECT_EQ(s.calls, 8);
   EXPECT_EQ(s.bytes, 4 * 12 + 16 + 16 + 12);
+
+  // Two all-reduces in flight at once, waited for in another order; each
+  // counts once, at its start.
+  ASSERT_FALSE(static_cast<bool>(
+      startAllReduce(x.data(), 3, DType::F32, ReduceOp::Sum)));
+  ASSERT_FALSE(static_cast<bool>(
+      startAllReduce(d.data(), 2, DType::F64, ReduceOp::Max)));
+  EXPECT_NE(errorText(startAllReduce(x.data(), 3, DType::F32, ReduceOp::Sum))
+                .find("started and not waited for"),
+            std::string::npos);
+  ASSERT_FALSE(static_cast<bool>(finishAllReduce(d.data())));
+  ASSERT_FALSE(static_cast<bool>(finishAllReduce(x.data())));
+  EXPECT_EQ(x, (std::vector<float>{1.5f, -2.0f, 3.25f}));
+  EXPECT_EQ(d, (std::vector<double>{0.25, 4.0}));
+  EXPECT_NE(errorText(finishAllReduce(x.data()))
+                .find("was not started on this buffer"),
+            std::string::npos);
+  EXPECT_EQ(stats().calls, 10);
+  EXPECT_EQ(stats().bytes, s.bytes + 12 + 16);
 
   // Only ranks of the group can be roots; bf16 has no MPI type.
   EXPECT_NE(errorText(broadcast(x.data(), 3, DType::F32, 1))

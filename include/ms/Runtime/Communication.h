@@ -51,6 +51,10 @@ bool builtWithMPI();
 ///   and the 2-rank step spent 0.27-0.28 ms in MPI instead of 0.32-0.34.
 ///   At 4 ranks on 2 cores it took 1.0 ms instead of 1.2-1.6; 512 KiB
 ///   fragments were 4.9x slower than 128 KiB at 2 ranks.
+/// - OMPI_MCA_coll_libnbc_iallreduce_algorithm=1: the ring for
+///   MPI_Iallreduce (startAllReduce). OpenMPI's own choice took 367 us for
+///   the 2.68 MB bucket at 2 ranks, started and waited for at once; the
+///   ring 260 us, as MPI_Allreduce (261 us).
 llvm::ArrayRef<EnvironmentDefault> mpiDefaults();
 
 /// Initializes MPI once per process (later calls do nothing), with the
@@ -90,10 +94,21 @@ void reduceRowsAsTree(void *rows, int64_t count, int size, DType dtype,
                       ReduceOp op);
 
 /// In place: every rank's `count` elements at `data` become their
-/// elementwise reduction over all ranks (MPI_Allreduce with MPI_IN_PLACE,
-/// or, deterministic, an all-gather and the tree above). The same rank
-/// count and buffer sizes give bit-identical results.
+/// elementwise reduction over all ranks (startAllReduce and
+/// finishAllReduce at once, so that a whole and an overlapped all-reduce
+/// add in the same order; deterministic, an all-gather and the tree
+/// above). The same rank count and buffer sizes give bit-identical
+/// results.
 llvm::Error allReduce(void *data, int64_t count, DType dtype, ReduceOp op);
+/// allReduce in two halves, so that a compiled train step can go on with
+/// backward while a gradient bucket is reduced: startAllReduce begins it
+/// (MPI_Iallreduce) and finishAllReduce(data) waits for it. Until then the
+/// buffer must be neither read nor written. The deterministic tree (more
+/// than two ranks) reduces at the start, blocking. OpenMPI moves the bytes
+/// inside MPI calls: a later start, and the waits.
+llvm::Error startAllReduce(void *data, int64_t count, DType dtype,
+                           ReduceOp op);
+llvm::Error finishAllReduce(void *data);
 /// `recv` (groupSize() * count elements) gets every rank's `count`
 /// elements at `send`, in rank order.
 llvm::Error allGather(const void *send, void *recv, int64_t count,
@@ -121,11 +136,16 @@ void resetStats();
 
 // Entry points for compiled code (the lowering of `ms.all_reduce`): an
 // in-place all-reduce of a contiguous buffer of `count` elements with a
-// ReduceOp code. They initialize MPI on first use; a failure prints the
-// reason and aborts the MPI job (compiled code has no way to raise).
+// ReduceOp code, whole or started and waited for (the lowering starts it
+// where the op is and waits just before its result is first read). They
+// initialize MPI on first use; a failure prints the reason and aborts the
+// MPI job (compiled code has no way to raise).
 extern "C" {
 void ms_comm_all_reduce_f32(float *data, int64_t count, int32_t op);
 void ms_comm_all_reduce_f64(double *data, int64_t count, int32_t op);
+void ms_comm_all_reduce_start_f32(float *data, int64_t count, int32_t op);
+void ms_comm_all_reduce_start_f64(double *data, int64_t count, int32_t op);
+void ms_comm_all_reduce_wait(void *data);
 }
 
 #endif // MS_RUNTIME_COMMUNICATION_H

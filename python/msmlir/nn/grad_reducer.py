@@ -2,11 +2,14 @@
 parallelism), as MindSpore's does; nn.TrainOneStepCell uses it under
 ParallelMode.DATA_PARALLEL.
 
-Gradients are bucketed: consecutive gradients of one dtype are flattened
-and concatenated into one buffer of at most the comm_fusion size
-(set_auto_parallel_context), and each bucket is one all-reduce. Few large
-messages cost less than many small ones (each MPI call has its latency; see
-docs/distributed.md). The same ops run in PyNative and inside a compiled
+Gradients are bucketed: consecutive gradients of one dtype, last parameter
+first, are flattened and concatenated into one buffer of at most the
+comm_fusion size (set_auto_parallel_context), and each bucket is one
+all-reduce. Few large messages cost less than many small ones (each MPI
+call has its latency; see docs/distributed.md), and in a compiled step a
+bucket's all-reduce starts as soon as backward has computed its gradients
+(ms-start-collectives-early) and is waited for where the optimizer first
+reads it. The same ops run in PyNative and inside a compiled
 train step (where the all-reduce is the ms.all_reduce op), so the two modes
 reduce in the same buckets and agree bit for bit.
 
@@ -124,11 +127,14 @@ def _check_determinism(every, what):
 
 
 def plan_buckets(params, limit):
-    """Lists of parameter indices, in order: consecutive parameters of one
-    dtype whose gradients together take at most `limit` bytes (a larger
-    one is a bucket of its own)."""
+    """Lists of parameter indices, last parameter first (the order backward
+    computes their gradients, so the first bucket is ready first and its
+    all-reduce can start while backward goes on): consecutive parameters
+    of one dtype whose gradients together take at most `limit` bytes (a
+    larger one is a bucket of its own)."""
     buckets, current, size, dtype = [], [], 0, None
-    for i, p in enumerate(params):
+    for i in reversed(range(len(params))):
+        p = params[i]
         nbytes = p._t.nbytes
         if current and (p.dtype != dtype or size + nbytes > limit):
             buckets.append(current)

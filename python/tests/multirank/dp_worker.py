@@ -64,6 +64,10 @@ def batches(net, steps, global_batch):
         yield x, y
 
 
+def ir_dir(args, rank):
+    return f"{args.out}.ir.rank{rank}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--net", choices=("mlp", "lenet"), default="mlp")
@@ -76,6 +80,8 @@ def main():
     parser.add_argument("--global-batch", type=int, default=32)
     parser.add_argument("--micro-batch-size", type=int,
                         help="set_deterministic(True, micro_batch_size=M)")
+    parser.add_argument("--fusion-mb", type=float,
+                        help="comm_fusion bucket size in MB (default 64)")
     parser.add_argument("--standalone", action="store_true")
     parser.add_argument("--fault",
                         choices=("die", "exit", "shape", "deterministic"))
@@ -93,6 +99,9 @@ def main():
         rank, size = get_rank(), get_group_size()
         ms.set_auto_parallel_context(
             parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        if args.fusion_mb:
+            ms.set_auto_parallel_context(comm_fusion={
+                "allreduce": {"mode": "size", "config": args.fusion_mb}})
     if args.micro_batch_size and not (args.fault == "deterministic" and
                                       rank == 1):
         ms.set_deterministic(True, micro_batch_size=args.micro_batch_size)
@@ -100,6 +109,8 @@ def main():
         sys.exit(f"global batch {args.global_batch} is not a multiple of "
                  f"{size} ranks")
     local = args.global_batch // size
+    if args.mode == "graph" and args.fusion_mb:
+        ms.set_context(save_graphs=True, save_graphs_path=ir_dir(args, rank))
     results = {}
     for name in args.optimizers.split(","):
         ms.set_seed(1)
@@ -133,6 +144,14 @@ def main():
             sources = runner.graphs() if runner is not None else []
             results[f"meta/{name}/all_reduce_ops"] = np.array(
                 sum(s.count('"ms.all_reduce"') for s in sources))
+    if args.mode == "graph" and args.fusion_mb:
+        # Buckets whose all-reduce overlaps the rest of backward: the
+        # lowered steps' started all-reduces (save_graphs, below).
+        results["meta/overlapped"] = np.array(sum(
+            open(os.path.join(root, f)).read().count(
+                "call @ms_comm_all_reduce_start")
+            for root, _, files in os.walk(ir_dir(args, rank))
+            for f in files if f.endswith("ms-to-linalg.mlir")))
     np.savez(f"{args.out}.rank{rank}.npz", **results)
     if not args.standalone:
         stats = ms.communication.management._comm.stats()

@@ -1,10 +1,13 @@
 // all_reduce lowers to a copy into a fresh buffer (none for a bucket only it
 // reads) and an in-place call into the runtime's MPI layer on its aligned
-// pointer.
+// pointer: one blocking call when the next op reads the result, else a
+// start where the op is and a wait just before its first reader.
 // RUN: ms-opt %s --convert-ms-to-linalg | FileCheck %s
 
 // CHECK-DAG: func.func private @ms_comm_all_reduce_f32(!llvm.ptr, i64, i32)
 // CHECK-DAG: func.func private @ms_comm_all_reduce_f64(!llvm.ptr, i64, i32)
+// CHECK-DAG: func.func private @ms_comm_all_reduce_start_f32(!llvm.ptr, i64, i32)
+// CHECK-DAG: func.func private @ms_comm_all_reduce_wait(!llvm.ptr)
 // CHECK-LABEL: func @sum
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
 // CHECK: %[[COPY:.*]] = bufferization.alloc_tensor() copy(%[[X]]) : tensor<4x8xf32>
@@ -79,4 +82,38 @@ func.func @empty_piece(%e: tensor<0xf32>, %a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = ms.concat %e, %a axis 0 : tensor<0xf32>, tensor<4xf32>
   %1 = ms.all_reduce %0 : tensor<4xf32>
   return %1 : tensor<4xf32>
+}
+
+// Work between the all_reduce and its first reader runs while the bytes
+// move: the start is where the op was, the wait (on the same pointer) just
+// before the reader, and the result tensor after the wait.
+// CHECK-LABEL: func @overlapped
+// CHECK: %[[BUF:.*]] = bufferization.to_buffer
+// CHECK: %[[PTR:.*]] = llvm.inttoptr
+// CHECK: call @ms_comm_all_reduce_start_f32(%[[PTR]], %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i32) -> ()
+// CHECK-NOT: ms_comm_all_reduce_wait
+// CHECK: math.exp
+// CHECK: call @ms_comm_all_reduce_wait(%[[PTR]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT: %[[R:.*]] = bufferization.to_tensor %[[BUF]] restrict writable
+// CHECK: linalg.generic {{.*}} ins(%[[R]], %{{.*}} : tensor<8xf32>, tensor<8xf32>)
+// CHECK: arith.addf
+func.func @overlapped(%g: tensor<8xf32>, %x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = ms.all_reduce %g : tensor<8xf32>
+  %1 = ms.exp %x : tensor<8xf32>
+  %2 = ms.add %0, %1 : tensor<8xf32>, tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+
+// Two in flight: each waited for before its own first reader (here both
+// at the return, in program order).
+// CHECK-LABEL: func @two_in_flight
+// CHECK: call @ms_comm_all_reduce_start_f32(%[[P0:[^,]*]],
+// CHECK: call @ms_comm_all_reduce_start_f32(%[[P1:[^,]*]],
+// CHECK: call @ms_comm_all_reduce_wait(%[[P0]])
+// CHECK: call @ms_comm_all_reduce_wait(%[[P1]])
+// CHECK: return
+func.func @two_in_flight(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = ms.all_reduce %a : tensor<8xf32>
+  %1 = ms.all_reduce %b : tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
 }

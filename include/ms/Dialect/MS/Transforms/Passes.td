@@ -148,4 +148,36 @@ def MSSplitDynamicBatch : Pass<"ms-split-dynamic-batch", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def MSStartCollectivesEarly : Pass<"ms-start-collectives-early"> {
+  let summary = "Move each all_reduce up to where its input is ready";
+  let description = [{
+    Data parallelism all-reduces the gradients in buckets, and backward
+    computes them last layer first. `nn.DistributedGradReducer` emits its
+    ops after the whole backward, so as captured, every bucket's
+    all-reduce waits for the first layer's gradient. This pass moves each
+    `ms.all_reduce`, with the pure ops that only feed it (the bucket's
+    reshapes and concat), up to just after the last op it must follow: the
+    ones that define what it reads, and the previous op with side effects
+    (collectives keep their order, which every rank shares). Its readers
+    stay where they are.
+
+    The lowering then starts the reduction where the op now is and waits
+    just before its first reader (lib/Conversion/MSToLinalg/
+    Communication.cpp), so the rest of backward runs while the bucket is
+    reduced:
+
+    ```mlir
+    %dw3 = ...                    // last layer's gradient
+    %dw1 = ...                    // first layer's gradient
+    %b = ms.all_reduce %dw3 : tensor<5120xf32>
+    // becomes
+    %dw3 = ...
+    %b = ms.all_reduce %dw3 : tensor<5120xf32>
+    %dw1 = ...
+    ```
+
+    Every pipeline runs it; it changes no value, only when the bytes move.
+  }];
+}
+
 #endif // MS_DIALECT_MS_TRANSFORMS_PASSES_TD
