@@ -446,13 +446,18 @@ bool needsTree(DType dtype, ReduceOp op) {
          (op == ReduceOp::Sum || op == ReduceOp::Prod);
 }
 
+/// The MPI type of an all-reduce's elements, once MPI is running.
+llvm::Expected<MPI_Datatype> allReduceType(DType dtype) {
+  if (llvm::Error error = requireRunning("all_reduce"))
+    return std::move(error);
+  return checkedType("all_reduce", dtype);
+}
+
 /// The deterministic all-reduce (needsTree): every rank's piece gathered,
 /// then reduced as the pairwise tree in rank order.
 llvm::Error treeAllReduce(void *data, int64_t count, DType dtype,
                           ReduceOp op) {
-  if (llvm::Error error = requireRunning("all_reduce"))
-    return error;
-  llvm::Expected<MPI_Datatype> type = checkedType("all_reduce", dtype);
+  llvm::Expected<MPI_Datatype> type = allReduceType(dtype);
   if (!type)
     return type.takeError();
   size_t width = dtypeSize(dtype);
@@ -499,9 +504,7 @@ llvm::Error comm::startAllReduce(void *data, int64_t count, DType dtype,
     gPending.push_back({data, {}});
     return llvm::Error::success();
   }
-  if (llvm::Error error = requireRunning("all_reduce"))
-    return error;
-  llvm::Expected<MPI_Datatype> type = checkedType("all_reduce", dtype);
+  llvm::Expected<MPI_Datatype> type = allReduceType(dtype);
   if (!type)
     return type.takeError();
   size_t width = dtypeSize(dtype);
