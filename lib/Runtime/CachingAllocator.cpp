@@ -4,6 +4,7 @@
 
 #include "ms/Runtime/Diagnostics.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <atomic>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -31,28 +33,106 @@ struct Header {
 /// Cached blocks are aligned for any request up to this.
 constexpr size_t kCachedAlignment = 64;
 
-struct Cache {
+/// Freed blocks by size, as the malloc blocks they live in: one set per
+/// thread, so that a block freed on a thread is handed out again on it,
+/// from its core's caches, and threads never wait for each other. With one
+/// set for all, LeNet-5's conv stack at 2 threads (buffers allocated per
+/// image in a parallel loop) ran 0.19-0.22 ms a call instead of 0.14: the
+/// lock, and blocks whose lines moved to the other core with them.
+struct FreeLists {
+  /// Held by its thread for each use, and by releaseCachedBlocks: never
+  /// contended in a run.
   std::mutex mutex;
-  /// Freed blocks by size, as the malloc blocks they live in.
-  std::unordered_map<size_t, std::vector<void *>> freeBlocks;
-  CachingAllocatorStats stats;
+  std::unordered_map<size_t, std::vector<void *>> blocks;
 };
 
-Cache &cache() {
+/// The counters of CachingAllocatorStats, shared by every thread.
+struct Counters {
+  std::atomic<uint64_t> hits{0}, misses{0};
+  std::atomic<size_t> cachedBytes{0}, allocatedBytes{0};
+  std::atomic<size_t> maxAllocatedBytes{0}, maxReservedBytes{0};
+};
+
+/// Every thread's free lists, for releaseCachedBlocks.
+struct Registry {
+  std::mutex mutex;
+  std::vector<FreeLists *> threads;
+  Counters counters;
+};
+
+Registry &registry() {
   // Leaked on purpose: compiled code may free during static destruction.
-  static Cache *instance = new Cache;
+  static Registry *instance = new Registry;
   return *instance;
+}
+
+/// Frees every block of `lists` (its mutex held), uncounting them.
+void freeAll(FreeLists &lists) {
+  size_t bytes = 0;
+  for (auto &[size, blocks] : lists.blocks) {
+    for (void *raw : blocks)
+      std::free(raw);
+    bytes += size * blocks.size();
+  }
+  lists.blocks.clear();
+  registry().counters.cachedBytes -= bytes;
+}
+
+/// Whether this thread's free lists exist yet, or were freed as it ended
+/// (trivially destructible, so still readable after: compiled code's
+/// buffers may be freed by static destructors, after the main thread's
+/// thread_local objects).
+enum class ListsState : uint8_t { Unborn, Alive, Ended };
+thread_local ListsState listsState = ListsState::Unborn;
+
+/// This thread's free lists, registered on first use; a thread that ends
+/// frees its cached blocks.
+class ThreadLists {
+public:
+  ThreadLists() {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.threads.push_back(&lists);
+    listsState = ListsState::Alive;
+  }
+  ~ThreadLists() {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    llvm::erase(r.threads, &lists);
+    std::lock_guard<std::mutex> own(lists.mutex);
+    freeAll(lists);
+    listsState = ListsState::Ended;
+  }
+  FreeLists lists;
+};
+
+/// This thread's free lists; null once the thread has ended them.
+FreeLists *threadLists() {
+  if (listsState == ListsState::Ended)
+    return nullptr;
+  thread_local ThreadLists instance;
+  return &instance.lists;
 }
 
 Header *headerOf(void *pointer) { return static_cast<Header *>(pointer) - 1; }
 
-/// Books `size` bytes handed out (the caller holds the cache's mutex).
-void noteAllocated(CachingAllocatorStats &stats, size_t size) {
-  stats.allocatedBytes += size;
-  stats.maxAllocatedBytes = std::max(stats.maxAllocatedBytes,
-                                     stats.allocatedBytes);
-  stats.maxReservedBytes = std::max(stats.maxReservedBytes,
-                                    stats.allocatedBytes + stats.cachedBytes);
+/// Raises `peak` to `value` if it is below.
+void raise(std::atomic<size_t> &peak, size_t value) {
+  size_t seen = peak.load(std::memory_order_relaxed);
+  while (value > seen &&
+         !peak.compare_exchange_weak(seen, value, std::memory_order_relaxed))
+    ;
+}
+
+/// Books `size` bytes handed out, `fromCache` if a cached block served them.
+void noteAllocated(size_t size, bool fromCache) {
+  Counters &c = registry().counters;
+  size_t cached = fromCache ? c.cachedBytes.fetch_sub(size) - size
+                            : c.cachedBytes.load();
+  size_t allocated = c.allocatedBytes.fetch_add(size) + size;
+  (fromCache ? c.hits : c.misses).fetch_add(1, std::memory_order_relaxed);
+  raise(c.maxAllocatedBytes, allocated);
+  raise(c.maxReservedBytes, allocated + cached);
 }
 
 /// Where the block handed out from the malloc block `raw` starts.
@@ -112,23 +192,19 @@ void *allocate(size_t size, size_t alignment) {
     alignment = alignof(Header);
   if (size < kCachedBlockMinBytes)
     return allocateAligned(size, alignment);
-  Cache &c = cache();
-  {
-    std::lock_guard<std::mutex> lock(c.mutex);
-    // Over-aligned blocks are counted too: msCachedFree takes them back.
-    auto it = alignment > kCachedAlignment ? c.freeBlocks.end()
-                                           : c.freeBlocks.find(size);
-    if (it != c.freeBlocks.end() && !it->second.empty()) {
+  // Over-aligned blocks are counted too: msCachedFree takes them back.
+  FreeLists *lists = threadLists();
+  if (lists && alignment <= kCachedAlignment) {
+    std::lock_guard<std::mutex> lock(lists->mutex);
+    auto it = lists->blocks.find(size);
+    if (it != lists->blocks.end() && !it->second.empty()) {
       void *raw = it->second.back();
       it->second.pop_back();
-      c.stats.cachedBytes -= size;
-      ++c.stats.hits;
-      noteAllocated(c.stats, size);
+      noteAllocated(size, /*fromCache=*/true);
       return userPointer(raw, kCachedAlignment);
     }
-    ++c.stats.misses;
-    noteAllocated(c.stats, size);
   }
+  noteAllocated(size, /*fromCache=*/false);
   return allocateAligned(size, std::max(alignment, kCachedAlignment));
 }
 
@@ -151,13 +227,14 @@ extern "C" void ms::runtime::msCachedFree(void *pointer) {
   bool cacheable = header.size >= kCachedBlockMinBytes &&
                    reinterpret_cast<uintptr_t>(pointer) % kCachedAlignment == 0;
   if (cacheable) {
-    Cache &c = cache();
-    std::lock_guard<std::mutex> lock(c.mutex);
-    c.stats.allocatedBytes -= header.size;
-    if (c.stats.cachedBytes + header.size <= kCachedBytesLimit) {
+    Counters &c = registry().counters;
+    c.allocatedBytes -= header.size;
+    FreeLists *lists = threadLists();
+    if (lists && c.cachedBytes.load() + header.size <= kCachedBytesLimit) {
+      std::lock_guard<std::mutex> lock(lists->mutex);
       // The malloc block itself, so leak checkers see it as reachable.
-      c.freeBlocks[header.size].push_back(header.raw);
-      c.stats.cachedBytes += header.size;
+      lists->blocks[header.size].push_back(header.raw);
+      c.cachedBytes += header.size;
       return;
     }
   }
@@ -181,24 +258,29 @@ ms::runtime::callCatchingAllocationFailure(llvm::function_ref<void()> entry) {
 }
 
 CachingAllocatorStats ms::runtime::cachingAllocatorStats() {
-  Cache &c = cache();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  return c.stats;
+  const Counters &c = registry().counters;
+  CachingAllocatorStats stats;
+  stats.hits = c.hits.load();
+  stats.misses = c.misses.load();
+  stats.cachedBytes = c.cachedBytes.load();
+  stats.allocatedBytes = c.allocatedBytes.load();
+  stats.maxAllocatedBytes = c.maxAllocatedBytes.load();
+  stats.maxReservedBytes = c.maxReservedBytes.load();
+  return stats;
 }
 
 void ms::runtime::resetPeakStats() {
-  Cache &c = cache();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  c.stats.maxAllocatedBytes = c.stats.allocatedBytes;
-  c.stats.maxReservedBytes = c.stats.allocatedBytes + c.stats.cachedBytes;
+  Counters &c = registry().counters;
+  size_t allocated = c.allocatedBytes.load();
+  c.maxAllocatedBytes.store(allocated);
+  c.maxReservedBytes.store(allocated + c.cachedBytes.load());
 }
 
 void ms::runtime::releaseCachedBlocks() {
-  Cache &c = cache();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  for (auto &[size, blocks] : c.freeBlocks)
-    for (void *raw : blocks)
-      std::free(raw);
-  c.freeBlocks.clear();
-  c.stats.cachedBytes = 0;
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (FreeLists *lists : r.threads) {
+    std::lock_guard<std::mutex> own(lists->mutex);
+    freeAll(*lists);
+  }
 }

@@ -9,7 +9,10 @@
 
 #include "gtest/gtest.h"
 
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
 
 using namespace ms;
 using namespace ms::runtime;
@@ -58,6 +61,56 @@ TEST(CachingAllocatorTest, CountsLiveAndPeakBytes) {
   EXPECT_EQ(reset.maxAllocatedBytes, base);
   EXPECT_EQ(reset.maxReservedBytes, base + reset.cachedBytes);
   releaseCachedBlocks();
+}
+
+// Each thread reuses the blocks it freed: a block freed on another thread
+// stays there, so its lines do not move between cores with it.
+TEST(CachingAllocatorTest, EachThreadReusesTheBlocksItFreed) {
+  releaseCachedBlocks();
+  void *mine = msCachedMalloc(100000);
+  void *theirs = nullptr;
+  std::thread([&] {
+    theirs = msCachedMalloc(100000);
+    msCachedFree(theirs);
+    // Freed here, so the next one here is it.
+    EXPECT_EQ(msCachedMalloc(100000), theirs);
+    msCachedFree(theirs);
+  }).join();
+  // The other thread ended: its cached block went with it.
+  EXPECT_EQ(cachingAllocatorStats().cachedBytes, 0u);
+  msCachedFree(mine);
+  EXPECT_EQ(cachingAllocatorStats().cachedBytes, 100000u);
+  EXPECT_EQ(msCachedMalloc(100000), mine);
+  msCachedFree(mine);
+  releaseCachedBlocks();
+}
+
+// releaseCachedBlocks frees what every living thread keeps.
+TEST(CachingAllocatorTest, ReleaseFreesEveryThreadsBlocks) {
+  releaseCachedBlocks();
+  std::mutex mutex;
+  std::condition_variable changed;
+  int stage = 0; // 1: the thread has cached a block; 2: released
+  std::thread worker([&] {
+    msCachedFree(msCachedMalloc(300000));
+    std::unique_lock<std::mutex> lock(mutex);
+    stage = 1;
+    changed.notify_all();
+    changed.wait(lock, [&] { return stage == 2; });
+  });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return stage == 1; });
+  }
+  EXPECT_EQ(cachingAllocatorStats().cachedBytes, 300000u);
+  releaseCachedBlocks();
+  EXPECT_EQ(cachingAllocatorStats().cachedBytes, 0u);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stage = 2;
+  }
+  changed.notify_all();
+  worker.join();
 }
 
 TEST(CachingAllocatorTest, SmallBlocksAndNullPassThrough) {
