@@ -78,12 +78,11 @@ void freeAll(FreeLists &lists) {
   registry().counters.cachedBytes -= bytes;
 }
 
-/// Whether this thread's free lists exist yet, or were freed as it ended
-/// (trivially destructible, so still readable after: compiled code's
-/// buffers may be freed by static destructors, after the main thread's
-/// thread_local objects).
-enum class ListsState : uint8_t { Unborn, Alive, Ended };
-thread_local ListsState listsState = ListsState::Unborn;
+/// Whether this thread's free lists were freed as it ended (trivially
+/// destructible, so still readable after: compiled code's buffers may be
+/// freed by static destructors, after the main thread's thread_local
+/// objects).
+thread_local bool listsEnded = false;
 
 /// This thread's free lists, registered on first use; a thread that ends
 /// frees its cached blocks.
@@ -93,7 +92,6 @@ public:
     Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     r.threads.push_back(&lists);
-    listsState = ListsState::Alive;
   }
   ~ThreadLists() {
     Registry &r = registry();
@@ -101,14 +99,14 @@ public:
     llvm::erase(r.threads, &lists);
     std::lock_guard<std::mutex> own(lists.mutex);
     freeAll(lists);
-    listsState = ListsState::Ended;
+    listsEnded = true;
   }
   FreeLists lists;
 };
 
 /// This thread's free lists; null once the thread has ended them.
 FreeLists *threadLists() {
-  if (listsState == ListsState::Ended)
+  if (listsEnded)
     return nullptr;
   thread_local ThreadLists instance;
   return &instance.lists;

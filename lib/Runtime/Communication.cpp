@@ -2,6 +2,7 @@
 
 #include "ms/Runtime/Communication.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
@@ -490,14 +491,19 @@ struct PendingAllReduce {
 // Compiled code runs collectives on one thread (MPI_THREAD_FUNNELED).
 std::vector<PendingAllReduce> gPending;
 
+std::vector<PendingAllReduce>::iterator pendingOn(void *data) {
+  return llvm::find_if(gPending, [&](const PendingAllReduce &pending) {
+    return pending.data == data;
+  });
+}
+
 } // namespace
 
 llvm::Error comm::startAllReduce(void *data, int64_t count, DType dtype,
                                  ReduceOp op) {
-  for (const PendingAllReduce &pending : gPending)
-    if (pending.data == data)
-      return commError("all_reduce: an all-reduce of this buffer was "
-                       "started and not waited for");
+  if (pendingOn(data) != gPending.end())
+    return commError("all_reduce: an all-reduce of this buffer was "
+                     "started and not waited for");
   if (needsTree(dtype, op)) {
     if (llvm::Error error = treeAllReduce(data, count, dtype, op))
       return error;
@@ -525,9 +531,7 @@ llvm::Error comm::startAllReduce(void *data, int64_t count, DType dtype,
 }
 
 llvm::Error comm::finishAllReduce(void *data) {
-  auto found = std::find_if(
-      gPending.begin(), gPending.end(),
-      [&](const PendingAllReduce &pending) { return pending.data == data; });
+  auto found = pendingOn(data);
   if (found == gPending.end())
     return commError("all_reduce: waited for an all-reduce that was not "
                      "started on this buffer");
