@@ -173,19 +173,21 @@ bool inOpenMPParallelRegion() {
 }
 
 /// A fresh block of `size` bytes aligned to `alignment` (a power of two, at
-/// least alignof(Header)), with its header.
+/// least alignof(Header)), with its header; null if malloc has none.
 void *allocateAligned(size_t size, size_t alignment) {
   std::optional<size_t> total =
       llvm::checkedAddUnsigned(size, alignment + sizeof(Header));
   void *raw = total ? std::malloc(*total) : nullptr;
   if (!raw)
-    allocationFailed(size);
+    return nullptr;
   void *pointer = userPointer(raw, alignment);
   *headerOf(pointer) = Header{raw, size};
   return pointer;
 }
 
-void *allocate(size_t size, size_t alignment) {
+/// A block of `size` bytes, from this thread's cache if it has one; null
+/// if the memory is exhausted.
+void *tryAllocate(size_t size, size_t alignment) {
   if (alignment < alignof(Header))
     alignment = alignof(Header);
   if (size < kCachedBlockMinBytes)
@@ -202,8 +204,17 @@ void *allocate(size_t size, size_t alignment) {
       return userPointer(raw, kCachedAlignment);
     }
   }
-  noteAllocated(size, /*fromCache=*/false);
-  return allocateAligned(size, std::max(alignment, kCachedAlignment));
+  void *pointer = allocateAligned(size, std::max(alignment, kCachedAlignment));
+  if (pointer)
+    noteAllocated(size, /*fromCache=*/false);
+  return pointer;
+}
+
+void *allocate(size_t size, size_t alignment) {
+  void *pointer = tryAllocate(size, alignment);
+  if (!pointer)
+    allocationFailed(size);
+  return pointer;
 }
 
 } // namespace
@@ -215,6 +226,23 @@ extern "C" void *ms::runtime::msCachedMalloc(size_t size) {
 extern "C" void *ms::runtime::msCachedAlignedAlloc(size_t alignment,
                                                    size_t size) {
   return allocate(size, alignment);
+}
+
+void *ms::runtime::tryCachedAlloc(size_t size) {
+  return tryAllocate(size, kCachedAlignment);
+}
+
+llvm::Expected<HostTensor>
+ms::runtime::allocateCachedTensor(DType dtype, llvm::ArrayRef<int64_t> shape) {
+  std::optional<uint64_t> bytes = checkedByteSize(dtype, shape);
+  if (!bytes) // a negative or overflowing size: allocate's own words
+    return HostTensor::allocate(dtype, shape).takeError();
+  void *data = tryCachedAlloc(*bytes);
+  if (!data)
+    return makeError("needs " + formatByteSize(*bytes) +
+                     ", allocation failed");
+  return HostTensor::adopt(dtype, shape,
+                           std::shared_ptr<void>(data, msCachedFree));
 }
 
 extern "C" void ms::runtime::msCachedFree(void *pointer) {

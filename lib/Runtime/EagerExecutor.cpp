@@ -2,6 +2,7 @@
 
 #include "ms/Runtime/EagerExecutor.h"
 
+#include "ms/Runtime/CachingAllocator.h"
 #include "ms/Runtime/Diagnostics.h"
 #include "ms/Runtime/KernelCache.h"
 #include "ms/Runtime/NumpyFormat.h"
@@ -229,7 +230,7 @@ EagerExecutor::Impl::reshape(const OpCall &op, const HostTensor &input) {
       reshapes.clear();
     found = reshapes.try_emplace(key, std::move(results->front().shape)).first;
   }
-  auto result = HostTensor::allocate(input.dtype(), found->second);
+  auto result = allocateCachedTensor(input.dtype(), found->second);
   if (!result)
     return result.takeError();
   if (input.byteSize() != 0)

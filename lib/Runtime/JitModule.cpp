@@ -182,7 +182,7 @@ JitModule::allocateResults(int64_t batch) const {
   results.reserve(sig.results.size());
   for (const auto &[index, spec] : llvm::enumerate(sig.results)) {
     llvm::Expected<HostTensor> tensor =
-        HostTensor::allocate(spec.dtype, spec.shapeAt(batch));
+        allocateCachedTensor(spec.dtype, spec.shapeAt(batch));
     if (!tensor)
       return makeError("result " + llvm::Twine(index) + " of @" + sig.entry +
                        " (" + spec.typeString() +

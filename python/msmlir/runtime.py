@@ -3,10 +3,11 @@
 Compiled kernels, in GRAPH mode and PyNative alike, get their tensor-sized
 buffers (4 KiB and up) from one caching allocator: a freed block is kept by
 its exact size and handed out again, as PyTorch's caching CPU allocator
-does. These functions report it. "Allocated" is what compiled code holds
-now; "reserved" adds the freed blocks kept for reuse. Tensors that Python
-holds (inputs, Parameters, results handed to Python) are ordinary host
-memory and are not counted; nor are blocks under 4 KiB.
+does. Every op's result comes from it too, and is counted while Python
+holds it. These functions report it. "Allocated" is what is held now;
+"reserved" adds the freed blocks kept for reuse. Tensors made from numpy
+arrays, files or initializers are ordinary host memory and are not
+counted; nor are blocks under 4 KiB.
 
 A steady-state train step allocates nothing new: after the first steps,
 ``memory_stats()["cache_misses"]`` stays put while ``cache_hits`` grows.

@@ -205,6 +205,27 @@ def test_memory_stats_api():
     assert ms.runtime.memory_stats()["total_idle_memory"] == 0
 
 
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_results_come_from_the_caching_allocator(mode):
+    """Every op's result is a caching-allocator block while Python holds it,
+    and the next result of its size reuses it. From calloc, a fresh
+    process page-faulted each PyNative result in again (glibc returns large
+    blocks to the kernel): LeNet-5's train step took 13-19 ms, not 3."""
+    ms.set_context(mode=mode)
+    a = Tensor(rand(64, 1024))
+    add = ms.jit(ops.add) if mode == ms.GRAPH_MODE else ops.add
+    add(a, a)  # compiles; its result is freed at once
+    before = ms.runtime.memory_stats()
+    held = add(a, a)
+    during = ms.runtime.memory_stats()
+    assert during["total_allocated_memory"] - \
+        before["total_allocated_memory"] >= 64 * 1024 * 4
+    assert during["cache_hits"] > before["cache_hits"]
+    assert during["cache_misses"] == before["cache_misses"]
+    del held
+    assert ms.runtime.memory_allocated() == before["total_allocated_memory"]
+
+
 def test_assign_in_jit():
     """ops.assign inside a jitted function: the Parameter holds the value
     after the call, the graph reads the new value after the assign, and

@@ -126,6 +126,47 @@ TEST(CachingAllocatorTest, SmallBlocksAndNullPassThrough) {
   EXPECT_EQ(after.allocatedBytes, before.allocatedBytes);
 }
 
+// Kernel results (PyNative's every op) come from the caches: a result of a
+// size seen before reuses the freed block, and is counted while it lives.
+TEST(CachingAllocatorTest, ResultTensorsReuseFreedBlocks) {
+  releaseCachedBlocks();
+  size_t base = cachingAllocatorStats().allocatedBytes;
+  const void *first;
+  {
+    llvm::Expected<HostTensor> t = allocateCachedTensor(DType::F32, {64, 512});
+    ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+    EXPECT_EQ(cachingAllocatorStats().allocatedBytes - base, 64u * 512 * 4);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(t->data()) %
+                  HostTensor::kAlignment,
+              0u);
+    first = t->data();
+  }
+  EXPECT_EQ(cachingAllocatorStats().allocatedBytes, base);
+  uint64_t hits = cachingAllocatorStats().hits;
+  llvm::Expected<HostTensor> again =
+      allocateCachedTensor(DType::F32, {512, 64});
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  EXPECT_EQ(again->data(), first);
+  EXPECT_EQ(cachingAllocatorStats().hits, hits + 1);
+  EXPECT_EQ(again->typeString(), "tensor<512x64xf32>");
+  llvm::Expected<HostTensor> empty = allocateCachedTensor(DType::F32, {0, 3});
+  ASSERT_TRUE(bool(empty)) << llvm::toString(empty.takeError());
+  EXPECT_NE(empty->data(), nullptr);
+  releaseCachedBlocks();
+}
+
+// Sizes that cannot be had are errors in HostTensor::allocate's words, not
+// the exit that compiled code's failed allocations take.
+TEST(CachingAllocatorTest, ResultTensorsReportImpossibleSizes) {
+  auto message = [](llvm::ArrayRef<int64_t> shape) {
+    llvm::Expected<HostTensor> t = allocateCachedTensor(DType::F32, shape);
+    return t ? std::string("allocated") : llvm::toString(t.takeError());
+  };
+  EXPECT_EQ(message({-1, 4}), "negative dimension");
+  EXPECT_EQ(message({int64_t(1) << 40, int64_t(1) << 40}), "size overflows");
+  EXPECT_EQ(message({int64_t(1) << 50}), "needs 4 PiB, allocation failed");
+}
+
 // A conv lowered at O2 allocates scratch buffers inside its loop over the
 // batch. Once the first run has filled the cache, later runs must get their
 // buffers back from it (nothing leaks, nothing is page-faulted in again).

@@ -14,6 +14,8 @@
 #ifndef MS_RUNTIME_CACHINGALLOCATOR_H
 #define MS_RUNTIME_CACHINGALLOCATOR_H
 
+#include "ms/Runtime/HostTensor.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
@@ -34,6 +36,19 @@ constexpr size_t kCachedBytesLimit = size_t(1) << 30;
 extern "C" void *msCachedMalloc(size_t size);
 extern "C" void *msCachedAlignedAlloc(size_t alignment, size_t size);
 extern "C" void msCachedFree(void *pointer);
+
+/// A 64-byte-aligned block from the same caches, to be released by
+/// msCachedFree. Unlike the functions above, it returns null when the memory
+/// is exhausted.
+void *tryCachedAlloc(size_t size);
+
+/// A tensor that a kernel writes whole (its results), from the caches and
+/// not zeroed. HostTensor::allocate's calloc hands a large tensor back to
+/// the kernel on free, so a PyNative step in a fresh process page-faulted
+/// each op's result in again (LeNet-5's train step took 13-19 ms, not 3).
+/// Errors are HostTensor::allocate's.
+llvm::Expected<HostTensor> allocateCachedTensor(DType dtype,
+                                                llvm::ArrayRef<int64_t> shape);
 
 /// Calls `entry`, a call into compiled code, so that an allocation the code
 /// cannot get (the memory is exhausted) ends the call with an error instead
