@@ -214,6 +214,23 @@ TEST(TileSizeModelTest, PoolRowVectorsStayWithinTheBounds) {
   EXPECT_FALSE(choosePoolRowVectors(8, INT64_MAX, 2, 1, 1));
 }
 
+TEST(TileSizeModelTest, SmallMatmulsInALoopStayOnOneThread) {
+  // LeNet-5's second conv's filter gradient, per image: 0.24M.
+  EXPECT_EQ(chooseMatmulThreads(16, 150, 100, /*inLoop=*/true, 2), 1u);
+  EXPECT_EQ(chooseMatmulThreads(16, 150, 1024, /*inLoop=*/true, 2), 2u);
+  // Just under and at the threshold.
+  EXPECT_EQ(chooseMatmulThreads(1, 1, kMinParallelMultiplyAddsInLoop - 1,
+                                true, 2),
+            1u);
+  EXPECT_EQ(chooseMatmulThreads(1, 1, kMinParallelMultiplyAddsInLoop, true, 2),
+            2u);
+  // Outside loops a small matmul keeps its threads: the batch-1 dense.
+  EXPECT_EQ(chooseMatmulThreads(1, 512, 784, /*inLoop=*/false, 2), 2u);
+  // Sizes whose product overflows are large, not small.
+  EXPECT_EQ(chooseMatmulThreads(INT64_MAX, 2, 2, true, 2), 2u);
+  EXPECT_EQ(chooseMatmulThreads(16, 150, 100, true, 1), 1u);
+}
+
 TEST(TileSizeModelTest, TransposeBandsOfTheMlpAtTwoThreads) {
   // x^T of the first dense layer: 784 columns, 392 each.
   EXPECT_EQ(chooseTransposeBand(64, 784, 2), 392);

@@ -206,6 +206,18 @@ choosePoolRowVectors(int64_t outputWidth, int64_t windowH, int64_t windowW,
   return vectors;
 }
 
+unsigned chooseMatmulThreads(int64_t rows, int64_t cols, int64_t k,
+                             bool inLoop, unsigned threads) {
+  if (!inLoop)
+    return threads;
+  std::optional<int64_t> area = llvm::checkedMul(rows, cols);
+  std::optional<int64_t> work = area ? llvm::checkedMul(*area, k) : area;
+  // Overflow means more work than any threshold.
+  if (work && *work < kMinParallelMultiplyAddsInLoop)
+    return 1;
+  return threads;
+}
+
 int64_t chooseTransposeBand(int64_t rows, int64_t cols, unsigned threads) {
   constexpr int64_t kBlock = 8; // the runtime kernel's 8 x 8 blocks
   std::optional<int64_t> elements = llvm::checkedMul(rows, cols);

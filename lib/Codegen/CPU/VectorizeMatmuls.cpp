@@ -262,9 +262,14 @@ struct MSVectorizeMatmulsPass
       ms::MatmulTiles tiles = ms::chooseMatmulTiles(cpu, rows, cols, k);
       op->setAttr(kIdAttr, IntegerAttr::get(IntegerType::get(op.getContext(), 64), id));
       // A matmul already inside a parallel loop (an im2col conv's loop over
-      // the batch) gets no threads of its own.
+      // the batch) gets no threads of its own, nor does a small one that
+      // a sequential loop runs again and again.
       unsigned threads =
-          op->getParentOfType<scf::ForallOp>() ? 1u : unsigned(numThreads);
+          op->getParentOfType<scf::ForallOp>()
+              ? 1u
+              : ms::chooseMatmulThreads(
+                    rows, cols, k, bool(op->getParentOfType<scf::ForOp>()),
+                    numThreads);
       ScheduleWriter writer(body, id, tiles, k, threads);
       // Recorded as run: a matmul too small to share runs on one thread.
       bool shared = writer.threadSplit(rows, cols) !=

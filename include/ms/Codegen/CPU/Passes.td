@@ -389,7 +389,10 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
     AVX2/FMA); K stepped one at a time and unrolled; then vectorization to
     `vector.contract`, which `ms-lower-vectors` turns into FMAs. With more
     than one thread, the rows are split across threads with `scf.forall`
-    (the columns, when there are too few rows). K stays in order, so results equal the scalar lowering bit for bit.
+    (the columns, when there are too few rows); a matmul inside a parallel
+    loop, or one under 1M multiply-adds inside a sequential loop, stays on
+    one thread. K stays in order, so results equal the scalar lowering bit
+    for bit.
     Each matmul's schedule (shape, micro-tile, K and column blocks, K
     unroll, threads) is appended to the function's discardable
     `ms.schedules` array.

@@ -59,6 +59,22 @@ struct MatmulTiles {
 MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
                               int64_t k);
 
+/// The fewest multiply-adds a matmul in a sequential loop shares out over
+/// threads. A conv's filter gradient runs a small matmul per image
+/// ([16 x 100] x [100 x 150] in LeNet-5, 0.24M) in a loop over the batch
+/// that carries the sum. Shared, each of the 64 iterations paid a fork, a
+/// join and the move of its operands to the other core, and 2 threads took
+/// 1.18 ms against 0.48 on one. A matmul outside loops keeps its threads
+/// however small: a batch-1 dense (0.4M) reads its weight columns half on
+/// each core, and 2 threads run it in 0.6x the time.
+constexpr int64_t kMinParallelMultiplyAddsInLoop = int64_t(1) << 20;
+
+/// The threads a [rows x k] * [k x cols] matmul outside any parallel loop
+/// runs on: `threads`, or 1 when it runs `inLoop` (an iteration of a
+/// sequential loop) and has fewer than kMinParallelMultiplyAddsInLoop.
+unsigned chooseMatmulThreads(int64_t rows, int64_t cols, int64_t k,
+                             bool inLoop, unsigned threads);
+
 //===----------------------------------------------------------------------===//
 // Convolutions (ms-vectorize-convs)
 //===----------------------------------------------------------------------===//
