@@ -234,15 +234,11 @@ void *ms::runtime::tryCachedAlloc(size_t size) {
 
 llvm::Expected<HostTensor>
 ms::runtime::allocateCachedTensor(DType dtype, llvm::ArrayRef<int64_t> shape) {
-  std::optional<uint64_t> bytes = checkedByteSize(dtype, shape);
-  if (!bytes) // a negative or overflowing size: allocate's own words
-    return HostTensor::allocate(dtype, shape).takeError();
-  void *data = tryCachedAlloc(*bytes);
-  if (!data)
-    return makeError("needs " + formatByteSize(*bytes) +
-                     ", allocation failed");
-  return HostTensor::adopt(dtype, shape,
-                           std::shared_ptr<void>(data, msCachedFree));
+  return HostTensor::allocateFrom(dtype, shape, [](uint64_t bytes) {
+    void *data = tryCachedAlloc(bytes);
+    return data ? std::shared_ptr<void>(data, msCachedFree)
+                : std::shared_ptr<void>();
+  });
 }
 
 extern "C" void ms::runtime::msCachedFree(void *pointer) {

@@ -64,7 +64,8 @@ HostTensor HostTensor::adopt(DType dtype, llvm::ArrayRef<int64_t> shape,
 }
 
 llvm::Expected<HostTensor>
-HostTensor::allocate(DType dtype, llvm::ArrayRef<int64_t> shape) {
+HostTensor::allocateFrom(DType dtype, llvm::ArrayRef<int64_t> shape,
+                         StorageSource source) {
   auto error = [](const llvm::Twine &message) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   };
@@ -74,26 +75,28 @@ HostTensor::allocate(DType dtype, llvm::ArrayRef<int64_t> shape) {
   std::optional<uint64_t> bytes = checkedByteSize(dtype, shape);
   if (!bytes)
     return error("size overflows");
-  // calloc, not aligned_alloc + memset: large blocks come from mmap already
-  // zeroed, so a big tensor is not touched page by page before use. The
-  // extra kAlignment bytes make room to align (and keep empty tensors'
-  // data() non-null). bytes fits in int64, so this sum cannot wrap.
-  void *raw = std::calloc(1, *bytes + kAlignment);
-  if (!raw)
+  std::shared_ptr<void> storage = source(*bytes);
+  if (!storage)
     return error("needs " + formatByteSize(*bytes) + ", allocation failed");
-  uintptr_t address = reinterpret_cast<uintptr_t>(raw);
-  void *aligned = reinterpret_cast<void *>((address + kAlignment - 1) &
-                                           ~uintptr_t(kAlignment - 1));
+  return adopt(dtype, shape, std::move(storage));
+}
 
-  HostTensor tensor;
-  tensor.valid = true;
-  tensor.elementType = dtype;
-  tensor.dims.assign(shape.begin(), shape.end());
-  tensor.numElts = static_cast<int64_t>(*bytes / dtypeSize(dtype));
-  tensor.storage = std::shared_ptr<void>(aligned, [raw](void *) {
-    std::free(raw);
+llvm::Expected<HostTensor>
+HostTensor::allocate(DType dtype, llvm::ArrayRef<int64_t> shape) {
+  return allocateFrom(dtype, shape, [](uint64_t bytes) {
+    // calloc, not aligned_alloc + memset: large blocks come from mmap
+    // already zeroed, so a big tensor is not touched page by page before
+    // use. The extra kAlignment bytes make room to align (and keep empty
+    // tensors' data() non-null). bytes fits in int64, so this sum cannot
+    // wrap.
+    void *raw = std::calloc(1, bytes + kAlignment);
+    if (!raw)
+      return std::shared_ptr<void>();
+    uintptr_t address = reinterpret_cast<uintptr_t>(raw);
+    void *aligned = reinterpret_cast<void *>((address + kAlignment - 1) &
+                                             ~uintptr_t(kAlignment - 1));
+    return std::shared_ptr<void>(aligned, [raw](void *) { std::free(raw); });
   });
-  return tensor;
 }
 
 std::vector<int64_t> HostTensor::strides() const {

@@ -13,6 +13,7 @@
 #include "ms/Support/ByteSize.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -61,6 +62,16 @@ public:
   /// failed". Callers prefix it with what the tensor is for.
   static llvm::Expected<HostTensor> allocate(DType dtype,
                                              llvm::ArrayRef<int64_t> shape);
+
+  /// Storage of `bytes` bytes, kAlignment-aligned (non-null even for 0), or
+  /// null when there is none to be had.
+  using StorageSource = llvm::function_ref<std::shared_ptr<void>(uint64_t)>;
+
+  /// Like allocate(), with the storage from `source`, which need not zero
+  /// it; the same checks and errors.
+  static llvm::Expected<HostTensor> allocateFrom(DType dtype,
+                                                 llvm::ArrayRef<int64_t> shape,
+                                                 StorageSource source);
 
   /// A tensor over `storage` without a copy: at least the bytes of `shape`,
   /// kAlignment-aligned, not written by anyone else. The tensor shares its
