@@ -6,25 +6,35 @@
 // RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 | FileCheck %s --check-prefix=SERIAL
 
 // 70 rows split evenly over two threads, 35 each: 5 tiles of 6 rows and
-// one of 5; columns 2 x 16 + 5. No rows are left for one thread.
+// one of 5. No rows are left for one thread. Of the 37 columns, 32 are two
+// 16-lane tiles; the last 5 would be a 5-lane vector, so the last 8 lanes
+// are a tile of their own from column 29, overlapping 3 columns
+// (chooseOverlappedColumnStart), and every vector is whole.
 // VEC-LABEL: func.func @construct
-// VEC: scf.forall (%{{.*}}) in (2)
+// VEC: scf.forall (%{{.*}}) in (2) {{.*}} -> (tensor<70x32xf32>)
 // VEC: vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
-// VEC: vector.contract {{.*}} : vector<6x1xf32>, vector<1x5xf32> into vector<6x5xf32>
 // VEC: vector.contract {{.*}} : vector<5x1xf32>, vector<1x16xf32> into vector<5x16xf32>
-// VEC: vector.contract {{.*}} : vector<5x1xf32>, vector<1x5xf32> into vector<5x5xf32>
+// VEC: scf.forall (%{{.*}}) in (2) {{.*}} -> (tensor<70x8xf32>)
+// VEC: vector.contract {{.*}} : vector<6x1xf32>, vector<1x8xf32> into vector<6x8xf32>
+// VEC: vector.contract {{.*}} : vector<5x1xf32>, vector<1x8xf32> into vector<5x8xf32>
+// VEC: tensor.insert_slice {{.*}}[0, 29] [70, 8] [1, 1] : tensor<70x8xf32> into tensor<70x37xf32>
+// VEC-NOT: vector<1x5xf32>
 // VEC-NOT: vector<4x1xf32>
 // VEC-LABEL: func.func @odd_rows
 // 71 rows do not split evenly: 60 over two threads, 30 each (5 tiles of 6
 // rows); the leftover 11 rows on one thread: a 6-row tile, then 5 rows.
-// VEC: scf.forall (%{{.*}}) in (2)
+// The columns as above.
+// VEC: scf.forall (%{{.*}}) in (2) {{.*}} -> (tensor<60x32xf32>)
 // VEC: vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
-// VEC: vector.contract {{.*}} : vector<6x1xf32>, vector<1x5xf32> into vector<6x5xf32>
 // VEC: scf.forall.in_parallel
 // VEC: vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
-// VEC: vector.contract {{.*}} : vector<6x1xf32>, vector<1x5xf32> into vector<6x5xf32>
 // VEC: vector.contract {{.*}} : vector<5x1xf32>, vector<1x16xf32> into vector<5x16xf32>
-// VEC: vector.contract {{.*}} : vector<5x1xf32>, vector<1x5xf32> into vector<5x5xf32>
+// VEC: scf.forall (%{{.*}}) in (2) {{.*}} -> (tensor<60x8xf32>)
+// VEC: vector.contract {{.*}} : vector<6x1xf32>, vector<1x8xf32> into vector<6x8xf32>
+// VEC: scf.forall.in_parallel
+// VEC: vector.contract {{.*}} : vector<6x1xf32>, vector<1x8xf32> into vector<6x8xf32>
+// VEC: vector.contract {{.*}} : vector<5x1xf32>, vector<1x8xf32> into vector<5x8xf32>
+// VEC-NOT: vector<1x5xf32>
 
 // LLVM: omp.parallel
 // LLVM: omp.wsloop

@@ -402,6 +402,13 @@ CASES = {
         "ms.dense %a0, %a1 : {t0}, {t1}",
         [randn(120, 300), randn(300, 300)],
         lambda x, w: x @ w.T),
+    # 25 columns, like conv1's filter gradient in LeNet-5: with 16 lanes, one
+    # whole vector and a last one from column 9 that overlaps it (the
+    # overlapped columns computed twice); with 8 lanes, 3 vectors and one
+    # column.
+    "matmul_overlapped_columns": (
+        "ms.matmul %a0, %a1 : {t0}, {t1}",
+        [randn(6, 784), randn(784, 25)], lambda a, b: a @ b),
 }
 
 TEST_TEMPLATE = """\

@@ -231,6 +231,26 @@ TEST(TileSizeModelTest, SmallMatmulsInALoopStayOnOneThread) {
   EXPECT_EQ(chooseMatmulThreads(16, 150, 100, true, 1), 1u);
 }
 
+TEST(TileSizeModelTest, OddColumnRemaindersEndInAnOverlappingVector) {
+  // LeNet-5's filter gradients: 25 columns (conv1), 150 (conv2).
+  EXPECT_EQ(chooseOverlappedColumnStart(25, 16), 9);
+  EXPECT_EQ(chooseOverlappedColumnStart(150, 16), 134);
+  EXPECT_EQ(chooseOverlappedColumnStart(150, 8), 142);
+  EXPECT_EQ(chooseOverlappedColumnStart(37, 8), 29);
+}
+
+TEST(TileSizeModelTest, WholeRegisterRemaindersNeedNoOverlap) {
+  // Whole vectors, or a rest that fills a register (8, 4, 2, 1 lanes).
+  EXPECT_EQ(chooseOverlappedColumnStart(64, 16), 0);
+  EXPECT_EQ(chooseOverlappedColumnStart(120, 16), 0);
+  EXPECT_EQ(chooseOverlappedColumnStart(36, 8), 0);
+  EXPECT_EQ(chooseOverlappedColumnStart(25, 8), 0);
+  // Not even one whole vector to overlap.
+  EXPECT_EQ(chooseOverlappedColumnStart(10, 16), 0);
+  EXPECT_EQ(chooseOverlappedColumnStart(16, 16), 0);
+  EXPECT_EQ(chooseOverlappedColumnStart(25, 0), 0);
+}
+
 TEST(TileSizeModelTest, TransposeBandsOfTheMlpAtTwoThreads) {
   // x^T of the first dense layer: 784 columns, 392 each.
   EXPECT_EQ(chooseTransposeBand(64, 784, 2), 392);

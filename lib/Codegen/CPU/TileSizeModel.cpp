@@ -206,6 +206,13 @@ choosePoolRowVectors(int64_t outputWidth, int64_t windowH, int64_t windowW,
   return vectors;
 }
 
+int64_t chooseOverlappedColumnStart(int64_t cols, int64_t lanes) {
+  if (lanes <= 0 || cols <= lanes)
+    return 0;
+  int64_t rest = cols % lanes;
+  return rest != 0 && paddedLength(rest) != rest ? cols - lanes : 0;
+}
+
 unsigned chooseMatmulThreads(int64_t rows, int64_t cols, int64_t k,
                              bool inLoop, unsigned threads) {
   if (!inLoop)

@@ -208,6 +208,89 @@ private:
   std::vector<std::string> registerTiles, kLoops;
 };
 
+/// `width` columns of the matrix `matrix` from column `col`.
+Value sliceColumns(OpBuilder &b, Location loc, Value matrix, int64_t col,
+                   int64_t width) {
+  int64_t rows = cast<RankedTensorType>(matrix.getType()).getDimSize(0);
+  return tensor::ExtractSliceOp::create(
+      b, loc, matrix, {b.getIndexAttr(0), b.getIndexAttr(col)},
+      {b.getIndexAttr(rows), b.getIndexAttr(width)},
+      {b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+
+/// `part` written into `matrix` from column `col`.
+Value insertColumns(OpBuilder &b, Location loc, Value part, Value matrix,
+                    int64_t col) {
+  auto type = cast<RankedTensorType>(part.getType());
+  return tensor::InsertSliceOp::create(
+      b, loc, part, matrix, {b.getIndexAttr(0), b.getIndexAttr(col)},
+      {b.getIndexAttr(type.getDimSize(0)), b.getIndexAttr(type.getDimSize(1))},
+      {b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+
+/// Replaces `op` by two matmuls: its whole vectors of columns, [0, head),
+/// and one vector ending at its last column, [start, cols), which overlaps
+/// them (chooseOverlappedColumnStart). Both start from `op`'s accumulator,
+/// so the overlapped columns get the same value twice.
+SmallVector<linalg::MatmulOp> splitOverlappedColumns(linalg::MatmulOp op,
+                                                     int64_t start) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+  Value acc = op.getDpsInits()[0];
+  int64_t cols = cast<RankedTensorType>(acc.getType()).getDimSize(1);
+  int64_t lanes = cols - start, head = cols / lanes * lanes;
+  auto part = [&](int64_t col, int64_t width) {
+    Value init = sliceColumns(b, loc, acc, col, width);
+    return linalg::MatmulOp::create(
+        b, loc, TypeRange{init.getType()},
+        ValueRange{lhs, sliceColumns(b, loc, rhs, col, width)},
+        ValueRange{init});
+  };
+  linalg::MatmulOp whole = part(0, head), last = part(start, lanes);
+  Value result = insertColumns(b, loc, whole->getResult(0), acc, 0);
+  result = insertColumns(b, loc, last->getResult(0), result, start);
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+  return {whole, last};
+}
+
+/// A plain row-major matmul on static, non-empty f32 tensors. The rest keep
+/// the scalar lowering.
+bool isTileable(linalg::MatmulOp op) {
+  if (!op.hasPureTensorSemantics() || !op.getIndexingMaps() ||
+      linalg::MatmulTransposeAOp::classof(op) ||
+      linalg::MatmulTransposeBOp::classof(op) ||
+      op.getIndexingMapsArray() !=
+          linalg::MatmulOp::getDefaultIndexingMaps(op.getContext()))
+    return false;
+  auto lhs = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  auto rhs = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+  return lhs.hasStaticShape() && rhs.hasStaticShape() &&
+         lhs.getElementType().isF32() && lhs.getNumElements() != 0 &&
+         rhs.getNumElements() != 0;
+}
+
+/// The tileable matmuls under `root`, those with a ragged last vector of
+/// columns split in two first (splitOverlappedColumns).
+SmallVector<linalg::MatmulOp> matmulsToSchedule(Operation *root,
+                                                unsigned lanes) {
+  SmallVector<linalg::MatmulOp> tileable, matmuls;
+  root->walk([&](linalg::MatmulOp op) {
+    if (isTileable(op))
+      tileable.push_back(op);
+  });
+  for (linalg::MatmulOp op : tileable) {
+    int64_t cols =
+        cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(1);
+    if (int64_t start = ms::chooseOverlappedColumnStart(cols, lanes))
+      llvm::append_range(matmuls, splitOverlappedColumns(op, start));
+    else
+      matmuls.push_back(op);
+  }
+  return matmuls;
+}
+
 /// The matmul's entry in ms.schedules: the tiles as the schedule uses them.
 DictionaryAttr describe(MLIRContext *ctx, const ms::MatmulTiles &tiles,
                         int64_t rows, int64_t cols, int64_t k,
@@ -241,22 +324,10 @@ struct MSVectorizeMatmulsPass
 
     std::string body;
     int64_t id = 0;
-    getOperation()->walk([&](linalg::MatmulOp op) {
-      // Plain row-major matmuls on static f32 tensors only; the rest keeps
-      // the scalar lowering.
-      if (!op.hasPureTensorSemantics() || !op.getIndexingMaps() ||
-          linalg::MatmulTransposeAOp::classof(op) ||
-          linalg::MatmulTransposeBOp::classof(op))
-        return;
-      if (op.getIndexingMapsArray() !=
-          linalg::MatmulOp::getDefaultIndexingMaps(op.getContext()))
-        return;
+    for (linalg::MatmulOp op :
+         matmulsToSchedule(getOperation(), cpu.matmulLanes)) {
       auto lhs = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
       auto rhs = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
-      if (!lhs.hasStaticShape() || !rhs.hasStaticShape() ||
-          !lhs.getElementType().isF32() || lhs.getNumElements() == 0 ||
-          rhs.getNumElements() == 0)
-        return;
       int64_t rows = lhs.getDimSize(0), k = lhs.getDimSize(1);
       int64_t cols = rhs.getDimSize(1);
       ms::MatmulTiles tiles = ms::chooseMatmulTiles(cpu, rows, cols, k);
@@ -279,7 +350,7 @@ struct MSVectorizeMatmulsPass
       writer.schedule(rows, cols);
       writer.finish();
       ++id;
-    });
+    }
     if (id == 0)
       return;
 

@@ -81,9 +81,11 @@ func.func @im2col_and_matmul(%x: tensor<2x1x5x34xf32>, %w: tensor<4x1x3x3xf32>, 
 // [100 x 150] is 0.24M multiply-adds an image, under the 1M that pays for
 // a fork and join in every iteration, so it stays on one thread. An 18 x 18
 // gradient ([16 x 324] x [324 x 150], 0.78M) stays too; a 32 x 32 one
-// ([16 x 1024] x [1024 x 150], 2.5M) splits its rows over 2.
+// ([16 x 1024] x [1024 x 150], 2.5M) splits its rows over 2. Each is two
+// matmuls: 150 columns are 18 vectors of 8 and a last vector of 8 from column
+// 142 (chooseOverlappedColumnStart); the threads are chosen for each part.
 // MATMUL-LABEL: func @filter_grads_in_batch_loop
-// MATMUL-SAME: ms.schedules = [{{.*}}shape = array<i64: 16, 150, 100>, threads = 1 : i64{{.*}}}, {{{.*}}shape = array<i64: 16, 150, 324>, threads = 1 : i64{{.*}}}, {{{.*}}shape = array<i64: 16, 150, 1024>, threads = 2 : i64{{.*}}}]
+// MATMUL-SAME: ms.schedules = [{{.*}}shape = array<i64: 16, 144, 100>, threads = 1 : i64{{.*}}}, {{{.*}}shape = array<i64: 16, 8, 100>, threads = 1 : i64{{.*}}}, {{{.*}}shape = array<i64: 16, 144, 324>, threads = 1 : i64{{.*}}}, {{{.*}}shape = array<i64: 16, 8, 324>, threads = 1 : i64{{.*}}}, {{{.*}}shape = array<i64: 16, 144, 1024>, threads = 2 : i64{{.*}}}, {{{.*}}shape = array<i64: 16, 8, 1024>, threads = 1 : i64{{.*}}}]
 func.func @filter_grads_in_batch_loop(%dy: tensor<4x16x10x10xf32>, %x: tensor<4x6x14x14xf32>, %dy2: tensor<4x16x18x18xf32>, %x2: tensor<4x6x22x22xf32>, %dy3: tensor<4x16x32x32xf32>, %x3: tensor<4x6x36x36xf32>) -> (tensor<16x6x5x5xf32>, tensor<16x6x5x5xf32>, tensor<16x6x5x5xf32>) {
   %0 = ms.conv2d_backprop_filter %dy, %x shape [16, 6, 5, 5] pad_mode "valid" : tensor<4x16x10x10xf32>, tensor<4x6x14x14xf32>
   %1 = ms.conv2d_backprop_filter %dy2, %x2 shape [16, 6, 5, 5] pad_mode "valid" : tensor<4x16x18x18xf32>, tensor<4x6x22x22xf32>

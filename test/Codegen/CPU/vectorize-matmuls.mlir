@@ -4,6 +4,7 @@
 // in ms.schedules. Fixed targets, so the tiles do not depend on the host.
 // RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=2 vector-lanes=8 vector-registers=16 l1-kib=32 l2-kib=512" --split-input-file | FileCheck %s
 // RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=1 vector-lanes=8 vector-registers=16 l1-kib=32 l2-kib=512" --split-input-file | FileCheck %s --check-prefix=SERIAL
+// RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=1 vector-lanes=16 vector-registers=32 l1-kib=32 l2-kib=512" --split-input-file | FileCheck %s --check-prefix=WIDE
 
 // 24 rows: 12 a thread, each two 6 x 16 register tiles of contractions.
 // CHECK-LABEL: func @rows
@@ -73,4 +74,41 @@ func.func @small(%a: tensor<1x16xf32>, %b: tensor<16x64xf32>) -> tensor<1x64xf32
   %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
   %m = linalg.matmul ins(%a, %b : tensor<1x16xf32>, tensor<16x64xf32>) outs(%f : tensor<1x64xf32>) -> tensor<1x64xf32>
   return %m : tensor<1x64xf32>
+}
+
+// -----
+
+// Conv1's filter gradient in LeNet-5, one image: 25 columns. Past the one
+// whole 16-lane vector (the wide run, vector-lanes=16), 9 columns would be a
+// vector<9xf32>, which LLVM builds lane by lane. So the matmul becomes two,
+// columns [0, 16) and [9, 25), each from the accumulator passed in (the sum
+// so far over the images), and the second's result is written last: the 7
+// columns both compute get the same value twice. With 8 lanes, 25 columns
+// are 3 whole vectors and one column, which a scalar takes: no split.
+// CHECK-LABEL: func @overlapped_columns
+// CHECK-SAME: ms.schedules = [{{{[^}]*}}shape = array<i64: 6, 25, 784>{{[^}]*}}}]
+// WIDE-LABEL: func @overlapped_columns
+// WIDE-SAME: shape = array<i64: 6, 16, 784>{{.*}}shape = array<i64: 6, 16, 784>
+// WIDE: tensor.extract_slice %[[ACC:.*]][0, 0] [6, 16] [1, 1]
+// WIDE: vector.transfer_read %[[B:.*]][%{{.*}}, %c0]{{.*}} : tensor<784x25xf32>, vector<1x16xf32>
+// WIDE: tensor.extract_slice %[[ACC]][0, 9] [6, 16] [1, 1]
+// WIDE: vector.transfer_read %[[B]][%{{.*}}, %c9]{{.*}} : tensor<784x25xf32>, vector<1x16xf32>
+// WIDE: %[[HEAD:.*]] = tensor.insert_slice %{{.*}} into %[[ACC]][0, 0] [6, 16] [1, 1]
+// WIDE: tensor.insert_slice %{{.*}} into %[[HEAD]][0, 9] [6, 16] [1, 1]
+// WIDE-NOT: vector<1x9xf32>
+// WIDE-NOT: linalg.matmul
+func.func @overlapped_columns(%a: tensor<6x784xf32>, %b: tensor<784x25xf32>, %acc: tensor<6x25xf32>) -> tensor<6x25xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<6x784xf32>, tensor<784x25xf32>) outs(%acc : tensor<6x25xf32>) -> tensor<6x25xf32>
+  return %m : tensor<6x25xf32>
+}
+
+// -----
+
+// Columns past the last whole vector that fill a register (8 of 24 on 16
+// lanes, or 4 of 36 on 8) stay as they are.
+// WIDE-LABEL: func @whole_register_remainders
+// WIDE-SAME: ms.schedules = [{{{[^}]*}}shape = array<i64: 6, 24, 64>{{[^}]*}}}]
+func.func @whole_register_remainders(%a: tensor<6x64xf32>, %b: tensor<64x24xf32>, %acc: tensor<6x24xf32>) -> tensor<6x24xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<6x64xf32>, tensor<64x24xf32>) outs(%acc : tensor<6x24xf32>) -> tensor<6x24xf32>
+  return %m : tensor<6x24xf32>
 }

@@ -384,7 +384,11 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
     Schedules every static `linalg.matmul` with a transform-dialect sequence
     built from a small cost model (vector width, register count, L1/L2
     sizes, the shape): rows and columns split into a part that the
-    micro-tile divides and remainder parts with their own exact tiles; a
+    micro-tile divides and remainder parts with their own exact tiles (a
+    matmul whose columns end in a part no register holds whole first
+    becomes two: its whole vectors of columns, and one last vector that
+    ends at the last column and overlaps them, both from the accumulator);
+    a
     cache tile on K and the columns; a register micro-tile (6x16 for
     AVX2/FMA); K stepped one at a time and unrolled; then vectorization to
     `vector.contract`, which `ms-lower-vectors` turns into FMAs. With more

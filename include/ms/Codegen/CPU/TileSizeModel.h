@@ -59,6 +59,15 @@ struct MatmulTiles {
 MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
                               int64_t k);
 
+/// Where the last vector of a matmul's columns starts when the columns past
+/// the last whole vector of `lanes` are a length LLVM would assemble lane by
+/// lane from the stack (paddedLength differs: 9 of a conv filter
+/// gradient's 25 columns with 16 lanes). That vector ends at the last
+/// column and overlaps the one before it, so every register tile's vectors
+/// are whole; the overlapped columns are computed twice, from the same
+/// operands in the same order. 0 when the columns need no such vector.
+int64_t chooseOverlappedColumnStart(int64_t cols, int64_t lanes);
+
 /// The fewest multiply-adds a matmul in a sequential loop shares out over
 /// threads. A conv's filter gradient runs a small matmul per image
 /// ([16 x 100] x [100 x 150] in LeNet-5, 0.24M) in a loop over the batch
