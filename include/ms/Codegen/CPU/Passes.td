@@ -388,8 +388,7 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
     matmul whose columns end in a part no register holds whole first
     becomes two: its whole vectors of columns, and one last vector that
     ends at the last column and overlaps them, both from the accumulator);
-    a
-    cache tile on K and the columns; a register micro-tile (6x16 for
+    a cache tile on K and the columns; a register micro-tile (6x16 for
     AVX2/FMA); K stepped one at a time and unrolled; then vectorization to
     `vector.contract`, which `ms-lower-vectors` turns into FMAs. With more
     than one thread, the rows are split across threads with `scf.forall`
