@@ -409,6 +409,11 @@ CASES = {
     "matmul_overlapped_columns": (
         "ms.matmul %a0, %a1 : {t0}, {t1}",
         [randn(6, 784), randn(784, 25)], lambda a, b: a @ b),
+    # A weight gradient's dy^T x with x's rows 2 KiB apart (512 columns):
+    # ms-vectorize-matmuls reads x from a copy with rows of 528.
+    "matmul_padded_rows": (
+        "ms.matmul %a0, %a1 transpose_a : {t0}, {t1}",
+        [randn(64, 48), randn(64, 512)], lambda a, b: a.T @ b),
 }
 
 TEST_TEMPLATE = """\

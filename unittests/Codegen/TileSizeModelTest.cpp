@@ -251,6 +251,62 @@ TEST(TileSizeModelTest, WholeRegisterRemaindersNeedNoOverlap) {
   EXPECT_EQ(chooseOverlappedColumnStart(25, 0), 0);
 }
 
+/// The seed MLP's matmul tiles on a Zen 5-like target: 16-lane FMAs, a
+/// 48 KiB 12-way L1 (4 KiB per way, like 32 KiB 8-way) and a 1 MiB L2.
+CpuModel zen5() {
+  CpuModel cpu = target(8, 32, 48 * 1024, 1024 * 1024);
+  cpu.matmulLanes = 16;
+  cpu.l1Ways = 12;
+  return cpu;
+}
+
+int64_t paddedRowLength(const CpuModel &cpu, int64_t rows, int64_t cols,
+                        int64_t k) {
+  return choosePaddedRowLength(cpu, chooseMatmulTiles(cpu, rows, cols, k),
+                               rows, cols, k);
+}
+
+TEST(TileSizeModelTest, RowsAFewLineOffsetsApartAreReadFromACopy) {
+  // The MLP's second weight gradient, dy^T x with x [64 x 512]: 2 KiB rows
+  // put 64 rows on 2 line offsets. One line longer reaches all 64.
+  EXPECT_EQ(paddedRowLength(zen5(), 512, 512, 64), 528);
+  EXPECT_EQ(paddedRowLength(kAvx2, 512, 512, 64), 528);
+  // 1024 columns: every row on one offset. 768: on 4 of them.
+  EXPECT_EQ(paddedRowLength(zen5(), 512, 1024, 64), 1040);
+  EXPECT_EQ(paddedRowLength(zen5(), 512, 768, 64), 784);
+  // Columns that are not whole lines round up to them first: 4100-byte
+  // rows drift 4 bytes a row, 16 rows to a line.
+  EXPECT_EQ(paddedRowLength(kAvx2, 512, 1025, 64), 1040);
+}
+
+TEST(TileSizeModelTest, RowsSpreadOverTheSetsAreReadInPlace) {
+  // The first weight gradient: 3136-byte rows land on every line offset.
+  EXPECT_EQ(paddedRowLength(zen5(), 512, 784, 64), 784);
+  // 4080-byte rows start 16 bytes earlier in the way each time: 4 rows a
+  // line, so a 64-row panel holds at most 8 lines of a set.
+  EXPECT_EQ(paddedRowLength(kAvx2, 512, 1020, 64), 1020);
+  // A dense layer's x^T [784 x 64]: 256-byte rows on 16 offsets, and the
+  // 128-row K block puts 8 lines in each set, within 12 (or 8) ways.
+  EXPECT_EQ(paddedRowLength(zen5(), 512, 64, 784), 64);
+  CpuModel eightWays = zen5();
+  eightWays.l1Ways = 8;
+  EXPECT_EQ(paddedRowLength(eightWays, 512, 64, 784), 64);
+}
+
+TEST(TileSizeModelTest, CopiesThatDoNotPayAreNotMade) {
+  // Fewer than 8 row tiles (48 rows) to reuse each panel.
+  EXPECT_EQ(paddedRowLength(zen5(), 42, 512, 64), 512);
+  EXPECT_EQ(paddedRowLength(zen5(), 48, 512, 64), 528);
+  // The input gradient dy W with W [512 x 512]: the copy (1 MiB) would
+  // not stay in L2.
+  EXPECT_EQ(paddedRowLength(zen5(), 64, 512, 512), 512);
+  // An L1 of one line, where no row length helps: the search ends.
+  CpuModel oneLine = zen5();
+  oneLine.l1Bytes = 64;
+  oneLine.l1Ways = 1;
+  EXPECT_EQ(paddedRowLength(oneLine, 512, 512, 64), 512);
+}
+
 TEST(TileSizeModelTest, TransposeBandsOfTheMlpAtTwoThreads) {
   // x^T of the first dense layer: 784 columns, 392 each.
   EXPECT_EQ(chooseTransposeBand(64, 784, 2), 392);

@@ -9,15 +9,17 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace ms {
 namespace {
 
-/// Reads a Linux cache size such as "32K" from sysfs; 0 if unknown.
-unsigned readCacheBytes(int index) {
+/// Reads a Linux cache property such as "32K" or "8" from sysfs; 0 if
+/// unknown.
+unsigned readCacheValue(int index, llvm::StringRef property) {
   auto buffer = llvm::MemoryBuffer::getFile(
       "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
-          "/size",
+          "/" + property,
       /*IsText=*/true);
   if (!buffer)
     return 0;
@@ -63,6 +65,30 @@ MatmulTiles chooseSmallRowTiles(const CpuModel &cpu, int64_t rows,
   return tiles;
 }
 
+constexpr int64_t kCacheLineBytes = 64;
+
+int64_t l1WayBytes(const CpuModel &cpu) {
+  return std::max<int64_t>(kCacheLineBytes,
+                           cpu.l1Bytes / std::max(1u, cpu.l1Ways));
+}
+
+/// The most lines of one L1 set that a micro-panel of B takes: `panelRows`
+/// rows of `panelBytes`, their starts `rowBytes` apart. Counted line by
+/// line, since rows a little short of a way apart (4080 bytes) drift
+/// across the sets slowly.
+int64_t panelLinesPerSet(const CpuModel &cpu, int64_t panelRows,
+                         int64_t panelBytes, int64_t rowBytes) {
+  int64_t sets = l1WayBytes(cpu) / kCacheLineBytes;
+  std::vector<int64_t> lines(sets, 0);
+  for (int64_t row = 0; row < panelRows; ++row) {
+    int64_t first = row * rowBytes / kCacheLineBytes;
+    int64_t last = (row * rowBytes + panelBytes - 1) / kCacheLineBytes;
+    for (int64_t line = first; line <= last; ++line)
+      ++lines[line % sets];
+  }
+  return *std::max_element(lines.begin(), lines.end());
+}
+
 CpuModel detectHost() {
   CpuModel cpu;
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
@@ -85,9 +111,11 @@ CpuModel detectHost() {
                         ? 16
                         : cpu.vectorLanes;
   // index0 is L1 data, index2 the L2 on x86 Linux.
-  if (unsigned l1 = readCacheBytes(0))
+  if (unsigned l1 = readCacheValue(0, "size"))
     cpu.l1Bytes = l1;
-  if (unsigned l2 = readCacheBytes(2))
+  if (unsigned ways = readCacheValue(0, "ways_of_associativity"))
+    cpu.l1Ways = ways;
+  if (unsigned l2 = readCacheValue(2, "size"))
     cpu.l2Bytes = l2;
   return cpu;
 }
@@ -132,6 +160,35 @@ MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
   tiles.cacheCols = microTiles > 0 ? blockTiles * tiles.microCols : cols;
   tiles.unrollK = 4;
   return tiles;
+}
+
+int64_t choosePaddedRowLength(const CpuModel &cpu, const MatmulTiles &tiles,
+                              int64_t rows, int64_t cols, int64_t k) {
+  constexpr int64_t kMinRowTilesPerPanel = 8;
+  // Rows stay whole cache lines apart, so the vectors stay aligned.
+  constexpr int64_t kLineElements = kCacheLineBytes / 4;
+  int64_t panelRows = tiles.cacheK, panelBytes = 4 * tiles.microCols;
+  auto conflicts = [&](int64_t length) {
+    return panelLinesPerSet(cpu, panelRows, panelBytes, 4 * length) >
+           cpu.l1Ways;
+  };
+  if (rows < kMinRowTilesPerPanel * tiles.microRows || cols <= 0 ||
+      k <= 0 || panelRows <= 0 || !conflicts(cols))
+    return cols;
+  // Within a way's worth of lines some length spreads the rows over the
+  // sets; if even that leaves too many lines per set, no copy helps.
+  int64_t length = llvm::alignTo(cols, kLineElements);
+  int64_t longest = length + l1WayBytes(cpu) / 4;
+  while (conflicts(length)) {
+    length += kLineElements;
+    if (length > longest)
+      return cols;
+  }
+  // The copy holds all of B's K rows; it must stay in L2 for the reads.
+  std::optional<int64_t> copyElements = llvm::checkedMul(k, length);
+  if (!copyElements || *copyElements > cpu.l2Bytes / 4)
+    return cols;
+  return length;
 }
 
 int64_t paddedLength(int64_t n) {

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -255,6 +256,28 @@ SmallVector<linalg::MatmulOp> splitOverlappedColumns(linalg::MatmulOp op,
   return {whole, last};
 }
 
+/// Makes `op` read B from a copy with rows `length` elements apart
+/// (choosePaddedRowLength): a tensor.pad that canonicalization keeps
+/// (nofold), with poison in the columns past B's, which nothing reads.
+void readRhsFromPaddedRows(linalg::MatmulOp op, int64_t length) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value rhs = op.getDpsInputs()[1];
+  auto type = cast<RankedTensorType>(rhs.getType());
+  int64_t k = type.getDimSize(0), cols = type.getDimSize(1);
+  Value poison = ub::PoisonOp::create(b, loc, type.getElementType());
+  auto padded = tensor::PadOp::create(
+      b, loc, RankedTensorType::get({k, length}, type.getElementType()), rhs,
+      {b.getIndexAttr(0), b.getIndexAttr(0)},
+      {b.getIndexAttr(0), b.getIndexAttr(length - cols)}, poison,
+      /*nofold=*/true);
+  op->setOperand(1, tensor::ExtractSliceOp::create(
+                        b, loc, padded,
+                        {b.getIndexAttr(0), b.getIndexAttr(0)},
+                        {b.getIndexAttr(k), b.getIndexAttr(cols)},
+                        {b.getIndexAttr(1), b.getIndexAttr(1)}));
+}
+
 /// A plain row-major matmul on static, non-empty f32 tensors. The rest keep
 /// the scalar lowering.
 bool isTileable(linalg::MatmulOp op) {
@@ -292,11 +315,16 @@ SmallVector<linalg::MatmulOp> matmulsToSchedule(Operation *root,
 }
 
 /// The matmul's entry in ms.schedules: the tiles as the schedule uses them.
+/// `rhsRowLength` is recorded only when B is read from a padded copy.
 DictionaryAttr describe(MLIRContext *ctx, const ms::MatmulTiles &tiles,
                         int64_t rows, int64_t cols, int64_t k,
-                        unsigned threads) {
+                        int64_t rhsRowLength, unsigned threads) {
   Builder b(ctx);
-  return b.getDictionaryAttr(
+  SmallVector<NamedAttribute> fields;
+  if (rhsRowLength != cols)
+    fields.push_back(
+        b.getNamedAttr("rhs_row_length", b.getI64IntegerAttr(rhsRowLength)));
+  fields.append(
       {b.getNamedAttr("op", b.getStringAttr("matmul")),
        b.getNamedAttr("shape", b.getDenseI64ArrayAttr({rows, cols, k})),
        b.getNamedAttr("micro_tile", b.getDenseI64ArrayAttr(
@@ -305,6 +333,7 @@ DictionaryAttr describe(MLIRContext *ctx, const ms::MatmulTiles &tiles,
        b.getNamedAttr("n_block", b.getI64IntegerAttr(tiles.cacheCols)),
        b.getNamedAttr("unroll_k", b.getI64IntegerAttr(tiles.unrollK)),
        b.getNamedAttr("threads", b.getI64IntegerAttr(threads))});
+  return b.getDictionaryAttr(fields);
 }
 
 struct MSVectorizeMatmulsPass
@@ -319,6 +348,8 @@ struct MSVectorizeMatmulsPass
       cpu.vectorRegisters = vectorRegisters;
     if (l1KiB)
       cpu.l1Bytes = l1KiB * 1024;
+    if (l1Ways)
+      cpu.l1Ways = l1Ways;
     if (l2KiB)
       cpu.l2Bytes = l2KiB * 1024;
 
@@ -331,6 +362,10 @@ struct MSVectorizeMatmulsPass
       int64_t rows = lhs.getDimSize(0), k = lhs.getDimSize(1);
       int64_t cols = rhs.getDimSize(1);
       ms::MatmulTiles tiles = ms::chooseMatmulTiles(cpu, rows, cols, k);
+      int64_t rhsRowLength =
+          ms::choosePaddedRowLength(cpu, tiles, rows, cols, k);
+      if (rhsRowLength != cols)
+        readRhsFromPaddedRows(op, rhsRowLength);
       op->setAttr(kIdAttr, IntegerAttr::get(IntegerType::get(op.getContext(), 64), id));
       // A matmul already inside a parallel loop (an im2col conv's loop over
       // the batch) gets no threads of its own, nor does a small one that
@@ -346,7 +381,7 @@ struct MSVectorizeMatmulsPass
       bool shared = writer.threadSplit(rows, cols) !=
                     ScheduleWriter::ThreadSplit::None;
       ms::recordSchedule(op, describe(op.getContext(), tiles, rows, cols, k,
-                                      shared ? threads : 1));
+                                      rhsRowLength, shared ? threads : 1));
       writer.schedule(rows, cols);
       writer.finish();
       ++id;

@@ -5,7 +5,7 @@
 // blocks and threads. Fixed targets, so the choices do not depend on the host.
 // RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8 vector-registers=16" --split-input-file | FileCheck %s
 // RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8 vector-registers=32" --split-input-file | FileCheck %s --check-prefix=WIDE
-// RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8 vector-registers=16" --canonicalize --ms-vectorize-matmuls="num-threads=2 vector-lanes=8 vector-registers=16 l1-kib=32 l2-kib=512" --split-input-file | FileCheck %s --check-prefix=MATMUL
+// RUN: ms-opt %s --convert-ms-to-linalg="conv-as-matmul" --ms-vectorize-convs="vector-lanes=8 vector-registers=16" --canonicalize --ms-vectorize-matmuls="num-threads=2 vector-lanes=8 vector-registers=16 l1-kib=32 l1-ways=8 l2-kib=512" --split-input-file | FileCheck %s --check-prefix=MATMUL
 
 // LeNet's first conv: 6 channels fill no vector, rows of 28 in 16 lanes run
 // over the flattened pixels, 6 channels a tile.
@@ -63,11 +63,13 @@ func.func @lenet_conv2_pooled(%x: tensor<2x6x14x14xf32>, %w: tensor<16x6x5x5xf32
 // 4 rows (output channels), fewer than the 6x16 micro-tile's, the few-row
 // tile (4 rows by 2 vectors of columns with 16 registers), one K block, and
 // no threads inside the conv's loop over the images. A plain matmul gets the
-// 6x16 micro-tile, K and column blocks, and splits its rows over 2 threads.
+// 6x16 micro-tile, K and column blocks, and splits its rows over 2 threads;
+// its B's rows are 256 bytes apart, so a 256-row K block puts 16 lines in
+// each of 16 sets of an 8-way L1, and B is read from a copy with rows of 80.
 // CHECK-LABEL: func @im2col_and_matmul
 // CHECK-NOT: ms.schedules
 // MATMUL-LABEL: func @im2col_and_matmul
-// MATMUL-SAME: ms.schedules = [{k_block = 9 : i64, micro_tile = array<i64: 4, 16>, n_block = 48 : i64, op = "matmul", shape = array<i64: 4, 48, 9>, threads = 1 : i64, unroll_k = 4 : i64}, {k_block = 256 : i64, micro_tile = array<i64: 6, 16>, n_block = 64 : i64, op = "matmul", shape = array<i64: 120, 64, 400>, threads = 2 : i64, unroll_k = 4 : i64}]
+// MATMUL-SAME: ms.schedules = [{k_block = 9 : i64, micro_tile = array<i64: 4, 16>, n_block = 48 : i64, op = "matmul", shape = array<i64: 4, 48, 9>, threads = 1 : i64, unroll_k = 4 : i64}, {k_block = 256 : i64, micro_tile = array<i64: 6, 16>, n_block = 64 : i64, op = "matmul", rhs_row_length = 80 : i64, shape = array<i64: 120, 64, 400>, threads = 2 : i64, unroll_k = 4 : i64}]
 func.func @im2col_and_matmul(%x: tensor<2x1x5x34xf32>, %w: tensor<4x1x3x3xf32>, %a: tensor<120x400xf32>, %b: tensor<400x64xf32>) -> (tensor<2x4x3x16xf32>, tensor<120x64xf32>) {
   %0 = ms.conv2d %x, %w pad_mode "valid" stride [1, 2] : tensor<2x1x5x34xf32>, tensor<4x1x3x3xf32>
   %1 = ms.matmul %a, %b : tensor<120x400xf32>, tensor<400x64xf32>

@@ -2,9 +2,9 @@
 // by rows when each thread gets a micro-tile of them (a serial tail after,
 // when they do not divide evenly), else by columns, and records the split
 // in ms.schedules. Fixed targets, so the tiles do not depend on the host.
-// RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=2 vector-lanes=8 vector-registers=16 l1-kib=32 l2-kib=512" --split-input-file | FileCheck %s
-// RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=1 vector-lanes=8 vector-registers=16 l1-kib=32 l2-kib=512" --split-input-file | FileCheck %s --check-prefix=SERIAL
-// RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=1 vector-lanes=16 vector-registers=32 l1-kib=32 l2-kib=512" --split-input-file | FileCheck %s --check-prefix=WIDE
+// RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=2 vector-lanes=8 vector-registers=16 l1-kib=32 l1-ways=8 l2-kib=512" --split-input-file | FileCheck %s
+// RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=1 vector-lanes=8 vector-registers=16 l1-kib=32 l1-ways=8 l2-kib=512" --split-input-file | FileCheck %s --check-prefix=SERIAL
+// RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=1 vector-lanes=16 vector-registers=32 l1-kib=32 l1-ways=8 l2-kib=512" --split-input-file | FileCheck %s --check-prefix=WIDE
 
 // 24 rows: 12 a thread, each two 6 x 16 register tiles of contractions.
 // CHECK-LABEL: func @rows
@@ -111,4 +111,43 @@ func.func @overlapped_columns(%a: tensor<6x784xf32>, %b: tensor<784x25xf32>, %ac
 func.func @whole_register_remainders(%a: tensor<6x64xf32>, %b: tensor<64x24xf32>, %acc: tensor<6x24xf32>) -> tensor<6x24xf32> {
   %m = linalg.matmul ins(%a, %b : tensor<6x64xf32>, tensor<64x24xf32>) outs(%acc : tensor<6x24xf32>) -> tensor<6x24xf32>
   return %m : tensor<6x24xf32>
+}
+
+// -----
+
+// B's rows 2 KiB apart (512 columns): the 64 rows of each micro-panel would
+// fall in 2 of a 4 KiB way's 64 line offsets, 32 lines to an 8-way set. The
+// matmul reads B from a copy with rows one line longer (528: every offset),
+// padded with poison, and records the row length.
+// SERIAL-LABEL: func @padded_rows
+// SERIAL-SAME: rhs_row_length = 528 : i64
+// SERIAL: %[[POISON:.*]] = ub.poison : f32
+// SERIAL: %[[PADDED:.*]] = tensor.pad %arg1 nofold low[0, 0] high[0, 16]
+// SERIAL-NEXT: ^bb0
+// SERIAL-NEXT: tensor.yield %[[POISON]] : f32
+// SERIAL-NEXT: } : tensor<64x512xf32> to tensor<64x528xf32>
+// SERIAL: vector.transfer_read %[[PADDED]][%{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true, true]} : tensor<64x528xf32>, vector<1x16xf32>
+// SERIAL-NOT: tensor<64x512xf32>, vector<1x16xf32>
+func.func @padded_rows(%a: tensor<48x64xf32>, %b: tensor<64x512xf32>, %acc: tensor<48x512xf32>) -> tensor<48x512xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<48x64xf32>, tensor<64x512xf32>) outs(%acc : tensor<48x512xf32>) -> tensor<48x512xf32>
+  return %m : tensor<48x512xf32>
+}
+
+// -----
+
+// B read in place: rows 3136 bytes apart (784 columns) land on every line
+// offset; 42 rows are fewer than 8 row tiles to share a copy; and a
+// 512 x 512 B (1 MiB) would not fit in the 512 KiB L2.
+// SERIAL-LABEL: func @unpadded_rows
+// SERIAL-NOT: tensor.pad
+// SERIAL-NOT: rhs_row_length
+// SERIAL: return
+func.func @unpadded_rows(%a: tensor<48x64xf32>, %b: tensor<64x784xf32>, %acc: tensor<48x784xf32>,
+                         %c: tensor<42x64xf32>, %d: tensor<64x512xf32>, %acc2: tensor<42x512xf32>,
+                         %e: tensor<64x512xf32>, %f: tensor<512x512xf32>, %acc3: tensor<64x512xf32>)
+    -> (tensor<48x784xf32>, tensor<42x512xf32>, tensor<64x512xf32>) {
+  %m = linalg.matmul ins(%a, %b : tensor<48x64xf32>, tensor<64x784xf32>) outs(%acc : tensor<48x784xf32>) -> tensor<48x784xf32>
+  %n = linalg.matmul ins(%c, %d : tensor<42x64xf32>, tensor<64x512xf32>) outs(%acc2 : tensor<42x512xf32>) -> tensor<42x512xf32>
+  %o = linalg.matmul ins(%e, %f : tensor<64x512xf32>, tensor<512x512xf32>) outs(%acc3 : tensor<64x512xf32>) -> tensor<64x512xf32>
+  return %m, %n, %o : tensor<48x784xf32>, tensor<42x512xf32>, tensor<64x512xf32>
 }

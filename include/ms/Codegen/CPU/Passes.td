@@ -394,11 +394,14 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
     than one thread, the rows are split across threads with `scf.forall`
     (the columns, when there are too few rows); a matmul inside a parallel
     loop, or one under 1M multiply-adds inside a sequential loop, stays on
-    one thread. K stays in order, so results equal the scalar lowering bit
-    for bit.
+    one thread. When B's rows are a multiple of 2 KiB apart, a micro-panel's
+    K rows would share a few L1 sets and miss on every row tile; such a B,
+    if it fits in L2 and at least 8 row tiles reuse it, is first copied to
+    rows a cache line longer (`tensor.pad`, poison past the end). K stays
+    in order, so results equal the scalar lowering bit for bit.
     Each matmul's schedule (shape, micro-tile, K and column blocks, K
-    unroll, threads) is appended to the function's discardable
-    `ms.schedules` array.
+    unroll, threads, and the row length of B's copy when it has one) is
+    appended to the function's discardable `ms.schedules` array.
   }];
   let options = [
     Option<"numThreads", "num-threads", "unsigned", "1",
@@ -408,12 +411,15 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
     Option<"vectorRegisters", "vector-registers", "unsigned", "0",
            "Vector registers (0: the host's, 32 with AVX-512)">,
     Option<"l1KiB", "l1-kib", "unsigned", "0", "L1 data cache (0: the host's)">,
+    Option<"l1Ways", "l1-ways", "unsigned", "0",
+           "L1 data cache associativity (0: the host's)">,
     Option<"l2KiB", "l2-kib", "unsigned", "0", "L2 cache (0: the host's)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect",
                            "mlir::transform::TransformDialect",
+                           "mlir::ub::UBDialect",
                            "mlir::vector::VectorDialect"];
 }
 
