@@ -18,6 +18,7 @@
 
 #include "ms/Codegen/CPU/Passes.h"
 #include "ms/Codegen/CPU/TileSizeModel.h"
+#include "ms/Support/RuntimeFunctions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -57,13 +58,10 @@ MemRefType anyMatrixOf(Type elementType) {
 
 /// `name`'s declaration in `module`, added on first use.
 func::FuncOp declareKernel(ModuleOp module, StringRef name, Type elementType) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  OpBuilder b(module.getContext());
   MemRefType matrix = anyMatrixOf(elementType);
-  auto kernel = func::FuncOp::create(
-      b, module.getLoc(), name, b.getFunctionType({matrix, matrix}, {}));
-  kernel.setPrivate();
+  func::FuncOp kernel =
+      ms::lookupOrDeclareRuntimeFunction(b, module, name, {matrix, matrix});
   // The runtime defines _mlir_ciface_<name>, which takes descriptors.
   kernel->setAttr("llvm.emit_c_interface", b.getUnitAttr());
   return kernel;

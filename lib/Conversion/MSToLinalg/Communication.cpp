@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "ms/Support/RuntimeFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -49,21 +50,14 @@ using namespace ms;
 
 namespace {
 
-/// The runtime function `name`, declared in the module on first use.
+/// The runtime function `name`, declared in `op`'s module on first use.
 FailureOr<func::FuncOp> runtimeFunction(ConversionPatternRewriter &rewriter,
                                         Operation *op, StringRef name,
                                         TypeRange arguments) {
   auto module = op->getParentOfType<ModuleOp>();
   if (!module)
     return failure();
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(module.getBody());
-  auto type = FunctionType::get(rewriter.getContext(), arguments, {});
-  auto func = func::FuncOp::create(rewriter, op->getLoc(), name, type);
-  func.setPrivate();
-  return func;
+  return lookupOrDeclareRuntimeFunction(rewriter, module, name, arguments);
 }
 
 /// The op of `op`'s block that first reads its result, itself or inside

@@ -4,6 +4,9 @@
 // permutations of more dims, stay linalg ops.
 // RUN: ms-opt %s --ms-transposes-to-calls --split-input-file | FileCheck %s
 
+// Each declaration goes at the module's start, the latest first.
+// CHECK: func.func private @ms_transpose_f64(memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
+// CHECK-NEXT: func.func private @ms_transpose_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func @matrices
 // CHECK-SAME: (%[[A:.*]]: memref<64x784xf32>, %[[B:.*]]: memref<784x64xf32>, %[[C:.*]]: memref<3x5xf64, strided<[10, 1], offset: 2>>, %[[D:.*]]: memref<5x3xf64>, %[[E:.*]]: memref<8x8xf32>, %[[F:.*]]: memref<8x8xf32>)
 // CHECK: %[[CA:.*]] = memref.cast %[[A]] : memref<64x784xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
@@ -14,8 +17,6 @@
 // CHECK: call @ms_transpose_f64(%[[CC]], %[[CD]])
 // CHECK: call @ms_transpose_f32
 // CHECK-NOT: linalg.transpose
-// CHECK: func.func private @ms_transpose_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
-// CHECK: func.func private @ms_transpose_f64(memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
 // CHECK-NOT: func.func private @ms_transpose
 func.func @matrices(%a: memref<64x784xf32>, %b: memref<784x64xf32>,
                     %c: memref<3x5xf64, strided<[10, 1], offset: 2>>,
