@@ -19,6 +19,8 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace ms {
@@ -54,25 +56,23 @@ public:
     return ThreadSplit::None;
   }
 
+  /// Tiles the matmul down to its register tiles and their K loops, each
+  /// K loop marked with the matmul's id (writeVectorization finds them).
   void schedule(int64_t rows, int64_t cols) {
     std::string root = fresh();
+    idParam = fresh();
     line(llvm::formatv("{0} = transform.structured.match ops{{[\"linalg."
                        "matmul\"]} attributes {{{1} = {2} : i64} in %root : "
                        "(!transform.any_op) -> !transform.any_op",
                        root, kIdAttr, id));
+    line(llvm::formatv("{0} = transform.param.constant {1} : i64 -> "
+                       "!transform.param<i64>",
+                       idParam, id));
     splitForThreads(root, rows, cols);
   }
 
-  /// Vectorizes every register tile, then unrolls the K loops (in that order:
-  /// unrolling invalidates the handles to the ops inside).
-  void finish() {
-    for (const std::string &tile : registerTiles)
-      line("transform.structured.vectorize " + tile + " : !transform.any_op");
-    for (const std::string &loop : kLoops)
-      line(llvm::formatv("transform.loop.unroll {0} {{factor = {1}} : "
-                         "!transform.any_op",
-                         loop, tiles.unrollK));
-  }
+  /// How many register tiles (and K loops) the schedule made.
+  int64_t registerTiles() const { return tileCount; }
 
 private:
   /// Handle names are unique across the schedules of all matmuls.
@@ -196,8 +196,10 @@ private:
                        "tile_sizes [0, 0, 1] : (!transform.any_op) -> "
                        "(!transform.any_op, !transform.any_op)",
                        step, kLoop, registerTile));
-    registerTiles.push_back(step);
-    kLoops.push_back(kLoop);
+    line(llvm::formatv("transform.annotate {0} \"{1}\" = {2} : "
+                       "!transform.any_op, !transform.param<i64>",
+                       kLoop, kIdAttr, idParam));
+    ++tileCount;
   }
 
   std::string &out;
@@ -206,8 +208,112 @@ private:
   int64_t k;
   unsigned threads;
   unsigned counter = 0;
-  std::vector<std::string> registerTiles, kLoops;
+  int64_t tileCount = 0;
+  std::string idParam;
 };
+
+/// Vectorizes matmul `id`'s register tiles (and the zero tiles they start
+/// from, if any), then unrolls its K loops: found by the id they carry.
+void writeVectorization(std::string &out, int64_t id, int64_t unrollK) {
+  auto match = [&](StringRef what, StringRef opName) {
+    out += llvm::formatv("    %{0}{1} = transform.structured.match "
+                         "ops{{[\"{2}\"]} attributes {{{3} = {1} : i64} in "
+                         "%root : (!transform.any_op) -> !transform.any_op\n",
+                         what, id, opName, kIdAttr);
+  };
+  match("tiles", "linalg.matmul");
+  match("zeros", "linalg.fill");
+  match("kloops", "scf.for");
+  out += llvm::formatv("    transform.structured.vectorize %tiles{0} : "
+                       "!transform.any_op\n"
+                       "    transform.structured.vectorize %zeros{0} : "
+                       "!transform.any_op\n"
+                       "    transform.loop.unroll %kloops{0} {{factor = {1}} "
+                       ": !transform.any_op\n",
+                       id, unrollK);
+}
+
+/// The zero fill of `op`'s accumulator when it starts from zero, nothing
+/// else reads that fill, and one pass over K makes each register tile
+/// final (no K block, at least two steps, so every tile has its K loop).
+linalg::FillOp zeroStartOf(linalg::MatmulOp op, const ms::MatmulTiles &tiles,
+                           int64_t k) {
+  auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill->hasOneUse() || tiles.cacheK < k || k < 2 ||
+      !matchPattern(fill.value(), m_PosZeroFloat()))
+    return nullptr;
+  return fill;
+}
+
+/// Starts each of matmul `id`'s `tiles` register tiles from a zero tile of
+/// its own instead of the accumulator, and drops `fill`, the accumulator's
+/// zero fill: the matmul then never reads its accumulator, and the fill's
+/// pass over the whole result is gone. Every element belongs to exactly
+/// one tile, so this holds only when all `tiles` K loops are found.
+bool startTilesFromZero(Operation *root, int64_t id, int64_t tiles,
+                        linalg::FillOp fill) {
+  SmallVector<scf::ForOp> kLoops;
+  root->walk([&](scf::ForOp loop) {
+    auto mark = loop->getAttrOfType<IntegerAttr>(kIdAttr);
+    if (mark && mark.getInt() == id)
+      kLoops.push_back(loop);
+  });
+  if (int64_t(kLoops.size()) != tiles)
+    return false;
+  for (scf::ForOp loop : kLoops) {
+    OpBuilder b(loop);
+    OpOperand &acc = loop.getInitArgsMutable()[0];
+    auto zero = linalg::FillOp::create(b, loop.getLoc(), fill.value(),
+                                       acc.get());
+    zero->setAttr(kIdAttr, loop->getAttr(kIdAttr));
+    acc.set(zero.getResult(0));
+  }
+  fill.getResult(0).replaceAllUsesWith(fill.getDpsInits()[0]);
+  fill->erase();
+  return true;
+}
+
+/// A matmul's entry in ms.schedules, recorded once its tiles are known to
+/// start from zero (`zero_start`) or not.
+struct PendingSchedule {
+  Operation *func;
+  DictionaryAttr schedule;
+  bool zeroStart = false;
+
+  void record() const {
+    NamedAttrList fields(schedule);
+    if (zeroStart)
+      fields.set("zero_start", UnitAttr::get(schedule.getContext()));
+    if (func)
+      ms::recordSchedule(func, fields.getDictionary(schedule.getContext()));
+  }
+};
+
+/// What the vectorized tiles need, once for all matmuls.
+constexpr const char *kVectorPatterns =
+    "    %funcs = transform.structured.match ops{[\"func.func\"]} in "
+    "%root : (!transform.any_op) -> !transform.any_op\n"
+    // Without reduction_to_contract, vectorization leaves mulf +
+    // multi_reduction and no FMA.
+    "    transform.apply_patterns to %funcs {\n"
+    "      transform.apply_patterns.vector.reduction_to_contract\n"
+    "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
+    "      transform.apply_patterns.tensor."
+    "fold_tensor_subset_ops_into_vector_transfers\n"
+    "      transform.apply_patterns.canonicalization\n"
+    "    } : !transform.any_op\n";
+
+/// The transform script that runs `body` on the module.
+std::string transformScript(StringRef body) {
+  return ("module attributes {transform.with_named_sequence} {\n"
+          "  transform.named_sequence @__transform_main(%root: "
+          "!transform.any_op {transform.readonly}) {\n" +
+          body +
+          "    transform.yield\n"
+          "  }\n"
+          "}\n")
+      .str();
+}
 
 /// `width` columns of the matrix `matrix` from column `col`.
 Value sliceColumns(OpBuilder &b, Location loc, Value matrix, int64_t col,
@@ -340,7 +446,8 @@ struct MSVectorizeMatmulsPass
     : ms::impl::MSVectorizeMatmulsBase<MSVectorizeMatmulsPass> {
   using MSVectorizeMatmulsBase::MSVectorizeMatmulsBase;
 
-  void runOnOperation() override {
+  /// The host's model, with what the pass options set instead.
+  ms::CpuModel cpuModel() const {
     ms::CpuModel cpu = ms::CpuModel::host();
     if (vectorLanes)
       cpu.vectorLanes = cpu.matmulLanes = vectorLanes;
@@ -352,8 +459,14 @@ struct MSVectorizeMatmulsPass
       cpu.l1Ways = l1Ways;
     if (l2KiB)
       cpu.l2Bytes = l2KiB * 1024;
+    return cpu;
+  }
 
-    std::string body;
+  void runOnOperation() override {
+    ms::CpuModel cpu = cpuModel();
+    std::string tiling, vectorization;
+    SmallVector<PendingSchedule> schedules;
+    SmallVector<std::tuple<int64_t, int64_t, linalg::FillOp>> zeroStarts;
     int64_t id = 0;
     for (linalg::MatmulOp op :
          matmulsToSchedule(getOperation(), cpu.matmulLanes)) {
@@ -376,39 +489,36 @@ struct MSVectorizeMatmulsPass
               : ms::chooseMatmulThreads(
                     rows, cols, k, bool(op->getParentOfType<scf::ForOp>()),
                     numThreads);
-      ScheduleWriter writer(body, id, tiles, k, threads);
+      ScheduleWriter writer(tiling, id, tiles, k, threads);
       // Recorded as run: a matmul too small to share runs on one thread.
       bool shared = writer.threadSplit(rows, cols) !=
                     ScheduleWriter::ThreadSplit::None;
-      ms::recordSchedule(op, describe(op.getContext(), tiles, rows, cols, k,
-                                      rhsRowLength, shared ? threads : 1));
+      schedules.push_back(
+          {op->getParentOfType<FunctionOpInterface>(),
+           describe(op.getContext(), tiles, rows, cols, k, rhsRowLength,
+                    shared ? threads : 1)});
       writer.schedule(rows, cols);
-      writer.finish();
+      linalg::FillOp zeroStart = zeroStartOf(op, tiles, k);
+      if (zeroStart)
+        zeroStarts.emplace_back(id, writer.registerTiles(), zeroStart);
+      writeVectorization(vectorization, id, tiles.unrollK);
       ++id;
     }
     if (id == 0)
       return;
 
-    std::string script =
-        "module attributes {transform.with_named_sequence} {\n"
-        "  transform.named_sequence @__transform_main(%root: "
-        "!transform.any_op {transform.readonly}) {\n" +
-        body +
-        "    %funcs = transform.structured.match ops{[\"func.func\"]} in "
-        "%root : (!transform.any_op) -> !transform.any_op\n"
-        // Without reduction_to_contract, vectorization leaves mulf +
-        // multi_reduction and no FMA.
-        "    transform.apply_patterns to %funcs {\n"
-        "      transform.apply_patterns.vector.reduction_to_contract\n"
-        "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
-        "      transform.apply_patterns.tensor."
-        "fold_tensor_subset_ops_into_vector_transfers\n"
-        "      transform.apply_patterns.canonicalization\n"
-        "    } : !transform.any_op\n"
-        "    transform.yield\n"
-        "  }\n"
-        "}\n";
-    if (failed(ms::applyTransformScript(getOperation(), script)))
+    // Tiles first: between the two scripts the tiles of matmuls that start
+    // from zero get zero tiles of their own (vectorized with them).
+    if (failed(ms::applyTransformScript(getOperation(),
+                                        transformScript(tiling))))
+      return signalPassFailure();
+    for (auto [matmul, tiles, fill] : zeroStarts)
+      schedules[matmul].zeroStart =
+          startTilesFromZero(getOperation(), matmul, tiles, fill);
+    for (const PendingSchedule &schedule : schedules)
+      schedule.record();
+    if (failed(ms::applyTransformScript(
+            getOperation(), transformScript(vectorization + kVectorPatterns))))
       return signalPassFailure();
     getOperation()->walk([](Operation *op) { op->removeAttr(kIdAttr); });
   }

@@ -61,15 +61,16 @@ func.func @lenet_conv2_pooled(%x: tensor<2x6x14x14xf32>, %w: tensor<16x6x5x5xf32
 // A conv that keeps its im2col matmul (strided rows, 4 channels) records
 // nothing here; ms-vectorize-matmuls then records the matmul's schedule: with
 // 4 rows (output channels), fewer than the 6x16 micro-tile's, the few-row
-// tile (4 rows by 2 vectors of columns with 16 registers), one K block, and
-// no threads inside the conv's loop over the images. A plain matmul gets the
+// tile (4 rows by 2 vectors of columns with 16 registers), one K block, no
+// threads inside the conv's loop over the images, and tiles that start
+// from zero (each image's output is a zero fill). A plain matmul gets the
 // 6x16 micro-tile, K and column blocks, and splits its rows over 2 threads;
 // its B's rows are 256 bytes apart, so a 256-row K block puts 16 lines in
 // each of 16 sets of an 8-way L1, and B is read from a copy with rows of 80.
 // CHECK-LABEL: func @im2col_and_matmul
 // CHECK-NOT: ms.schedules
 // MATMUL-LABEL: func @im2col_and_matmul
-// MATMUL-SAME: ms.schedules = [{k_block = 9 : i64, micro_tile = array<i64: 4, 16>, n_block = 48 : i64, op = "matmul", shape = array<i64: 4, 48, 9>, threads = 1 : i64, unroll_k = 4 : i64}, {k_block = 256 : i64, micro_tile = array<i64: 6, 16>, n_block = 64 : i64, op = "matmul", rhs_row_length = 80 : i64, shape = array<i64: 120, 64, 400>, threads = 2 : i64, unroll_k = 4 : i64}]
+// MATMUL-SAME: ms.schedules = [{k_block = 9 : i64, micro_tile = array<i64: 4, 16>, n_block = 48 : i64, op = "matmul", shape = array<i64: 4, 48, 9>, threads = 1 : i64, unroll_k = 4 : i64, zero_start}, {k_block = 256 : i64, micro_tile = array<i64: 6, 16>, n_block = 64 : i64, op = "matmul", rhs_row_length = 80 : i64, shape = array<i64: 120, 64, 400>, threads = 2 : i64, unroll_k = 4 : i64}]
 func.func @im2col_and_matmul(%x: tensor<2x1x5x34xf32>, %w: tensor<4x1x3x3xf32>, %a: tensor<120x400xf32>, %b: tensor<400x64xf32>) -> (tensor<2x4x3x16xf32>, tensor<120x64xf32>) {
   %0 = ms.conv2d %x, %w pad_mode "valid" stride [1, 2] : tensor<2x1x5x34xf32>, tensor<4x1x3x3xf32>
   %1 = ms.matmul %a, %b : tensor<120x400xf32>, tensor<400x64xf32>

@@ -7,11 +7,19 @@
 // RUN: ms-opt %s --ms-vectorize-matmuls="num-threads=1 vector-lanes=16 vector-registers=32 l1-kib=32 l1-ways=8 l2-kib=512" --split-input-file | FileCheck %s --check-prefix=WIDE
 
 // 24 rows: 12 a thread, each two 6 x 16 register tiles of contractions.
+// The result starts as zeros and K = 16 is one pass: each register tile
+// starts from a zero tile of its own, and the fill of the whole result is
+// gone (zero_start).
 // CHECK-LABEL: func @rows
-// CHECK-SAME: micro_tile = array<i64: 6, 16>{{.*}}threads = 2
-// CHECK: %[[FILL:.*]] = linalg.fill
-// CHECK: scf.forall (%{{.*}}) in (2) shared_outs(%[[OUT:.*]] = %[[FILL]])
+// CHECK-SAME: micro_tile = array<i64: 6, 16>{{.*}}threads = 2{{.*}}zero_start
+// CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<24x32xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.forall (%{{.*}}) in (2) shared_outs(%[[OUT:.*]] = %[[EMPTY]])
 // CHECK: tensor.extract_slice %[[OUT]][%{{.*}}, 0] [12, 32]
+// CHECK: %[[TILE:.*]] = tensor.extract_slice %{{.*}} [6, 16] [1, 1]
+// CHECK: %[[START:.*]] = vector.transfer_write %[[ZEROS]], %[[TILE]][%c0, %c0]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[START]]) -> (tensor<6x16xf32>)
 // CHECK: vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: linalg.matmul
@@ -150,4 +158,29 @@ func.func @unpadded_rows(%a: tensor<48x64xf32>, %b: tensor<64x784xf32>, %acc: te
   %n = linalg.matmul ins(%c, %d : tensor<42x64xf32>, tensor<64x512xf32>) outs(%acc2 : tensor<42x512xf32>) -> tensor<42x512xf32>
   %o = linalg.matmul ins(%e, %f : tensor<64x512xf32>, tensor<512x512xf32>) outs(%acc3 : tensor<64x512xf32>) -> tensor<64x512xf32>
   return %m, %n, %o : tensor<48x784xf32>, tensor<42x512xf32>, tensor<64x512xf32>
+}
+
+// -----
+
+// The tiles start from the result, and its fill stays, when K takes more
+// than one pass (512 > the 256-row K block: later passes add to the
+// partial sums), and when the result is not a zero fill.
+// SERIAL-LABEL: func @accumulator_start
+// SERIAL-NOT: zero_start
+// SERIAL: linalg.fill
+// SERIAL-NOT: zero_start
+// SERIAL: return
+func.func @accumulator_start(%a: tensor<6x512xf32>, %b: tensor<512x16xf32>,
+                             %c: tensor<6x16xf32>, %d: tensor<16x16xf32>,
+                             %acc: tensor<6x16xf32>)
+    -> (tensor<6x16xf32>, tensor<6x16xf32>, tensor<6x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<6x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<6x16xf32>) -> tensor<6x16xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<6x512xf32>, tensor<512x16xf32>) outs(%f : tensor<6x16xf32>) -> tensor<6x16xf32>
+  %g = linalg.fill ins(%one : f32) outs(%e : tensor<6x16xf32>) -> tensor<6x16xf32>
+  %n = linalg.matmul ins(%c, %d : tensor<6x16xf32>, tensor<16x16xf32>) outs(%g : tensor<6x16xf32>) -> tensor<6x16xf32>
+  %o = linalg.matmul ins(%c, %d : tensor<6x16xf32>, tensor<16x16xf32>) outs(%acc : tensor<6x16xf32>) -> tensor<6x16xf32>
+  return %m, %n, %o : tensor<6x16xf32>, tensor<6x16xf32>, tensor<6x16xf32>
 }

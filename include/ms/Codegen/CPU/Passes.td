@@ -397,11 +397,16 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
     one thread. When B's rows are a multiple of 2 KiB apart, a micro-panel's
     K rows would share a few L1 sets and miss on every row tile; such a B,
     if it fits in L2 and at least 8 row tiles reuse it, is first copied to
-    rows a cache line longer (`tensor.pad`, poison past the end). K stays
-    in order, so results equal the scalar lowering bit for bit.
+    rows a cache line longer (`tensor.pad`, poison past the end). When the
+    result starts as a zero fill that nothing else reads and K takes one
+    pass, each register tile's K loop starts from a zero tile of its own
+    (added between the tiling and the vectorizing script) and the fill of
+    the whole result goes. K stays in order, so results equal the scalar
+    lowering bit for bit.
     Each matmul's schedule (shape, micro-tile, K and column blocks, K
-    unroll, threads, and the row length of B's copy when it has one) is
-    appended to the function's discardable `ms.schedules` array.
+    unroll, threads, the row length of B's copy when it has one, and
+    `zero_start`) is appended to the function's discardable `ms.schedules`
+    array.
   }];
   let options = [
     Option<"numThreads", "num-threads", "unsigned", "1",
