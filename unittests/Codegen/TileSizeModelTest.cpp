@@ -300,6 +300,11 @@ TEST(TileSizeModelTest, CopiesThatDoNotPayAreNotMade) {
   // The input gradient dy W with W [512 x 512]: the copy (1 MiB) would
   // not stay in L2.
   EXPECT_EQ(paddedRowLength(zen5(), 64, 512, 512), 512);
+  // Shapes far past any real tensor: no overflow, and no copy.
+  EXPECT_EQ(paddedRowLength(zen5(), 512, int64_t(1) << 40, 64),
+            int64_t(1) << 40);
+  EXPECT_EQ(paddedRowLength(zen5(), 512, int64_t(1) << 60, 64),
+            int64_t(1) << 60);
   // An L1 of one line, where no row length helps: the search ends.
   CpuModel oneLine = zen5();
   oneLine.l1Bytes = 64;

@@ -78,11 +78,15 @@ int64_t l1WayBytes(const CpuModel &cpu) {
 /// across the sets slowly.
 int64_t panelLinesPerSet(const CpuModel &cpu, int64_t panelRows,
                          int64_t panelBytes, int64_t rowBytes) {
-  int64_t sets = l1WayBytes(cpu) / kCacheLineBytes;
+  // Only a row's offset within a way picks its sets; working modulo the
+  // way keeps the products small whatever the shape.
+  int64_t wayBytes = l1WayBytes(cpu);
+  int64_t sets = wayBytes / kCacheLineBytes, step = rowBytes % wayBytes;
   std::vector<int64_t> lines(sets, 0);
-  for (int64_t row = 0; row < panelRows; ++row) {
-    int64_t first = row * rowBytes / kCacheLineBytes;
-    int64_t last = (row * rowBytes + panelBytes - 1) / kCacheLineBytes;
+  for (int64_t row = 0, start = 0; row < panelRows;
+       ++row, start = (start + step) % wayBytes) {
+    int64_t first = start / kCacheLineBytes;
+    int64_t last = (start + panelBytes - 1) / kCacheLineBytes;
     for (int64_t line = first; line <= last; ++line)
       ++lines[line % sets];
   }
@@ -169,8 +173,8 @@ int64_t choosePaddedRowLength(const CpuModel &cpu, const MatmulTiles &tiles,
   constexpr int64_t kLineElements = kCacheLineBytes / 4;
   int64_t panelRows = tiles.cacheK, panelBytes = 4 * tiles.microCols;
   auto conflicts = [&](int64_t length) {
-    return panelLinesPerSet(cpu, panelRows, panelBytes, 4 * length) >
-           cpu.l1Ways;
+    return panelLinesPerSet(cpu, panelRows, panelBytes,
+                            4 * (length % l1WayBytes(cpu))) > cpu.l1Ways;
   };
   if (rows < kMinRowTilesPerPanel * tiles.microRows || cols <= 0 ||
       k <= 0 || panelRows <= 0 || !conflicts(cols))
