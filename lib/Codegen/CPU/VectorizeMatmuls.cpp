@@ -212,25 +212,28 @@ private:
   std::string idParam;
 };
 
-/// Vectorizes matmul `id`'s register tiles (and the zero tiles they start
-/// from, if any), then unrolls its K loops: found by the id they carry.
-void writeVectorization(std::string &out, int64_t id, int64_t unrollK) {
-  auto match = [&](StringRef what, StringRef opName) {
+/// Vectorizes matmul `id`'s register tiles (and, with `zeroStart`, the
+/// zero tiles they may start from), then unrolls its K loops: all found by
+/// the id they carry.
+void writeVectorization(std::string &out, int64_t id, int64_t unrollK,
+                        bool zeroStart) {
+  auto vectorize = [&](StringRef what, StringRef opName) {
     out += llvm::formatv("    %{0}{1} = transform.structured.match "
                          "ops{{[\"{2}\"]} attributes {{{3} = {1} : i64} in "
-                         "%root : (!transform.any_op) -> !transform.any_op\n",
+                         "%root : (!transform.any_op) -> !transform.any_op\n"
+                         "    transform.structured.vectorize %{0}{1} : "
+                         "!transform.any_op\n",
                          what, id, opName, kIdAttr);
   };
-  match("tiles", "linalg.matmul");
-  match("zeros", "linalg.fill");
-  match("kloops", "scf.for");
-  out += llvm::formatv("    transform.structured.vectorize %tiles{0} : "
-                       "!transform.any_op\n"
-                       "    transform.structured.vectorize %zeros{0} : "
-                       "!transform.any_op\n"
-                       "    transform.loop.unroll %kloops{0} {{factor = {1}} "
+  vectorize("tiles", "linalg.matmul");
+  if (zeroStart)
+    vectorize("zeros", "linalg.fill");
+  out += llvm::formatv("    %kloops{0} = transform.structured.match "
+                       "ops{{[\"scf.for\"]} attributes {{{1} = {0} : i64} "
+                       "in %root : (!transform.any_op) -> !transform.any_op\n"
+                       "    transform.loop.unroll %kloops{0} {{factor = {2}} "
                        ": !transform.any_op\n",
-                       id, unrollK);
+                       id, kIdAttr, unrollK);
 }
 
 /// The zero fill of `op`'s accumulator when it starts from zero, nothing
@@ -377,11 +380,7 @@ void readRhsFromPaddedRows(linalg::MatmulOp op, int64_t length) {
       {b.getIndexAttr(0), b.getIndexAttr(0)},
       {b.getIndexAttr(0), b.getIndexAttr(length - cols)}, poison,
       /*nofold=*/true);
-  op->setOperand(1, tensor::ExtractSliceOp::create(
-                        b, loc, padded,
-                        {b.getIndexAttr(0), b.getIndexAttr(0)},
-                        {b.getIndexAttr(k), b.getIndexAttr(cols)},
-                        {b.getIndexAttr(1), b.getIndexAttr(1)}));
+  op->setOperand(1, sliceColumns(b, loc, padded, 0, cols));
 }
 
 /// A plain row-major matmul on static, non-empty f32 tensors. The rest keep
@@ -501,7 +500,7 @@ struct MSVectorizeMatmulsPass
       linalg::FillOp zeroStart = zeroStartOf(op, tiles, k);
       if (zeroStart)
         zeroStarts.emplace_back(id, writer.registerTiles(), zeroStart);
-      writeVectorization(vectorization, id, tiles.unrollK);
+      writeVectorization(vectorization, id, tiles.unrollK, bool(zeroStart));
       ++id;
     }
     if (id == 0)
