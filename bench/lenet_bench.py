@@ -12,96 +12,36 @@ torch.jit.optimize_for_inference. Figures are medians of many runs.
 
 This is a shared, noisy machine: a slow spell during one side's timing alone
 would skew the ratio. So ms O2 and optimize_for_inference are timed in
-paired rounds, taking turns (PyTorch stays loaded in one subprocess between
-rounds), and the optimized/O2 ratio is the median of the rounds' ratios,
+paired rounds, taking turns (PyTorch stays loaded in bench/peer_server.py
+between rounds), and the optimized/O2 ratio is the median of the rounds' ratios,
 with their range, and the ratio of each side's quickest round (both
 undisturbed). Prints a markdown table.
 """
 import argparse
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from compare_peers import ms_time, peer_env  # noqa: E402
+from compare_peers import ms_time  # noqa: E402
+from paired_rounds import Peer, median, paired  # noqa: E402
 
 NETWORK = os.path.join(ROOT, "examples", "lenet", "lenet5.mlir")
 
-TORCH = r"""
-import sys
-import numpy as np
-import torch
-threads = int(sys.argv[1])
-sys.path.insert(0, sys.argv[2])
-from train_torch import LeNet5
-torch.set_num_threads(threads)
-net = LeNet5().eval()
-x = torch.from_numpy(np.random.default_rng(1).random((64, 1, 32, 32), dtype=np.float32))
-with torch.no_grad():
-    scripted = torch.jit.optimize_for_inference(torch.jit.script(net))
-sys.path.insert(0, sys.argv[3])
-from median_time import median_ms
-def eager():
-    with torch.inference_mode():
-        return net(x)
-def jit():
-    with torch.no_grad():
-        return scripted(x)
-# One request per line, "eager REPS" or "jit REPS"; answers the median ms.
-for line in sys.stdin:
-    kind, reps = line.split()
-    fn = eager if kind == "eager" else jit
-    print(median_ms(fn, int(reps), max(5, int(reps) // 10)), flush=True)
-"""
-
-
-class TorchPeer:
-    """PyTorch's LeNet-5 in a subprocess that stays loaded between timings."""
-
-    def __init__(self, threads):
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", TORCH, str(threads),
-             os.path.join(ROOT, "examples", "lenet"), HERE],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            env=peer_env(threads))
-
-    def time(self, kind, reps):
-        self.process.stdin.write(f"{kind} {reps}\n")
-        self.process.stdin.flush()
-        answer = self.process.stdout.readline()
-        if not answer:
-            raise RuntimeError(f"the PyTorch peer exited ({self.process.wait()})")
-        return float(answer)
-
-    def close(self):
-        self.process.stdin.close()
-        self.process.wait()
-
-
-def median(values):
-    values = sorted(values)
-    return values[len(values) // 2]
-
 
 def paired_rounds(ms_run, threads, reps, rounds, torch):
-    """ms O2 and optimize_for_inference timed `rounds` times, taking turns
-    (each going first in every other round); the per-round times and
-    ratios."""
-    o2, jit, compile_ms = [], [], []
-    for i in range(rounds):
-        def time_ms():
-            median_ms, compiled = ms_time(ms_run, NETWORK, "graph", "O2",
-                                          threads, reps)
-            o2.append(median_ms)
-            compile_ms.append(compiled)
-        if i % 2 == 0:
-            time_ms()
-            jit.append(torch.time("jit", reps))
-        else:
-            jit.append(torch.time("jit", reps))
-            time_ms()
+    """ms O2 and optimize_for_inference timed `rounds` times, taking turns;
+    the per-round times and ratios, and O2's median compile time."""
+    compile_ms = []
+
+    def time_ms():
+        median_ms, compiled = ms_time(ms_run, NETWORK, "graph", "O2",
+                                      threads, reps)
+        compile_ms.append(compiled)
+        return median_ms
+    o2, jit, _ = paired(time_ms, lambda: torch.time("lenet", "jit", reps),
+                        rounds)
     ratios = [j / m for j, m in zip(jit, o2)]
     return o2, jit, ratios, median(compile_ms)
 
@@ -122,9 +62,9 @@ def main():
     rows = []
     for threads in (1, 2):
         r = {"threads": threads}
-        torch = TorchPeer(threads)
+        torch = Peer(threads)
         try:
-            r["eager"] = torch.time("eager", reps)
+            r["eager"] = torch.time("lenet", "torch", reps)
             o2, jit, ratios, r["compile"] = paired_rounds(ms_run, threads, reps,
                                                           rounds, torch)
         finally:

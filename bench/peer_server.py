@@ -13,7 +13,14 @@ time of one call in ms:
                                  inference_mode / TorchScript frozen by
                                  torch.jit.optimize_for_inference
   chain          torch           the 100-op chain on [1, 10] (chain_ops.py)
+  mlp64-train | lenet64-train  torch
+                                 one train step at batch 64 (zero_grad,
+                                 forward, cross_entropy, backward,
+                                 SGD(lr=0.01).step), as bench/train_step.py
+                                 times ms's; every timing starts from the
+                                 same weights
 """
+import copy
 import os
 import sys
 
@@ -83,16 +90,50 @@ def chain_peer():
     return {"torch": run}
 
 
+def train(workload):
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    if workload == "mlp64-train":
+        net = torch.nn.Sequential(
+            torch.nn.Flatten(), torch.nn.Linear(784, 512), torch.nn.ReLU(),
+            torch.nn.Linear(512, 512), torch.nn.ReLU(),
+            torch.nn.Linear(512, 10))
+        x = torch.from_numpy(rng.random((64, 1, 28, 28), dtype=np.float32))
+    else:
+        net = LeNet5()
+        x = torch.from_numpy(rng.random((64, 1, 32, 32), dtype=np.float32))
+    y = torch.from_numpy(rng.integers(0, 10, 64)).long()
+    opt = torch.optim.SGD(net.parameters(), 0.01)
+    initial = copy.deepcopy(net.state_dict())
+
+    def step():
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(net(x), y)
+        loss.backward()
+        opt.step()
+
+    def reset():
+        # Thousands of steps on one batch drive the gradients towards
+        # denormals, which slow the arithmetic down (LeNet-5's step took
+        # 4.5 ms at first and 5.7 ms after 2600 steps).
+        net.load_state_dict(initial)
+    return {"torch": step, "reset": reset}
+
+
 def main():
     torch.set_num_threads(int(sys.argv[1]))
     workloads = {"mlp64": lambda: mlp(64), "mlp1": lambda: mlp(1),
-                 "lenet": lenet, "chain": chain_peer}
+                 "lenet": lenet, "chain": chain_peer,
+                 "mlp64-train": lambda: train("mlp64-train"),
+                 "lenet64-train": lambda: train("lenet64-train")}
     built = {}
     for line in sys.stdin:
         name, impl, reps = line.split()
         if name not in built:
             built[name] = workloads[name]()
         fn = built[name][impl]
+        if "reset" in built[name]:
+            built[name]["reset"]()
         print(median_ms(fn, int(reps), max(5, int(reps) // 10)), flush=True)
 
 

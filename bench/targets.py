@@ -34,34 +34,10 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "python"))
 sys.path.insert(0, os.path.join(ROOT, "examples", "python"))
-from compare_peers import peer_env  # noqa: E402
-from lenet_bench import median  # noqa: E402
 from median_time import median_ms  # noqa: E402
+from paired_rounds import Peer, median, paired, settle_seconds  # noqa: E402
 
 NOT_SLOWER = 0.97  # "no level slower than the one below": 3% noise allowed
-
-
-class Peer:
-    """bench/peer_server.py at a thread count, loaded once."""
-
-    def __init__(self, threads):
-        self.process = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "peer_server.py"),
-             str(threads)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            env=peer_env(threads))
-
-    def time(self, workload, impl, reps):
-        self.process.stdin.write(f"{workload} {impl} {reps}\n")
-        self.process.stdin.flush()
-        answer = self.process.stdout.readline()
-        if not answer:
-            raise RuntimeError(f"the peer exited ({self.process.wait()})")
-        return float(answer)
-
-    def close(self):
-        self.process.stdin.close()
-        self.process.wait()
 
 
 def set_mode(ms, mode, threads):
@@ -142,35 +118,6 @@ REPS = {"mlp64": {"pynative": 10, "O0": 10, "O1": 30, "O2": 300, "graph": 100},
         "chain": {"pynative": 1000, "O0": 5000, "O1": 5000, "O2": 5000,
                   "graph": 5000}}
 PEER_REPS = {"mlp64": 300, "mlp1": 1000, "lenet": 100, "chain": 500}
-
-
-# After a parallel run, each side's worker threads keep spinning for a while:
-# libomp's for KMP_BLOCKTIME (200 ms), the peer's OpenBLAS threads for up to
-# 0.3 s (measured: the peer process's CPU time stopped growing within 0.3 s
-# of its timing). A timing that starts then shares the cores with them
-# (PyTorch's 2-thread MLP step took 0.368-0.418 ms right after ms's, 0.333
-# ms after a 0.3 s pause). Two-thread timings wait this long first.
-SETTLE_SECONDS = 0.35
-
-
-def paired(a, b, rounds, settle=0.0):
-    """Times a() and b() in `rounds` rounds, taking turns (each side goes
-    first in every other round), `settle` seconds of rest before each
-    timing; (a's times, b's times, median of the rounds' b/a: how many
-    times faster a is than b)."""
-    ta, tb = [], []
-
-    def run(f, into):
-        time.sleep(settle)
-        into.append(f())
-    for i in range(rounds):
-        if i % 2 == 0:
-            run(a, ta)
-            run(b, tb)
-        else:
-            run(b, tb)
-            run(a, ta)
-    return ta, tb, median([y / x for x, y in zip(ta, tb)])
 
 
 COLD = r"""
@@ -273,8 +220,7 @@ def main():
         peer = Peer(threads)
 
         def pair(a, b):
-            return paired(a, b, rounds,
-                          SETTLE_SECONDS if threads > 1 else 0.0)
+            return paired(a, b, rounds, settle_seconds(threads))
         try:
             def peer_t(workload, impl):
                 return lambda: peer.time(workload, impl, PEER_REPS[workload])
@@ -371,7 +317,7 @@ def main():
             reps = REPS[workload]["O2"]
             t1, t2, r = paired(lambda: w.time(workload, "O2", 1, reps),
                                lambda: w.time(workload, "O2", 2, reps),
-                               thread_rounds, SETTLE_SECONDS)
+                               thread_rounds, settle_seconds(2))
             wins = sum(b < a for a, b in zip(t1, t2))
             add(f"{name}: O2 at 2 threads beats 1 thread in every round",
                 "1 vs 2", f"1 thread {' '.join(f'{t:.3f}' for t in t1)}; "

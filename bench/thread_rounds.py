@@ -21,7 +21,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from lenet_bench import median  # noqa: E402
+from paired_rounds import median  # noqa: E402
 
 WORKLOADS = {
     "lenet": ["examples/lenet/lenet5.mlir",

@@ -10,14 +10,17 @@ Quick Start train step (value_and_grad + optimizer) under @ms.jit (GRAPH,
 default jit_level O2: one native function per step) and in PyNative mode
 (the tape). PyTorch (Debian's python3-torch) runs the same step eagerly
 (zero_grad, forward, cross_entropy, backward, SGD.step) in a subprocess
-with torch.set_num_threads and the environment of bench/compare_peers.py.
-Every figure is the median of --reps steps after a warm-up; the ratio is
-torch time / ms time from this same run. Prints a markdown table with the
-targets of issue 15 marked met or missed.
+that stays loaded (bench/peer_server.py), with torch.set_num_threads and
+the environment of bench/compare_peers.py.
+
+ms and PyTorch take turns in --rounds paired rounds (each going first in
+every other round), each timing the median of --reps steps after a
+warm-up; the ratio is the median of the rounds' torch time / ms time, so
+one slow spell of a shared machine cannot decide it. Prints a markdown
+table with the targets of issue 15 marked met or missed.
 """
 import argparse
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -25,48 +28,14 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "examples", "python"))
-from compare_peers import peer_env  # noqa: E402
 from median_time import median_ms  # noqa: E402
+from paired_rounds import Peer, median, paired, settle_seconds  # noqa: E402
 
-TORCH = r"""
-import sys
-import numpy as np
-import torch
-sys.path.insert(0, sys.argv[4])
-sys.path.insert(0, sys.argv[5])
-from median_time import median_ms
-from train_torch import LeNet5
-workload, threads, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-torch.set_num_threads(threads)
-torch.manual_seed(0)
-rng = np.random.default_rng(0)
-if workload == "mlp64":
-    net = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(784, 512), torch.nn.ReLU(),
-                              torch.nn.Linear(512, 512), torch.nn.ReLU(), torch.nn.Linear(512, 10))
-    x = torch.from_numpy(rng.random((64, 1, 28, 28), dtype=np.float32))
-else:
-    net = LeNet5()
-    x = torch.from_numpy(rng.random((64, 1, 32, 32), dtype=np.float32))
-y = torch.from_numpy(rng.integers(0, 10, 64)).long()
-opt = torch.optim.SGD(net.parameters(), 0.01)
-def step():
-    opt.zero_grad()
-    loss = torch.nn.functional.cross_entropy(net(x), y)
-    loss.backward()
-    opt.step()
-print(median_ms(step, reps, max(5, reps // 10)))
-"""
-
-
-def torch_ms(workload, threads, reps):
-    out = subprocess.run(
-        [sys.executable, "-c", TORCH, workload, str(threads), str(reps),
-         HERE, os.path.join(HERE, "..", "examples", "lenet")],
-        env=peer_env(threads), capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
-
-
-def ms_ms(workload, mode, threads, reps):
+def ms_step(workload, mode, threads):
+    """ms's train step of `workload` in `mode`, compiled and warm, and a
+    function that restores the weights it started from (each timing starts
+    there, as PyTorch's does: thousands of steps on one batch drive the
+    gradients towards denormals, which are slow)."""
     import msmlir as ms
     from msmlir import Tensor, nn
     ms.set_context(mode=ms.PYNATIVE_MODE, jit_level="",
@@ -94,7 +63,14 @@ def ms_ms(workload, mode, threads, reps):
 
     if mode == "graph":
         step = ms.jit(step)
-    return median_ms(lambda: step(x, y), reps, max(5, reps // 10))
+    params = net.trainable_params()
+    initial = [p.asnumpy().copy() for p in params]
+
+    def reset():
+        for p, value in zip(params, initial):
+            p.set_data(Tensor(value))
+    step(x, y)
+    return lambda: step(x, y), reset
 
 
 TARGETS = {
@@ -107,30 +83,53 @@ TARGETS = {
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--reps", type=int, default=200)
+    p.add_argument("--reps", type=int, default=200,
+                   help="steps per timing (default 200)")
+    p.add_argument("--rounds", type=int, default=5,
+                   help="paired rounds per ratio (default 5)")
     p.add_argument("--threads", default="1,2")
     args = p.parse_args()
+    warmup = max(5, args.reps // 10)
     rows = []
     for threads in [int(t) for t in args.threads.split(",")]:
-        for workload in ("mlp64", "lenet64"):
-            t = torch_ms(workload, threads, args.reps)
-            for mode in ("graph", "pynative"):
-                m = ms_ms(workload, mode, threads, args.reps)
-                target = TARGETS.get((workload, mode))
-                verdict = ""
-                if target:
-                    verdict = (f"{target[0]}: "
-                               f"{'met' if t / m >= target[1] else 'missed'}")
-                rows.append((workload, threads, mode, m, t, t / m, verdict))
-                print(f"{workload} {threads} thread(s) {mode}: ms {m:.3f} ms,"
-                      f" torch {t:.3f} ms, ratio {t / m:.2f}", flush=True)
+        peer = Peer(threads)
+        try:
+            for workload in ("mlp64", "lenet64"):
+                def torch_ms():
+                    return peer.time(f"{workload}-train", "torch", args.reps)
+                for mode in ("graph", "pynative"):
+                    step, reset = ms_step(workload, mode, threads)
+
+                    def ms_ms():
+                        reset()
+                        return median_ms(step, args.reps, warmup)
+                    ms_t, torch_t, r = paired(ms_ms, torch_ms, args.rounds,
+                                              settle_seconds(threads))
+                    rows.append(row(workload, threads, mode, ms_t, torch_t, r))
+        finally:
+            peer.close()
     print()
     print("| workload | threads | ms mode | ms (ms/step) | PyTorch eager "
-          "(ms/step) | torch / ms | target |")
-    print("|---|---|---|---|---|---|---|")
-    for w, th, mode, m, t, r, verdict in rows:
-        print(f"| {w} | {th} | {mode} | {m:.3f} | {t:.3f} | {r:.2f} | "
-              f"{verdict} |")
+          "(ms/step) | torch / ms (median of rounds) | rounds' range | "
+          "target |")
+    print("|---|---|---|---|---|---|---|---|")
+    for cells in rows:
+        print("| " + " | ".join(cells) + " |")
+
+
+def row(workload, threads, mode, ms_t, torch_t, ratio):
+    """One table row (printed as it comes, too)."""
+    target = TARGETS.get((workload, mode))
+    verdict = ""
+    if target:
+        verdict = f"{target[0]}: {'met' if ratio >= target[1] else 'missed'}"
+    ratios = [t / m for m, t in zip(ms_t, torch_t)]
+    print(f"{workload} {threads} thread(s) {mode}: ms {median(ms_t):.3f} ms,"
+          f" torch {median(torch_t):.3f} ms, ratio {ratio:.2f} (rounds "
+          + " ".join(f"{q:.2f}" for q in ratios) + ")", flush=True)
+    return (workload, str(threads), mode, f"{median(ms_t):.3f}",
+            f"{median(torch_t):.3f}", f"{ratio:.2f}",
+            f"{min(ratios):.2f}-{max(ratios):.2f}", verdict)
 
 
 if __name__ == "__main__":
