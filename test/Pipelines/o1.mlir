@@ -1,6 +1,6 @@
 // O1: the matmul on register tiles like every level's (weights streamed by
 // rows), then fusion: transpose back, bias and relu in one loop nest.
-// RUN: ms-opt %s --pass-pipeline="builtin.module(canonicalize,convert-ms-to-linalg{conv-as-matmul},ms-decompose-aggregates,ms-vectorize-convs,ms-transpose-matmul-operands,canonicalize,ms-vectorize-matmuls{num-threads=1},func.func(linalg-generalize-named-ops),ms-contraction-to-fma,ms-interchange-contractions,canonicalize,linalg-fuse-elementwise-ops,canonicalize,ms-collapse-transposes,ms-fuse-batch-loops,canonicalize,ms-vectorize-pooling,canonicalize)" | FileCheck %s
+// RUN: ms-opt %s --pass-pipeline="builtin.module(canonicalize,convert-ms-to-linalg{conv-as-matmul},ms-decompose-aggregates,ms-vectorize-convs,ms-transpose-matmul-operands,canonicalize,ms-vectorize-matmuls{num-threads=1 vector-registers=16},func.func(linalg-generalize-named-ops),ms-contraction-to-fma,ms-interchange-contractions,canonicalize,linalg-fuse-elementwise-ops,canonicalize,ms-collapse-transposes,ms-fuse-batch-loops,canonicalize,ms-vectorize-pooling,canonicalize)" | FileCheck %s
 // RUN: ms-opt %s --ms-pipeline-O1 | FileCheck %s --check-prefix=LLVM
 
 // CHECK-LABEL: func @construct

@@ -1,7 +1,7 @@
 // O2: register-tiled vectorized matmul (vector.contract, then vector.fma),
 // rows split over threads (scf.forall, then omp.parallel/omp.wsloop), on a
 // shape no tile divides evenly (batch 37, 300 -> 70, and 300 -> 71).
-// RUN: ms-opt %s --pass-pipeline="builtin.module(canonicalize,convert-ms-to-linalg,ms-decompose-aggregates,ms-transpose-matmul-operands,canonicalize,ms-vectorize-matmuls{num-threads=2 vector-lanes=8 l1-kib=32 l2-kib=512})" | FileCheck %s --check-prefix=VEC
+// RUN: ms-opt %s --pass-pipeline="builtin.module(canonicalize,convert-ms-to-linalg,ms-decompose-aggregates,ms-transpose-matmul-operands,canonicalize,ms-vectorize-matmuls{num-threads=2 vector-lanes=8 vector-registers=16 l1-kib=32 l2-kib=512})" | FileCheck %s --check-prefix=VEC
 // RUN: ms-opt %s --ms-pipeline-O2=num-threads=2 | FileCheck %s --check-prefix=LLVM
 // RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 | FileCheck %s --check-prefix=SERIAL
 

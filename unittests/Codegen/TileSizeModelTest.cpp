@@ -64,9 +64,31 @@ TEST(TileSizeModelTest, MatmulMicroTileTakesFullWidthAvx512Vectors) {
 TEST(TileSizeModelTest, MatmulMicroTileFollowsTheVectorWidth) {
   EXPECT_EQ(chooseMatmulTiles(kSse, 64, 64, 64).microCols, 8);
   EXPECT_EQ(chooseMatmulTiles(kSse, 64, 64, 64).microRows, 6);
-  MatmulTiles wide = chooseMatmulTiles(target(16, 32), 64, 64, 64);
+  MatmulTiles wide = chooseMatmulTiles(target(16, 32), 512, 64, 64);
   EXPECT_EQ(wide.microCols, 32);
   EXPECT_EQ(wide.microRows, 6);
+}
+
+TEST(TileSizeModelTest, FewRowTilesTakeATallerTileThatDividesThem) {
+  CpuModel zen5 = kAvx512;
+  zen5.matmulLanes = 16;
+  // A dense layer's input gradient dy W at batch 64: 8 rows, not ten 6-row
+  // tiles and a 4-row one; over 2 threads, 32 rows each, still 8.
+  EXPECT_EQ(chooseMatmulTiles(zen5, 64, 512, 512).microRows, 8);
+  EXPECT_EQ(chooseMatmulTiles(zen5, 64, 512, 512, 2).microRows, 8);
+  // 70 rows: 14 on one thread, 7 for each thread's 35.
+  EXPECT_EQ(chooseMatmulTiles(zen5, 70, 512, 512).microRows, 14);
+  EXPECT_EQ(chooseMatmulTiles(zen5, 70, 512, 512, 2).microRows, 7);
+  EXPECT_EQ(chooseMatmulTiles(zen5, 10, 64, 84).microRows, 10);
+  // Rows 6 divides, many row tiles, or no taller divisor: 6.
+  EXPECT_EQ(chooseMatmulTiles(zen5, 120, 64, 400).microRows, 6);
+  EXPECT_EQ(chooseMatmulTiles(zen5, 512, 512, 64).microRows, 6);
+  EXPECT_EQ(chooseMatmulTiles(zen5, 37, 64, 64).microRows, 6);
+  // Rows that do not split evenly over the threads are not tiled per
+  // thread (they run as chunks of whole tiles and a serial tail).
+  EXPECT_EQ(chooseMatmulTiles(zen5, 65, 64, 64, 2).microRows, 13);
+  // AVX2's 16 registers hold no taller tile.
+  EXPECT_EQ(chooseMatmulTiles(kAvx2, 64, 512, 512).microRows, 6);
 }
 
 TEST(TileSizeModelTest, FewRowMatmulsPutTheAccumulatorsInColumns) {

@@ -473,12 +473,6 @@ struct MSVectorizeMatmulsPass
       auto rhs = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
       int64_t rows = lhs.getDimSize(0), k = lhs.getDimSize(1);
       int64_t cols = rhs.getDimSize(1);
-      ms::MatmulTiles tiles = ms::chooseMatmulTiles(cpu, rows, cols, k);
-      int64_t rhsRowLength =
-          ms::choosePaddedRowLength(cpu, tiles, rows, cols, k);
-      if (rhsRowLength != cols)
-        readRhsFromPaddedRows(op, rhsRowLength);
-      op->setAttr(kIdAttr, IntegerAttr::get(IntegerType::get(op.getContext(), 64), id));
       // A matmul already inside a parallel loop (an im2col conv's loop over
       // the batch) gets no threads of its own, nor does a small one that
       // a sequential loop runs again and again.
@@ -488,6 +482,13 @@ struct MSVectorizeMatmulsPass
               : ms::chooseMatmulThreads(
                     rows, cols, k, bool(op->getParentOfType<scf::ForOp>()),
                     numThreads);
+      ms::MatmulTiles tiles =
+          ms::chooseMatmulTiles(cpu, rows, cols, k, threads);
+      int64_t rhsRowLength =
+          ms::choosePaddedRowLength(cpu, tiles, rows, cols, k);
+      if (rhsRowLength != cols)
+        readRhsFromPaddedRows(op, rhsRowLength);
+      op->setAttr(kIdAttr, IntegerAttr::get(IntegerType::get(op.getContext(), 64), id));
       ScheduleWriter writer(tiling, id, tiles, k, threads);
       // Recorded as run: a matmul too small to share runs on one thread.
       bool shared = writer.threadSplit(rows, cols) !=

@@ -123,6 +123,24 @@ func.func @whole_register_remainders(%a: tensor<6x64xf32>, %b: tensor<64x24xf32>
 
 // -----
 
+// 64 rows with AVX-512's 32 registers: 6-row tiles would leave one of 4
+// rows, so the tiles are 8 rows tall (chooseDividingRowTile); with 16
+// registers, 6 rows and a 4-row tail.
+// WIDE-LABEL: func @dividing_rows
+// WIDE-SAME: micro_tile = array<i64: 8, 32>
+// WIDE: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// WIDE-NOT: vector<4x1xf32>
+// SERIAL-LABEL: func @dividing_rows
+// SERIAL-SAME: micro_tile = array<i64: 6, 16>
+// SERIAL: vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
+// SERIAL: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+func.func @dividing_rows(%a: tensor<64x32xf32>, %b: tensor<32x32xf32>, %acc: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x32xf32>) outs(%acc : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %m : tensor<64x32xf32>
+}
+
+// -----
+
 // B's rows 2 KiB apart (512 columns): the 64 rows of each micro-panel would
 // fall in 2 of a 4 KiB way's 64 line offsets, 32 lines to an 8-way set. The
 // matmul reads B from a copy with rows one line longer (528: every offset),

@@ -56,9 +56,10 @@ struct MatmulTiles {
   int64_t unrollK;    // unroll of the K loop
 };
 
-/// Tiles for a [rows x k] * [k x cols] matmul on `cpu`.
+/// Tiles for a [rows x k] * [k x cols] matmul on `cpu`, whose rows split
+/// over `threads` threads (chooseMatmulThreads).
 MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
-                              int64_t k);
+                              int64_t k, unsigned threads = 1);
 
 /// Where the last vector of a matmul's columns starts when the columns past
 /// the last whole vector of `lanes` are a length LLVM would assemble lane by
