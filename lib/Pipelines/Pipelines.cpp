@@ -82,6 +82,11 @@ struct GraphWork {
   /// [in, out] (ms-pack-parameters; the runtime packs them once per bound
   /// buffer) (O2).
   bool packParameters = false;
+  /// Memory planning: a buffer that every iteration of a sequential loop
+  /// allocates afresh and frees (a fused loop over images' per-image
+  /// intermediates, on one thread) is allocated once, before the loop
+  /// (buffer-loop-hoisting) (O2). Parallel loops keep theirs.
+  bool planBuffers = false;
 };
 
 // Each stage below is the same at every level unless `work` says otherwise,
@@ -154,7 +159,7 @@ PipelineStage bufferizeStage(unsigned threads) {
           "ms-lower-vectors,canonicalize"};
 }
 
-PipelineStage loopsStage(unsigned threads) {
+PipelineStage loopsStage(unsigned threads, GraphWork work) {
   // Scalar replacement and invariant code motion. Left out on purpose:
   // affine-loop-fusion puts the matmul's reduction loop back innermost,
   // which LLVM cannot vectorize; affine-loop-tile changed softmax results
@@ -171,6 +176,8 @@ PipelineStage loopsStage(unsigned threads) {
       "affine-scalrep,affine-loop-invariant-code-motion),canonicalize,"
       "lower-affine,";
   loops += threads > 1 ? "scf-forall-to-parallel," : "scf-forall-to-for,";
+  if (work.planBuffers)
+    loops += "func.func(buffer-loop-hoisting),";
   loops += "buffer-deallocation-pipeline,ms-copy-to-linalg,"
            "func.func(convert-linalg-to-loops)";
   if (threads > 1)
@@ -212,7 +219,7 @@ std::vector<PipelineStage> kernelStages(const CompileOptions &options,
           vectorizeStage(threads, work),
           genericStage(threads, work),
           bufferizeStage(threads),
-          loopsStage(threads),
+          loopsStage(threads, work),
           llvmStage(threads)};
 }
 
@@ -227,10 +234,11 @@ std::vector<PipelineStage> o1Stages(const CompileOptions &options) {
 }
 
 std::vector<PipelineStage> o2Stages(const CompileOptions &options) {
-  // Whole-graph work: parameter prepacking. Cross-op tiling would go here,
-  // as stages of its own or GraphWork flags.
+  // Whole-graph work: parameter prepacking and buffer planning. Cross-op
+  // tiling would go here, as stages of its own or GraphWork flags.
   return kernelStages(options, GraphWork{/*fuse=*/true,
-                                        /*packParameters=*/true});
+                                        /*packParameters=*/true,
+                                        /*planBuffers=*/true});
 }
 
 LogicalResult addStages(OpPassManager &pm,

@@ -2,7 +2,8 @@
 // kernels (convs and matmuls on register tiles, pooling and transposes as
 // vectors, contractions as FMAs); O0 runs each op as its own kernel, so it
 // has no fusion across ops (only within one op's lowering); O1 adds fusion (elementwise chains, conv + relu
-// + pool in the conv tiles, batch loops); O2 adds whole-graph work. Threads
+// + pool in the conv tiles, batch loops); O2 adds whole-graph work
+// (parameter prepacking, buffer planning). Threads
 // serve every level.
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,O0
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFUSE
@@ -37,6 +38,8 @@
 // ALL: ms-lower-vectors
 // ALL: convert-linalg-to-affine-loops
 // ALL: affine-scalrep
+// PACK: buffer-loop-hoisting
+// ALL: ownership-based-buffer-deallocation
 // ALL: ms-approximate-transcendentals
 // ALL: reconcile-unrealized-casts
 
@@ -47,8 +50,9 @@
 // O1 and O2 fuse across ops, so they need no within-op fusion.
 // ACROSS-NOT: ms-fuse-within-ops
 
-// Parameter prepacking is whole-graph work: O2 only.
+// Parameter prepacking and buffer planning are whole-graph work: O2 only.
 // NOPACK-NOT: ms-pack-parameters
+// NOPACK-NOT: buffer-loop-hoisting
 
 // THREADS: ms-vectorize-matmuls{{.*}}num-threads=2
 // THREADS: ms-parallelize-generics{{.*}}num-threads=2
