@@ -82,10 +82,10 @@ struct GraphWork {
   /// [in, out] (ms-pack-parameters; the runtime packs them once per bound
   /// buffer) (O2).
   bool packParameters = false;
-  /// Memory planning: a buffer that every iteration of a sequential loop
-  /// allocates afresh and frees (a fused loop over images' per-image
-  /// intermediates, on one thread) is allocated once, before the loop
-  /// (buffer-loop-hoisting) (O2). Parallel loops keep theirs.
+  /// Memory planning: the buffers that every iteration of a loop over
+  /// images allocates afresh and frees (a fused loop's per-image
+  /// intermediates) are allocated once per call on one thread, and once per
+  /// thread with more (ms-chunk-parallel-loops, buffer-loop-hoisting) (O2).
   bool planBuffers = false;
 };
 
@@ -175,6 +175,9 @@ PipelineStage loopsStage(unsigned threads, GraphWork work) {
       "func.func(convert-linalg-to-affine-loops,"
       "affine-scalrep,affine-loop-invariant-code-motion),canonicalize,"
       "lower-affine,";
+  if (work.planBuffers && threads > 1)
+    // A thread's images as one chunk, so hoisting finds a loop per thread.
+    loops += "ms-chunk-parallel-loops" + threadsOption(threads) + ",";
   loops += threads > 1 ? "scf-forall-to-parallel," : "scf-forall-to-for,";
   if (work.planBuffers)
     loops += "func.func(buffer-loop-hoisting),";

@@ -1,8 +1,8 @@
-// O2's buffer planning: on one thread, the loop over images that O1 fuses a
-// conv's layers into allocates each image's intermediates once, before the
-// loop (buffer-loop-hoisting), instead of allocating and freeing them for
-// every image. O1 keeps them in the loop; so does O2 on two threads, where
-// the images run in parallel and each needs its own.
+// O2's buffer planning: the loop over images that O1 fuses a conv's layers
+// into allocates each image's intermediates once per call on one thread
+// (buffer-loop-hoisting), and once per thread on two, where each thread
+// takes one chunk of consecutive images (ms-chunk-parallel-loops), instead
+// of allocating and freeing them for every image, as O1 does.
 // RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 --mlir-print-ir-after=buffer-loop-hoisting -o /dev/null 2>&1 | FileCheck %s --check-prefix=O2
 // RUN: ms-opt %s --ms-pipeline-O1=num-threads=1 --mlir-print-ir-after=scf-forall-to-for -o /dev/null 2>&1 | FileCheck %s --check-prefix=O1
 // RUN: ms-opt %s --ms-pipeline-O2=num-threads=2 --mlir-print-ir-after=buffer-loop-hoisting -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARALLEL
@@ -22,9 +22,13 @@
 // O1: memref.alloc() {{.*}} : memref<16x2x2xf32>
 
 // PARALLEL-LABEL: func.func @construct
-// PARALLEL: scf.parallel
-// PARALLEL-NEXT: memref.alloc() {{.*}} : memref<6x8x8xf32>
-// PARALLEL: memref.alloc() {{.*}} : memref<1x6x4x4xf32>
+// PARALLEL: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c2
+// PARALLEL: memref.alloc() {{.*}} : memref<6x8x8xf32>
+// PARALLEL-NEXT: memref.alloc() {{.*}} : memref<1x6x4x4xf32>
+// PARALLEL-NEXT: memref.alloc() {{.*}} : memref<16x2x2xf32>
+// PARALLEL-NEXT: scf.for
+// PARALLEL-NOT: memref.alloc
+// PARALLEL: return
 func.func @construct(%x: tensor<4x1x12x12xf32>,
                      %w: tensor<6x1x5x5xf32> {ms.param = "conv1.weight"},
                      %w2: tensor<16x6x3x3xf32> {ms.param = "conv2.weight"})

@@ -15,6 +15,8 @@
 // RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACROSS
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=2 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SERIAL
+// RUN: ms-opt %s --ms-pipeline-O2=num-threads=2 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN2
+// RUN: ms-opt %s --ms-pipeline-O1=num-threads=2 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 
 // ALL: ms-start-collectives-early
 // ALL: convert-ms-to-linalg{conv-as-matmul=true}
@@ -53,6 +55,11 @@
 // Parameter prepacking and buffer planning are whole-graph work: O2 only.
 // NOPACK-NOT: ms-pack-parameters
 // NOPACK-NOT: buffer-loop-hoisting
+// NOPACK-NOT: ms-chunk-parallel-loops
+// With threads, each thread's images become one chunk first.
+// PLAN2: ms-chunk-parallel-loops{num-threads=2}
+// PLAN2-NEXT: scf-forall-to-parallel
+// PLAN2: buffer-loop-hoisting
 
 // THREADS: ms-vectorize-matmuls{{.*}}num-threads=2
 // THREADS: ms-parallelize-generics{{.*}}num-threads=2

@@ -361,6 +361,27 @@ def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def MSChunkParallelLoops : Pass<"ms-chunk-parallel-loops"> {
+  let summary = "One chunk of a buffer-allocating parallel loop per thread";
+  let description = [{
+    Rewrites a bufferized, one-dimensional, outermost `scf.forall` of more
+    iterations than `num-threads` whose body allocates (a fused loop over images, with
+    each image's intermediates) into an `scf.forall` of `num-threads`
+    chunks, each an `scf.for` over its consecutive iterations, as OpenMP's
+    static schedule would share them out. `buffer-loop-hoisting` can then
+    allocate the buffers once per thread instead of once per iteration
+    (O2's buffer planning). Loops without allocations, or with no more
+    iterations than threads (a matmul's row split), are left alone. Every
+    iteration still runs the same body once, so the results do not change.
+  }];
+  let options = [
+    Option<"numThreads", "num-threads", "unsigned", "2",
+           "Chunks (threads) to split each loop into">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def MSOmpLoopsNowait : Pass<"ms-omp-loops-nowait"> {
   let summary = "No barrier for a worksharing loop that ends its parallel "
                 "region";
