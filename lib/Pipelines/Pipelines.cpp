@@ -84,8 +84,7 @@ struct GraphWork {
   bool packParameters = false;
   /// Memory planning: the buffers that every iteration of a loop over
   /// images allocates afresh and frees (a fused loop's per-image
-  /// intermediates) are allocated once per call on one thread, and once per
-  /// thread with more (ms-chunk-parallel-loops, buffer-loop-hoisting) (O2).
+  /// intermediates) are allocated once per thread (ms-plan-buffers) (O2).
   bool planBuffers = false;
 };
 
@@ -175,12 +174,9 @@ PipelineStage loopsStage(unsigned threads, GraphWork work) {
       "func.func(convert-linalg-to-affine-loops,"
       "affine-scalrep,affine-loop-invariant-code-motion),canonicalize,"
       "lower-affine,";
-  if (work.planBuffers && threads > 1)
-    // A thread's images as one chunk, so hoisting finds a loop per thread.
-    loops += "ms-chunk-parallel-loops" + threadsOption(threads) + ",";
-  loops += threads > 1 ? "scf-forall-to-parallel," : "scf-forall-to-for,";
   if (work.planBuffers)
-    loops += "func.func(buffer-loop-hoisting),";
+    loops += "ms-plan-buffers" + threadsOption(threads) + ",";
+  loops += threads > 1 ? "scf-forall-to-parallel," : "scf-forall-to-for,";
   loops += "buffer-deallocation-pipeline,ms-copy-to-linalg,"
            "func.func(convert-linalg-to-loops)";
   if (threads > 1)

@@ -1,11 +1,10 @@
 // O2's buffer planning: the loop over images that O1 fuses a conv's layers
-// into allocates each image's intermediates once per call on one thread
-// (buffer-loop-hoisting), and once per thread on two, where each thread
-// takes one chunk of consecutive images (ms-chunk-parallel-loops), instead
-// of allocating and freeing them for every image, as O1 does.
-// RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 --mlir-print-ir-after=buffer-loop-hoisting -o /dev/null 2>&1 | FileCheck %s --check-prefix=O2
+// into allocates each image's intermediates once per thread, each thread
+// taking one chunk of consecutive images (ms-plan-buffers), instead of
+// allocating and freeing them for every image, as O1 does.
+// RUN: ms-opt %s --ms-pipeline-O2=num-threads=1 --mlir-print-ir-after=ms-plan-buffers -o /dev/null 2>&1 | FileCheck %s --check-prefix=O2
 // RUN: ms-opt %s --ms-pipeline-O1=num-threads=1 --mlir-print-ir-after=scf-forall-to-for -o /dev/null 2>&1 | FileCheck %s --check-prefix=O1
-// RUN: ms-opt %s --ms-pipeline-O2=num-threads=2 --mlir-print-ir-after=buffer-loop-hoisting -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARALLEL
+// RUN: ms-opt %s --ms-pipeline-O2=num-threads=2 --mlir-print-ir-after=ms-plan-buffers -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARALLEL
 
 // O2-LABEL: func.func @construct
 // O2: memref.alloc() {{.*}} : memref<6x8x8xf32>
@@ -22,7 +21,7 @@
 // O1: memref.alloc() {{.*}} : memref<16x2x2xf32>
 
 // PARALLEL-LABEL: func.func @construct
-// PARALLEL: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c2
+// PARALLEL: scf.forall (%{{.*}}) in (2) {
 // PARALLEL: memref.alloc() {{.*}} : memref<6x8x8xf32>
 // PARALLEL-NEXT: memref.alloc() {{.*}} : memref<1x6x4x4xf32>
 // PARALLEL-NEXT: memref.alloc() {{.*}} : memref<16x2x2xf32>

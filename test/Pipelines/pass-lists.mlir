@@ -40,7 +40,7 @@
 // ALL: ms-lower-vectors
 // ALL: convert-linalg-to-affine-loops
 // ALL: affine-scalrep
-// PACK: buffer-loop-hoisting
+// PACK: ms-plan-buffers{num-threads=1}
 // ALL: ownership-based-buffer-deallocation
 // ALL: ms-approximate-transcendentals
 // ALL: reconcile-unrealized-casts
@@ -54,12 +54,9 @@
 
 // Parameter prepacking and buffer planning are whole-graph work: O2 only.
 // NOPACK-NOT: ms-pack-parameters
-// NOPACK-NOT: buffer-loop-hoisting
-// NOPACK-NOT: ms-chunk-parallel-loops
-// With threads, each thread's images become one chunk first.
-// PLAN2: ms-chunk-parallel-loops{num-threads=2}
+// NOPACK-NOT: ms-plan-buffers
+// PLAN2: ms-plan-buffers{num-threads=2}
 // PLAN2-NEXT: scf-forall-to-parallel
-// PLAN2: buffer-loop-hoisting
 
 // THREADS: ms-vectorize-matmuls{{.*}}num-threads=2
 // THREADS: ms-parallelize-generics{{.*}}num-threads=2

@@ -361,22 +361,26 @@ def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
                            "mlir::tensor::TensorDialect"];
 }
 
-def MSChunkParallelLoops : Pass<"ms-chunk-parallel-loops"> {
-  let summary = "One chunk of a buffer-allocating parallel loop per thread";
+def MSPlanBuffers : Pass<"ms-plan-buffers"> {
+  let summary = "Allocate a loop over images' per-image buffers once per "
+                "thread";
   let description = [{
-    Rewrites a bufferized, one-dimensional, outermost `scf.forall` of more
-    iterations than `num-threads` whose body allocates (a fused loop over images, with
-    each image's intermediates) into an `scf.forall` of `num-threads`
-    chunks, each an `scf.for` over its consecutive iterations, as OpenMP's
-    static schedule would share them out. `buffer-loop-hoisting` can then
-    allocate the buffers once per thread instead of once per iteration
-    (O2's buffer planning). Loops without allocations, or with no more
-    iterations than threads (a matmul's row split), are left alone. Every
-    iteration still runs the same body once, so the results do not change.
+    O2's buffer planning. A bufferized, one-dimensional, outermost
+    `scf.forall` whose body allocates (a fused loop over images, with each
+    image's intermediates) becomes one chunk of consecutive iterations per
+    thread, an `scf.for` in an `scf.forall` of `num-threads` iterations (as
+    OpenMP's static schedule would share them out; on one thread, just the
+    `scf.for`). The body's static allocations that nothing frees inside it
+    then move out of the `scf.for`: each thread allocates them once per
+    call instead of once per image. LeNet-5's inference at batch 64 took
+    0.284-0.288 ms instead of 0.292-0.294 on one thread, 0.174-0.176
+    instead of 0.183-0.189 on two. Every iteration still runs the same body
+    once, and no iteration reads what another wrote into those buffers, so
+    the results do not change.
   }];
   let options = [
-    Option<"numThreads", "num-threads", "unsigned", "2",
-           "Chunks (threads) to split each loop into">,
+    Option<"numThreads", "num-threads", "unsigned", "1",
+           "Threads the loops' iterations are shared out over">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::scf::SCFDialect"];
