@@ -36,6 +36,14 @@ from chain_ops import chain  # noqa: E402
 from train_torch import LeNet5  # noqa: E402
 
 
+def seed_mlp():
+    """The seed MLP in PyTorch: flatten, 784-512, relu, 512-512, relu,
+    512-10."""
+    return torch.nn.Sequential(
+        torch.nn.Flatten(), torch.nn.Linear(784, 512), torch.nn.ReLU(),
+        torch.nn.Linear(512, 512), torch.nn.ReLU(), torch.nn.Linear(512, 10))
+
+
 def mlp(batch):
     rng = np.random.default_rng(0)
     shapes = [(784, 512), (512, 512), (512, 10)]
@@ -51,9 +59,7 @@ def mlp(batch):
                 h = np.maximum(h, 0)
         return h
 
-    net = torch.nn.Sequential(
-        torch.nn.Flatten(), torch.nn.Linear(784, 512), torch.nn.ReLU(),
-        torch.nn.Linear(512, 512), torch.nn.ReLU(), torch.nn.Linear(512, 10))
+    net = seed_mlp()
     tx = torch.from_numpy(x)
 
     def run_torch():
@@ -94,10 +100,7 @@ def train(workload):
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     if workload == "mlp64-train":
-        net = torch.nn.Sequential(
-            torch.nn.Flatten(), torch.nn.Linear(784, 512), torch.nn.ReLU(),
-            torch.nn.Linear(512, 512), torch.nn.ReLU(),
-            torch.nn.Linear(512, 10))
+        net = seed_mlp()
         x = torch.from_numpy(rng.random((64, 1, 28, 28), dtype=np.float32))
     else:
         net = LeNet5()

@@ -103,12 +103,12 @@ struct MSPlanBuffersPass : ms::impl::MSPlanBuffersBase<MSPlanBuffersPass> {
     int64_t threads = std::max(1u, unsigned(numThreads));
     SmallVector<std::pair<scf::ForallOp, int64_t>> loops;
     getOperation()->walk([&](scf::ForallOp loop) {
-      if (std::optional<int64_t> iterations = plannableIterations(loop))
+      // No more iterations than threads: one per thread already.
+      std::optional<int64_t> iterations = plannableIterations(loop);
+      if (iterations && *iterations > threads)
         loops.push_back({loop, *iterations});
     });
     for (auto [loop, iterations] : loops) {
-      if (iterations <= threads)
-        continue; // one iteration per thread already
       scf::ForOp sequential = chunk(loop, iterations, threads);
       loop.erase();
       hoistAllocations(sequential);

@@ -124,6 +124,13 @@ CpuModel detectHost() {
   return cpu;
 }
 
+/// The accumulator rows `registers` vector registers hold in a register
+/// tile `microCols` wide: one row each, less one broadcast and two loads.
+int64_t accumulatorRows(const CpuModel &cpu, int64_t registers,
+                        int64_t microCols) {
+  return std::max<int64_t>(1, (registers - 4) / (microCols / cpu.matmulLanes));
+}
+
 /// The height of the register tiles for `rows` rows, given the default
 /// `tiles`. Where the default height does not divide a few row tiles'
 /// worth of rows, the last tile is shorter and runs on fewer accumulators
@@ -138,10 +145,7 @@ int64_t chooseDividingRowTile(const CpuModel &cpu, int64_t rows,
   constexpr int64_t kFewRowTiles = 16;
   if (rows % tiles.microRows == 0 || rows > kFewRowTiles * tiles.microRows)
     return tiles.microRows;
-  int64_t vectorsPerRow = tiles.microCols / cpu.matmulLanes;
-  // As in chooseMatmulTiles: one broadcast and two loads besides the
-  // accumulators.
-  int64_t tallest = (int64_t(cpu.vectorRegisters) - 4) / vectorsPerRow;
+  int64_t tallest = accumulatorRows(cpu, cpu.vectorRegisters, tiles.microCols);
   for (int64_t height = tallest; height > tiles.microRows; --height)
     if (rows % height == 0)
       return height;
@@ -165,9 +169,8 @@ MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
   tiles.microCols = 2 * cpu.matmulLanes;
   // AVX2's 16 registers even with more: a 14x16 tile in AVX-512's 32 ran the
   // seed MLP no faster (0.76-0.79 ms either way).
-  unsigned registers = std::min(cpu.vectorRegisters, 16u);
-  tiles.microRows = std::max<int64_t>(
-      1, (registers - 4) / (tiles.microCols / cpu.matmulLanes));
+  tiles.microRows = accumulatorRows(cpu, std::min(cpu.vectorRegisters, 16u),
+                                    tiles.microCols);
   if (rows >= 1 && rows < tiles.microRows)
     return chooseSmallRowTiles(cpu, rows, cols, k);
   // Rows that split evenly over the threads are tiled per thread.

@@ -488,7 +488,8 @@ struct MSVectorizeMatmulsPass
           ms::choosePaddedRowLength(cpu, tiles, rows, cols, k);
       if (rhsRowLength != cols)
         readRhsFromPaddedRows(op, rhsRowLength);
-      op->setAttr(kIdAttr, IntegerAttr::get(IntegerType::get(op.getContext(), 64), id));
+      op->setAttr(kIdAttr,
+                  IntegerAttr::get(IntegerType::get(op.getContext(), 64), id));
       ScheduleWriter writer(tiling, id, tiles, k, threads);
       // Recorded as run: a matmul too small to share runs on one thread.
       bool shared = writer.threadSplit(rows, cols) !=
