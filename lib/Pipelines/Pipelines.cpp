@@ -142,7 +142,12 @@ PipelineStage genericStage(unsigned threads, GraphWork work) {
   return {"linalg-generic", generic};
 }
 
-PipelineStage bufferizeStage(unsigned threads) {
+PipelineStage bufferizeStage(unsigned threads, GraphWork work) {
+  // An elementwise consumer of a matmul's zero-start tiles (a weight's SGD
+  // update) is applied in those tiles, while they are in registers (the
+  // accumulators hoisted out of the K loops first).
+  std::string epilogues =
+      work.fuse ? ",ms-fuse-tile-epilogues,canonicalize" : "";
   return {"bufferize",
           "ms-emit-c-interface,"
           "one-shot-bufferize{bufferize-function-boundaries "
@@ -155,7 +160,8 @@ PipelineStage bufferizeStage(unsigned threads) {
               threadsOption(threads) +
               ",fold-memref-alias-ops,cse,"
           "canonicalize,"
-          "ms-lower-vectors,canonicalize"};
+          "ms-lower-vectors,canonicalize" +
+              epilogues};
 }
 
 PipelineStage loopsStage(unsigned threads, GraphWork work) {
@@ -217,7 +223,7 @@ std::vector<PipelineStage> kernelStages(const CompileOptions &options,
           toLinalgStage(),
           vectorizeStage(threads, work),
           genericStage(threads, work),
-          bufferizeStage(threads),
+          bufferizeStage(threads, work),
           loopsStage(threads, work),
           llvmStage(threads)};
 }

@@ -1,8 +1,9 @@
 // Each jit_level's pass list. Every level compiles the same vectorized
 // kernels (convs and matmuls on register tiles, pooling and transposes as
 // vectors, contractions as FMAs); O0 runs each op as its own kernel, so it
-// has no fusion across ops (only within one op's lowering); O1 adds fusion (elementwise chains, conv + relu
-// + pool in the conv tiles, batch loops); O2 adds whole-graph work
+// has no fusion across ops (only within one op's lowering); O1 adds fusion
+// (elementwise chains, conv + relu + pool in the conv tiles, elementwise
+// epilogues in the matmul tiles, batch loops); O2 adds whole-graph work
 // (parameter prepacking, buffer planning). Threads
 // serve every level.
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,O0
@@ -38,6 +39,7 @@
 // ALL: ms-transposes-to-calls
 // ALL: fold-memref-alias-ops
 // ALL: ms-lower-vectors
+// FUSE: ms-fuse-tile-epilogues
 // ALL: convert-linalg-to-affine-loops
 // ALL: affine-scalrep
 // PACK: ms-plan-buffers{num-threads=1}
@@ -48,6 +50,7 @@
 // NOFUSE-NOT: linalg-fuse-elementwise-ops
 // NOFUSE-NOT: ms-fuse-batch-loops
 // NOFUSE-NOT: pool-epilogues=true
+// NOFUSE-NOT: ms-fuse-tile-epilogues
 
 // O1 and O2 fuse across ops, so they need no within-op fusion.
 // ACROSS-NOT: ms-fuse-within-ops

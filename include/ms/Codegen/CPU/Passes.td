@@ -361,6 +361,28 @@ def MSParallelizeGenerics : Pass<"ms-parallelize-generics"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def MSFuseTileEpilogues : Pass<"ms-fuse-tile-epilogues"> {
+  let summary = "Apply an elementwise consumer in the vector tiles that "
+                "write its input";
+  let description = [{
+    O1's register-level epilogue fusion, on bufferized IR. A pointwise
+    `linalg.generic` (all loops parallel, identity maps, or rank-0 scalars,
+    and an arith body) whose input is a local buffer that only full vector
+    tiles write (a matmul's register tiles that start from zero) is applied
+    to each tile where it is written: the tile's value, the other inputs'
+    tiles at the same place, and the body's ops on vectors, written into
+    the generic's outputs. The generic and, when nothing else reads it, the
+    buffer are gone. A weight gradient then never leaves the registers:
+    its SGD update (`w - lr * dw`) happens in the tiles of `x^T dy`.
+    Only function arguments that nothing else writes may be the other
+    inputs and the outputs, so reading them earlier changes nothing. Each
+    element goes through the same ops: results do not change bit for bit.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def MSPlanBuffers : Pass<"ms-plan-buffers"> {
   let summary = "Allocate a loop over images' per-image buffers once per "
                 "thread";
