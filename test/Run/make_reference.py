@@ -416,12 +416,13 @@ CASES = {
         [randn(64, 48), randn(64, 512)], lambda a, b: a.T @ b),
     # An SGD update of a weight gradient dy^T x, w - lr * (dy^T x): O1 and
     # O2 apply it in the matmul's register tiles (ms-fuse-tile-epilogues),
-    # 40 rows as 6-row tiles and a 4-row one, 50 columns as 32 and 18.
+    # on two threads too, where the update alone would be split in row
+    # chunks over the threads.
     "matmul_sgd_update": (
         "ms.matmul %a0, %a1 transpose_a : {t0}, {t1}\n"
-        "  %1 = ms.mul %a3, %0 : {t3}, tensor<40x50xf32>\n"
-        "  %2 = ms.sub %a2, %1 : {t2}, tensor<40x50xf32>",
-        [randn(16, 40), randn(16, 50), randn(40, 50),
+        "  %1 = ms.mul %a3, %0 : {t3}, tensor<128x320xf32>\n"
+        "  %2 = ms.sub %a2, %1 : {t2}, tensor<128x320xf32>",
+        [randn(16, 128), randn(16, 320), randn(128, 320),
          np.array(0.01, dtype=np.float32)],
         lambda dy, x, w, lr: w - lr * (dy.T @ x)),
 }

@@ -6,10 +6,12 @@
 
 #include "ms/Codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -57,10 +59,89 @@ bool isPointwise(linalg::GenericOp op) {
   return true;
 }
 
-/// Something other than `consumer` writes `value` or a view of it.
-bool writtenByOthers(Value value, Operation *consumer) {
+/// A pointwise generic as one op of the function's body: the generic
+/// itself, or a parallel loop whose iterations apply it to chunks of rows
+/// that together cover its buffers (ms-parallelize-generics on several
+/// threads). `inputs` and `outputs` are the whole buffers it works on.
+struct Consumer {
+  linalg::GenericOp generic;
+  Operation *anchor;
+  SmallVector<Value> inputs, outputs;
+
+  bool contains(Operation *op) const { return anchor->isAncestor(op); }
+};
+
+/// The whole buffer `chunk` is iteration `iv`'s chunk of, when `loop`'s
+/// `count` iterations' chunks are consecutive rows that cover it.
+Value chunkedBuffer(memref::SubViewOp chunk, scf::ForallOp loop,
+                    int64_t count) {
+  Value whole = chunk.getSource();
+  auto type = cast<MemRefType>(whole.getType());
+  if (loop->isAncestor(whole.getParentBlock()->getParentOp()) ||
+      !chunk.hasUnitStride() || !type.hasStaticShape() ||
+      chunk.getType().getRank() != type.getRank())
+    return nullptr;
+  ArrayRef<int64_t> sizes = chunk.getStaticSizes();
+  ArrayRef<int64_t> offsets = chunk.getStaticOffsets();
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    if (offsets[d] != 0 || sizes[d] != type.getDimSize(d))
+      return nullptr;
+  if (sizes[0] * count != type.getDimSize(0) || chunk.getOffsets().size() != 1)
+    return nullptr;
+  auto first = chunk.getOffsets()[0].getDefiningOp<affine::AffineApplyOp>();
+  AffineExpr rows = getAffineDimExpr(0, chunk.getContext()) * sizes[0];
+  if (!first || first.getAffineMap().getNumResults() != 1 ||
+      first.getAffineMap().getResult(0) != rows ||
+      first.getMapOperands() != ValueRange(loop.getInductionVars()))
+    return nullptr;
+  return whole;
+}
+
+/// `op` applied chunk by chunk in the iterations of `loop`, which holds
+/// only it and the chunks' views.
+std::optional<Consumer> chunkedConsumer(linalg::GenericOp op,
+                                        scf::ForallOp loop) {
+  if (loop.getRank() != 1 || !loop.getOutputs().empty() ||
+      loop.getMapping().has_value() ||
+      !isa<FunctionOpInterface>(loop->getParentOp()))
+    return std::nullopt;
+  int64_t count = loop.getStaticUpperBound()[0];
+  if (loop.getStaticLowerBound()[0] != 0 || loop.getStaticStep()[0] != 1 ||
+      ShapedType::isDynamic(count))
+    return std::nullopt;
+  for (Operation &inner : loop.getBody()->without_terminator())
+    if (&inner != op.getOperation() &&
+        !isa<memref::SubViewOp, affine::AffineApplyOp>(inner))
+      return std::nullopt;
+  Consumer consumer{op, loop, {}, {}};
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value whole = operand.get();
+    if (auto chunk = whole.getDefiningOp<memref::SubViewOp>())
+      whole = chunkedBuffer(chunk, loop, count);
+    else if (cast<MemRefType>(whole.getType()).getRank() != 0)
+      whole = nullptr;
+    if (!whole)
+      return std::nullopt;
+    (op.isDpsInput(&operand) ? consumer.inputs : consumer.outputs)
+        .push_back(whole);
+  }
+  return consumer;
+}
+
+std::optional<Consumer> asConsumer(linalg::GenericOp op) {
+  if (!isPointwise(op))
+    return std::nullopt;
+  if (isa<FunctionOpInterface>(op->getParentOp()))
+    return Consumer{op, op, op.getDpsInputs(), op.getDpsInits()};
+  if (auto loop = dyn_cast<scf::ForallOp>(op->getParentOp()))
+    return chunkedConsumer(op, loop);
+  return std::nullopt;
+}
+
+/// Something outside `consumer` writes `value` or a view of it.
+bool writtenByOthers(Value value, const Consumer &consumer) {
   for (Operation *user : value.getUsers()) {
-    if (user == consumer)
+    if (consumer.contains(user))
       continue;
     if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
       if (writtenByOthers(view->getResult(0), consumer))
@@ -75,27 +156,33 @@ bool writtenByOthers(Value value, Operation *consumer) {
 }
 
 /// `value` is a function argument that nothing but `consumer` writes.
-bool onlyConsumerWrites(Value value, linalg::GenericOp consumer) {
+bool onlyConsumerWrites(Value value, const Consumer &consumer) {
   auto arg = dyn_cast<BlockArgument>(value);
   return arg &&
          isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) &&
          !writtenByOthers(value, consumer);
 }
 
-/// The tile writes into `buffer`, the input `consumer` reads as its
-/// `tileInput`: a function-local allocation that only full vector tile
-/// writes and reads, all before `consumer`, fill. Empty when not.
+/// Only `consumer` uses `value` at all.
+bool onlyConsumerUses(Value value, const Consumer &consumer) {
+  return llvm::all_of(value.getUsers(),
+                      [&](Operation *user) { return consumer.contains(user); });
+}
+
+/// The tile writes into `buffer`, an input of `consumer`: a function-local
+/// allocation that, outside `consumer`, only full vector tile writes and
+/// reads, all before it, use. Empty when not.
 SmallVector<vector::TransferWriteOp> tileWrites(Value buffer,
-                                               linalg::GenericOp consumer) {
+                                               const Consumer &consumer) {
   SmallVector<vector::TransferWriteOp> writes;
   if (!buffer.getDefiningOp<memref::AllocOp>())
     return {};
-  Block *block = consumer->getBlock();
+  Block *block = consumer.anchor->getBlock();
   for (Operation *user : buffer.getUsers()) {
-    if (user == consumer.getOperation() || isa<memref::DeallocOp>(user))
+    if (consumer.contains(user) || isa<memref::DeallocOp>(user))
       continue;
     Operation *outer = block->findAncestorOpInBlock(*user);
-    if (!outer || !outer->isBeforeInBlock(consumer))
+    if (!outer || !outer->isBeforeInBlock(consumer.anchor))
       return {};
     if (isa<vector::TransferReadOp>(user))
       continue;
@@ -155,16 +242,17 @@ void eraseOverwrittenTiles(Value buffer) {
 /// Applies `consumer`'s body to the tile `write` writes, reading the other
 /// inputs' elements at the same place, and writes the results' tiles into
 /// `consumer`'s outputs.
-void emitEpilogue(vector::TransferWriteOp write, linalg::GenericOp consumer,
+void emitEpilogue(vector::TransferWriteOp write, const Consumer &consumer,
                   unsigned tileInput) {
+  linalg::GenericOp generic = consumer.generic;
   OpBuilder b(write->getContext());
   b.setInsertionPointAfter(write);
   Location loc = write.getLoc();
   VectorType tile = write.getVectorType();
   auto vectorOf = [&](Type scalar) { return tile.clone(scalar); };
   IRMapping map;
-  for (auto [i, input] : llvm::enumerate(consumer.getDpsInputs())) {
-    BlockArgument element = consumer.getBody()->getArgument(i);
+  for (auto [i, input] : llvm::enumerate(consumer.inputs)) {
+    BlockArgument element = generic.getBody()->getArgument(i);
     Value value;
     if (i == tileInput) {
       value = write.getVector();
@@ -179,7 +267,7 @@ void emitEpilogue(vector::TransferWriteOp write, linalg::GenericOp consumer,
     }
     map.map(element, value);
   }
-  for (Operation &inner : consumer.getBody()->without_terminator()) {
+  for (Operation &inner : generic.getBody()->without_terminator()) {
     if (auto constant = dyn_cast<arith::ConstantOp>(inner)) {
       auto splat = DenseElementsAttr::get(
           vectorOf(constant.getType()),
@@ -203,9 +291,8 @@ void emitEpilogue(vector::TransferWriteOp write, linalg::GenericOp consumer,
     Operation *vectorized = b.create(state);
     map.map(inner.getResults(), vectorized->getResults());
   }
-  auto yield = cast<linalg::YieldOp>(consumer.getBody()->getTerminator());
-  for (auto [value, output] :
-       llvm::zip(yield.getValues(), consumer.getDpsInits()))
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  for (auto [value, output] : llvm::zip(yield.getValues(), consumer.outputs))
     vector::TransferWriteOp::create(b, loc, map.lookup(value), output,
                                     write.getIndices(),
                                     write.getInBoundsValues());
@@ -222,31 +309,31 @@ void eraseIfUnread(Value buffer) {
   buffer.getDefiningOp()->erase();
 }
 
-/// Fuses `consumer` into the tiles that write one of its inputs, if one
+/// Fuses `op` into the tiles that write one of its inputs, if one
 /// qualifies.
-bool fuseIntoTiles(linalg::GenericOp consumer) {
-  if (!isPointwise(consumer))
+bool fuseIntoTiles(linalg::GenericOp op) {
+  std::optional<Consumer> consumer = asConsumer(op);
+  if (!consumer)
     return false;
-  for (Value output : consumer.getDpsInits())
-    if (!onlyConsumerWrites(output, consumer) ||
-        !llvm::hasSingleElement(output.getUsers()))
+  for (Value output : consumer->outputs)
+    if (!onlyConsumerWrites(output, *consumer) ||
+        !onlyConsumerUses(output, *consumer))
       return false;
-  for (auto [i, input] : llvm::enumerate(consumer.getDpsInputs())) {
-    SmallVector<vector::TransferWriteOp> writes = tileWrites(input, consumer);
-    if (writes.empty())
+  for (auto [i, input] : llvm::enumerate(consumer->inputs)) {
+    if (tileWrites(input, *consumer).empty())
       continue;
     bool othersReadOnly = llvm::all_of(
-        llvm::enumerate(consumer.getDpsInputs()), [&](auto other) {
+        llvm::enumerate(consumer->inputs), [&](auto other) {
           return other.index() == i ||
-                 onlyConsumerWrites(other.value(), consumer);
+                 onlyConsumerWrites(other.value(), *consumer);
         });
     if (!othersReadOnly)
       return false;
     forwardWrittenTiles(input);
     eraseOverwrittenTiles(input);
-    for (vector::TransferWriteOp write : tileWrites(input, consumer))
-      emitEpilogue(write, consumer, i);
-    consumer.erase();
+    for (vector::TransferWriteOp write : tileWrites(input, *consumer))
+      emitEpilogue(write, *consumer, i);
+    consumer->anchor->erase();
     eraseIfUnread(input);
     return true;
   }

@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace ms {
@@ -292,6 +293,22 @@ struct PendingSchedule {
   }
 };
 
+/// Moves each vectorized K loop's accumulator read and write out of it, so
+/// the tile stays in registers (vector iter_args) across K. On tensors,
+/// before bufferization: the memref hoisting in ms-lower-vectors gives up
+/// on a buffer that any view reads (a consumer split in row chunks over
+/// threads), and the tile then goes through memory at every k.
+void keepAccumulatorsInRegisters(Operation *root) {
+  SmallVector<LoopLikeOpInterface> kLoops;
+  root->walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(kIdAttr))
+      kLoops.push_back(loop);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (LoopLikeOpInterface loop : kLoops)
+    hoistLoopInvariantSubsets(rewriter, loop);
+}
+
 /// What the vectorized tiles need, once for all matmuls.
 constexpr const char *kVectorPatterns =
     "    %funcs = transform.structured.match ops{[\"func.func\"]} in "
@@ -521,6 +538,7 @@ struct MSVectorizeMatmulsPass
     if (failed(ms::applyTransformScript(
             getOperation(), transformScript(vectorization + kVectorPatterns))))
       return signalPassFailure();
+    keepAccumulatorsInRegisters(getOperation());
     getOperation()->walk([](Operation *op) { op->removeAttr(kIdAttr); });
   }
 };

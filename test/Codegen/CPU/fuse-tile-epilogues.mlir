@@ -204,3 +204,86 @@ func.func @written_after(%x: memref<4xf32>, %out: memref<4xf32>,
       : vector<4xf32>, memref<4xf32>
   return
 }
+
+// -----
+
+// On several threads the generic comes split in row chunks, one per
+// iteration of a parallel loop (ms-parallelize-generics). Chunks that
+// together cover the buffers fuse as the whole generic would; chunks that
+// leave rows out do not.
+// CHECK-LABEL: func @chunked
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %[[I:.*]] =
+// CHECK: %[[XT:.*]] = vector.transfer_read %arg0[%[[I]], %{{.*}}]
+// CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %[[XT]] : vector<2x8xf32>
+// CHECK: vector.transfer_write %[[SUM]], %arg1[%[[I]], %{{.*}}]
+// CHECK-NOT: scf.forall
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func @chunks_leave_rows_out
+// CHECK: scf.forall
+// CHECK: linalg.generic
+#rows = affine_map<(d0) -> (d0 * 2)>
+#rows1 = affine_map<(d0) -> (d0 * 1)>
+#id4 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @chunked(%x: memref<4x8xf32>, %out: memref<4x8xf32>,
+                   %v: vector<2x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %g = memref.alloc() : memref<4x8xf32>
+  scf.for %i = %c0 to %c4 step %c2 {
+    vector.transfer_write %v, %g[%i, %c0] {in_bounds = [true, true]}
+        : vector<2x8xf32>, memref<4x8xf32>
+  }
+  scf.forall (%t) in (2) {
+    %first = affine.apply #rows(%t)
+    %gc = memref.subview %g[%first, 0] [2, 8] [1, 1]
+        : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1], offset: ?>>
+    %xc = memref.subview %x[%first, 0] [2, 8] [1, 1]
+        : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1], offset: ?>>
+    %oc = memref.subview %out[%first, 0] [2, 8] [1, 1]
+        : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id4, #id4, #id4],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%gc, %xc : memref<2x8xf32, strided<[8, 1], offset: ?>>,
+                       memref<2x8xf32, strided<[8, 1], offset: ?>>)
+        outs(%oc : memref<2x8xf32, strided<[8, 1], offset: ?>>) {
+    ^bb0(%gi: f32, %xi: f32, %o: f32):
+      %s = arith.addf %gi, %xi : f32
+      linalg.yield %s : f32
+    }
+  }
+  memref.dealloc %g : memref<4x8xf32>
+  return
+}
+func.func @chunks_leave_rows_out(%x: memref<4x8xf32>, %out: memref<4x8xf32>,
+                                 %v: vector<2x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %g = memref.alloc() : memref<4x8xf32>
+  scf.for %i = %c0 to %c4 step %c2 {
+    vector.transfer_write %v, %g[%i, %c0] {in_bounds = [true, true]}
+        : vector<2x8xf32>, memref<4x8xf32>
+  }
+  scf.forall (%t) in (2) {
+    %first = affine.apply #rows1(%t)
+    %gc = memref.subview %g[%first, 0] [1, 8] [1, 1]
+        : memref<4x8xf32> to memref<1x8xf32, strided<[8, 1], offset: ?>>
+    %xc = memref.subview %x[%first, 0] [1, 8] [1, 1]
+        : memref<4x8xf32> to memref<1x8xf32, strided<[8, 1], offset: ?>>
+    %oc = memref.subview %out[%first, 0] [1, 8] [1, 1]
+        : memref<4x8xf32> to memref<1x8xf32, strided<[8, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id4, #id4, #id4],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%gc, %xc : memref<1x8xf32, strided<[8, 1], offset: ?>>,
+                       memref<1x8xf32, strided<[8, 1], offset: ?>>)
+        outs(%oc : memref<1x8xf32, strided<[8, 1], offset: ?>>) {
+    ^bb0(%gi: f32, %xi: f32, %o: f32):
+      %s = arith.addf %gi, %xi : f32
+      linalg.yield %s : f32
+    }
+  }
+  memref.dealloc %g : memref<4x8xf32>
+  return
+}

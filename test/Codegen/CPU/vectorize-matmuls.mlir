@@ -19,8 +19,12 @@
 // CHECK: tensor.extract_slice %[[OUT]][%{{.*}}, 0] [12, 32]
 // CHECK: %[[TILE:.*]] = tensor.extract_slice %{{.*}} [6, 16] [1, 1]
 // CHECK: %[[START:.*]] = vector.transfer_write %[[ZEROS]], %[[TILE]][%c0, %c0]
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[START]]) -> (tensor<6x16xf32>)
+// The K loop carries the tile as a vector (in registers), read before it
+// and written after it.
+// CHECK: %[[ACC:.*]] = vector.transfer_read %[[START]][%c0, %c0]
+// CHECK: %[[K:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %[[START]], %{{.*}} = %[[ACC]]) -> (tensor<6x16xf32>, vector<6x16xf32>)
 // CHECK: vector.contract {{.*}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
+// CHECK: vector.transfer_write %[[K]]#1, %[[K]]#0[%c0, %c0]
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: linalg.matmul
 // SERIAL-LABEL: func @rows

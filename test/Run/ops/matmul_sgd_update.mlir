@@ -16,9 +16,9 @@
 // RUN: %compare --exact %t.pynative.o2.npy %t.graph.npy
 // RUN: ms-run %s --jit-level=O2 --exc-mode=no_sink --input=%S/../reference/matmul_sgd_update/in0.npy --input=%S/../reference/matmul_sgd_update/in1.npy --input=%S/../reference/matmul_sgd_update/in2.npy --input=%S/../reference/matmul_sgd_update/in3.npy --output=%t.nosink.o2.npy
 // RUN: %compare --exact %t.nosink.o2.npy %t.graph.npy
-func.func @construct(%a0: tensor<16x40xf32>, %a1: tensor<16x50xf32>, %a2: tensor<40x50xf32>, %a3: tensor<f32>) -> tensor<40x50xf32> {
-  %0 = ms.matmul %a0, %a1 transpose_a : tensor<16x40xf32>, tensor<16x50xf32>
-  %1 = ms.mul %a3, %0 : tensor<f32>, tensor<40x50xf32>
-  %2 = ms.sub %a2, %1 : tensor<40x50xf32>, tensor<40x50xf32>
-  return %2 : tensor<40x50xf32>
+func.func @construct(%a0: tensor<16x128xf32>, %a1: tensor<16x320xf32>, %a2: tensor<128x320xf32>, %a3: tensor<f32>) -> tensor<128x320xf32> {
+  %0 = ms.matmul %a0, %a1 transpose_a : tensor<16x128xf32>, tensor<16x320xf32>
+  %1 = ms.mul %a3, %0 : tensor<f32>, tensor<128x320xf32>
+  %2 = ms.sub %a2, %1 : tensor<128x320xf32>, tensor<128x320xf32>
+  return %2 : tensor<128x320xf32>
 }

@@ -371,8 +371,10 @@ def MSFuseTileEpilogues : Pass<"ms-fuse-tile-epilogues"> {
     tiles write (a matmul's register tiles that start from zero) is applied
     to each tile where it is written: the tile's value, the other inputs'
     tiles at the same place, and the body's ops on vectors, written into
-    the generic's outputs. The generic and, when nothing else reads it, the
-    buffer are gone. A weight gradient then never leaves the registers:
+    the generic's outputs. On several threads the generic comes split in
+    row chunks over an `scf.forall` (`ms-parallelize-generics`); chunks
+    that cover its buffers fuse as the whole generic would. The generic
+    and, when nothing else reads it, the buffer are gone. A weight gradient then never leaves the registers:
     its SGD update (`w - lr * dw`) happens in the tiles of `x^T dy`.
     Only function arguments that nothing else writes may be the other
     inputs and the outputs, so reading them earlier changes nothing. Each
@@ -448,8 +450,12 @@ def MSVectorizeMatmuls : Pass<"ms-vectorize-matmuls", "mlir::ModuleOp"> {
     result starts as a zero fill that nothing else reads and K takes one
     pass, each register tile's K loop starts from a zero tile of its own
     (added between the tiling and the vectorizing script) and the fill of
-    the whole result goes. K stays in order, so results equal the scalar
-    lowering bit for bit.
+    the whole result goes. Each K loop then carries its register tile as
+    a vector (read before the loop, written after it), on tensors, before
+    any buffer exists: hoisting it later, on memrefs, gives up whenever a
+    view of the result is read anywhere (an update split over threads),
+    and the tile went through memory at every k. K stays in order, so
+    results equal the scalar lowering bit for bit.
     Each matmul's schedule (shape, micro-tile, K and column blocks, K
     unroll, threads, the row length of B's copy when it has one, and
     `zero_start`) is appended to the function's discardable `ms.schedules`
