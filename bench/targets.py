@@ -110,11 +110,16 @@ class Workloads:
         return median_ms(fn, reps, max(2, reps // 10))
 
 
-# Repetitions per timing: fast graphs many, slow PyNative/O0 few.
-REPS = {"mlp64": {"pynative": 10, "O0": 10, "O1": 30, "O2": 300, "graph": 100},
+# Repetitions per timing (a tenth more warm up first). Every mode runs in
+# under a millisecond a call now: enough calls that the first few after a
+# switch of level or threads, which wake the thread pool and take up to
+# 1.4x as long, cannot decide a median.
+REPS = {"mlp64": {"pynative": 100, "O0": 100, "O1": 100, "O2": 300,
+                  "graph": 100},
         "mlp1": {"pynative": 30, "O0": 100, "O1": 100, "O2": 1000,
                  "graph": 1000},
-        "lenet": {"pynative": 8, "O0": 8, "O1": 10, "O2": 300, "graph": 50},
+        "lenet": {"pynative": 100, "O0": 100, "O1": 100, "O2": 300,
+                  "graph": 100},
         "chain": {"pynative": 1000, "O0": 5000, "O1": 5000, "O2": 5000,
                   "graph": 5000}}
 PEER_REPS = {"mlp64": 300, "mlp1": 1000, "lenet": 100, "chain": 500}
