@@ -71,13 +71,15 @@ struct Consumer {
   bool contains(Operation *op) const { return anchor->isAncestor(op); }
 };
 
-/// The whole buffer `chunk` is iteration `iv`'s chunk of, when `loop`'s
-/// `count` iterations' chunks are consecutive rows that cover it.
+/// The buffer `chunk` views, when the chunks of `loop`'s `count`
+/// iterations are consecutive blocks of its rows that cover it (iteration
+/// i's at row i * rows, with every column).
 Value chunkedBuffer(memref::SubViewOp chunk, scf::ForallOp loop,
                     int64_t count) {
   Value whole = chunk.getSource();
   auto type = cast<MemRefType>(whole.getType());
-  if (loop->isAncestor(whole.getParentBlock()->getParentOp()) ||
+  if (type.getRank() == 0 ||
+      loop->isAncestor(whole.getParentBlock()->getParentOp()) ||
       !chunk.hasUnitStride() || !type.hasStaticShape() ||
       chunk.getType().getRank() != type.getRank())
     return nullptr;
