@@ -13,6 +13,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -31,8 +32,43 @@ bool isFullTileWrite(vector::TransferWriteOp write) {
          llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; });
 }
 
+/// A value the body uses from outside it that dominates every place the
+/// body may move to: a constant (cloned there) or an argument of the
+/// function.
+bool isMovableCapture(Value value) {
+  if (matchPattern(value, m_Constant()))
+    return true;
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && arg.getOwner()->isEntryBlock() &&
+         isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+}
+
+/// The body is pure elementwise arith on scalars, its captures can move,
+/// and it yields only values it computes or reads.
+bool hasScalarBody(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  for (Operation &inner : body->without_terminator()) {
+    if (!isa<arith::ArithDialect>(inner.getDialect()) ||
+        !isMemoryEffectFree(&inner) ||
+        (!inner.hasTrait<OpTrait::Elementwise>() &&
+         !isa<arith::ConstantOp>(inner)))
+      return false;
+    for (Type type : inner.getResultTypes())
+      if (!type.isIntOrIndexOrFloat())
+        return false;
+    for (Value operand : inner.getOperands())
+      if (!operand.getType().isIntOrIndexOrFloat() ||
+          (operand.getParentBlock() != body && !isMovableCapture(operand)))
+        return false;
+  }
+  return llvm::all_of(body->getTerminator()->getOperands(), [&](Value v) {
+    return v.getParentBlock() == body;
+  });
+}
+
 /// `op`'s body computes each output element from the input elements at the
-/// same place (or from rank-0 inputs) with pure elementwise scalar ops.
+/// same place (or from rank-0 inputs). i1 buffers are left alone: a vector
+/// of them is stored packed, a scalar one a byte each.
 bool isPointwise(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() ||
       op.getNumLoops() != op.getNumParallelLoops())
@@ -40,23 +76,14 @@ bool isPointwise(linalg::GenericOp op) {
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     bool scalar = map.getNumResults() == 0 && op.isDpsInput(&operand);
-    if (!map.isIdentity() && !scalar)
+    if ((!map.isIdentity() && !scalar) ||
+        getElementTypeOrSelf(operand.get().getType()).isInteger(1))
       return false;
   }
   for (BlockArgument out : op.getRegionOutputArgs())
     if (!out.use_empty())
       return false;
-  for (Operation &inner : op.getBody()->without_terminator()) {
-    for (Value operand : inner.getOperands())
-      if (!operand.getType().isIntOrIndexOrFloat())
-        return false;
-    if (!isa<arith::ArithDialect>(inner.getDialect()) ||
-        !isMemoryEffectFree(&inner) ||
-        (!inner.hasTrait<OpTrait::Elementwise>() &&
-         !isa<arith::ConstantOp>(inner)))
-      return false;
-  }
-  return true;
+  return hasScalarBody(op);
 }
 
 /// A pointwise generic as one op of the function's body: the generic
@@ -88,7 +115,8 @@ Value chunkedBuffer(memref::SubViewOp chunk, scf::ForallOp loop,
   for (int64_t d = 1; d < type.getRank(); ++d)
     if (offsets[d] != 0 || sizes[d] != type.getDimSize(d))
       return nullptr;
-  if (sizes[0] * count != type.getDimSize(0) || chunk.getOffsets().size() != 1)
+  if (ShapedType::isDynamic(sizes[0]) ||
+      sizes[0] * count != type.getDimSize(0) || chunk.getOffsets().size() != 1)
     return nullptr;
   auto first = chunk.getOffsets()[0].getDefiningOp<affine::AffineApplyOp>();
   AffineExpr rows = getAffineDimExpr(0, chunk.getContext()) * sizes[0];
@@ -160,7 +188,7 @@ bool writtenByOthers(Value value, const Consumer &consumer) {
 /// `value` is a function argument that nothing but `consumer` writes.
 bool onlyConsumerWrites(Value value, const Consumer &consumer) {
   auto arg = dyn_cast<BlockArgument>(value);
-  return arg &&
+  return arg && arg.getOwner()->isEntryBlock() &&
          isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) &&
          !writtenByOthers(value, consumer);
 }
@@ -208,7 +236,9 @@ void forwardWrittenTiles(Value buffer) {
         dyn_cast_or_null<vector::TransferWriteOp>(read->getPrevNode());
     if (write && write.getBase() == buffer &&
         write.getIndices() == read.getIndices() &&
-        write.getVectorType() == read.getVectorType() && !read.getMask()) {
+        write.getVectorType() == read.getVectorType() && !read.getMask() &&
+        read.getPermutationMap().isMinorIdentity() &&
+        read.getInBoundsValues() == write.getInBoundsValues()) {
       read.getResult().replaceAllUsesWith(write.getVector());
       read.erase();
     }
@@ -241,38 +271,43 @@ void eraseOverwrittenTiles(Value buffer) {
     write.erase();
 }
 
-/// Applies `consumer`'s body to the tile `write` writes, reading the other
-/// inputs' elements at the same place, and writes the results' tiles into
-/// `consumer`'s outputs.
-void emitEpilogue(vector::TransferWriteOp write, const Consumer &consumer,
-                  unsigned tileInput) {
-  linalg::GenericOp generic = consumer.generic;
-  OpBuilder b(write->getContext());
-  b.setInsertionPointAfter(write);
+/// Input `i` of `consumer` at the tile `write` writes: the tile itself
+/// for `tileInput`, a broadcast scalar, or a tile read at the same place.
+Value inputTile(OpBuilder &b, vector::TransferWriteOp write,
+                const Consumer &consumer, unsigned i, unsigned tileInput) {
+  if (i == tileInput)
+    return write.getVector();
   Location loc = write.getLoc();
-  VectorType tile = write.getVectorType();
-  auto vectorOf = [&](Type scalar) { return tile.clone(scalar); };
-  IRMapping map;
-  for (auto [i, input] : llvm::enumerate(consumer.inputs)) {
-    BlockArgument element = generic.getBody()->getArgument(i);
-    Value value;
-    if (i == tileInput) {
-      value = write.getVector();
-    } else if (cast<MemRefType>(input.getType()).getRank() == 0) {
-      Value scalar = memref::LoadOp::create(b, loc, input);
-      value = vector::BroadcastOp::create(b, loc, vectorOf(element.getType()),
-                                          scalar);
-    } else {
-      value = vector::TransferReadOp::create(
-          b, loc, vectorOf(element.getType()), input, write.getIndices(),
-          /*padding=*/std::nullopt, write.getInBoundsValues());
-    }
-    map.map(element, value);
-  }
+  Value input = consumer.inputs[i];
+  linalg::GenericOp generic = consumer.generic;
+  VectorType type = write.getVectorType().clone(
+      generic.getBody()->getArgument(i).getType());
+  if (cast<MemRefType>(input.getType()).getRank() == 0)
+    return vector::BroadcastOp::create(b, loc, type,
+                                       memref::LoadOp::create(b, loc, input));
+  return vector::TransferReadOp::create(b, loc, type, input,
+                                        write.getIndices(),
+                                        /*padding=*/std::nullopt,
+                                        write.getInBoundsValues());
+}
+
+/// A value from outside the body in every lane; a constant is cloned here
+/// first, so it dominates.
+Value splatCapture(OpBuilder &b, Location loc, Value value, VectorType tile) {
+  if (Operation *constant = value.getDefiningOp())
+    value = b.clone(*constant)->getResult(0);
+  return vector::BroadcastOp::create(b, loc, tile.clone(value.getType()),
+                                     value);
+}
+
+/// Clones `generic`'s body on vectors shaped like `tile`; `map` holds the
+/// block arguments' vectors and receives the body's.
+void vectorizeBody(OpBuilder &b, Location loc, linalg::GenericOp generic,
+                   VectorType tile, IRMapping &map) {
   for (Operation &inner : generic.getBody()->without_terminator()) {
     if (auto constant = dyn_cast<arith::ConstantOp>(inner)) {
       auto splat = DenseElementsAttr::get(
-          vectorOf(constant.getType()),
+          tile.clone(constant.getType()),
           cast<TypedAttr>(constant.getValue()));
       map.map(constant.getResult(),
               arith::ConstantOp::create(b, loc, splat).getResult());
@@ -280,23 +315,34 @@ void emitEpilogue(vector::TransferWriteOp write, const Consumer &consumer,
     }
     OperationState state(loc, inner.getName());
     for (Value operand : inner.getOperands()) {
-      // A scalar from outside the body (a hoisted constant) is the same
-      // in every lane.
       if (!map.contains(operand))
-        map.map(operand, vector::BroadcastOp::create(
-                             b, loc, vectorOf(operand.getType()), operand));
+        map.map(operand, splatCapture(b, loc, operand, tile));
       state.operands.push_back(map.lookup(operand));
     }
     for (Type type : inner.getResultTypes())
-      state.types.push_back(vectorOf(type));
+      state.types.push_back(tile.clone(type));
     state.attributes = inner.getAttrs();
-    Operation *vectorized = b.create(state);
-    map.map(inner.getResults(), vectorized->getResults());
+    map.map(inner.getResults(), b.create(state)->getResults());
   }
-  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-  for (auto [value, output] : llvm::zip(yield.getValues(), consumer.outputs))
-    vector::TransferWriteOp::create(b, loc, map.lookup(value), output,
-                                    write.getIndices(),
+}
+
+/// Applies `consumer`'s body to the tile `write` writes and writes the
+/// results' tiles into `consumer`'s outputs at the same place.
+void emitEpilogue(vector::TransferWriteOp write, const Consumer &consumer,
+                  unsigned tileInput) {
+  OpBuilder b(write);
+  b.setInsertionPointAfter(write);
+  linalg::GenericOp generic = consumer.generic;
+  Block *body = generic.getBody();
+  IRMapping map;
+  for (unsigned i = 0; i < consumer.inputs.size(); ++i)
+    map.map(body->getArgument(i),
+            inputTile(b, write, consumer, i, tileInput));
+  vectorizeBody(b, write.getLoc(), generic, write.getVectorType(), map);
+  for (auto [value, output] :
+       llvm::zip(body->getTerminator()->getOperands(), consumer.outputs))
+    vector::TransferWriteOp::create(b, write.getLoc(), map.lookup(value),
+                                    output, write.getIndices(),
                                     write.getInBoundsValues());
 }
 
@@ -311,18 +357,46 @@ void eraseIfUnread(Value buffer) {
   buffer.getDefiningOp()->erase();
 }
 
+/// Nothing outside `consumer` reads `buffer`.
+bool unread(Value buffer, const Consumer &consumer) {
+  return llvm::none_of(buffer.getUsers(), [&](Operation *user) {
+    return !consumer.contains(user) && isa<vector::TransferReadOp>(user);
+  });
+}
+
+/// Input `i` is a tile buffer `consumer` can take over: a whole buffer it
+/// reads element for element, that only tiles write, and that (once a
+/// zero start's read back is forwarded) nothing else reads. Then each
+/// element's last write holds its final value, and the epilogue of that
+/// write is the last to write the outputs there.
+bool isTileInput(const Consumer &consumer, unsigned i) {
+  Value input = consumer.inputs[i];
+  linalg::GenericOp generic = consumer.generic;
+  if (!generic.getMatchingIndexingMap(generic.getDpsInputOperand(i))
+           .isIdentity() ||
+      cast<MemRefType>(input.getType()).getRank() == 0 ||
+      tileWrites(input, consumer).empty())
+    return false;
+  forwardWrittenTiles(input);
+  return unread(input, consumer);
+}
+
 /// Fuses `op` into the tiles that write one of its inputs, if one
-/// qualifies.
+/// qualifies. The other inputs and the outputs are distinct function
+/// arguments (the runtime binds each to a buffer of its own) that nothing
+/// else writes, so reading them at the tiles, before `op`'s place, reads
+/// the same values.
 bool fuseIntoTiles(linalg::GenericOp op) {
   std::optional<Consumer> consumer = asConsumer(op);
   if (!consumer)
     return false;
   for (Value output : consumer->outputs)
     if (!onlyConsumerWrites(output, *consumer) ||
-        !onlyConsumerUses(output, *consumer))
+        !onlyConsumerUses(output, *consumer) ||
+        llvm::is_contained(consumer->inputs, output))
       return false;
-  for (auto [i, input] : llvm::enumerate(consumer->inputs)) {
-    if (tileWrites(input, *consumer).empty())
+  for (unsigned i = 0; i < consumer->inputs.size(); ++i) {
+    if (!isTileInput(*consumer, i))
       continue;
     bool othersReadOnly = llvm::all_of(
         llvm::enumerate(consumer->inputs), [&](auto other) {
@@ -331,8 +405,9 @@ bool fuseIntoTiles(linalg::GenericOp op) {
         });
     if (!othersReadOnly)
       return false;
-    forwardWrittenTiles(input);
+    Value input = consumer->inputs[i];
     eraseOverwrittenTiles(input);
+    // Only reads and dead writes went: the rest are still its tile writes.
     for (vector::TransferWriteOp write : tileWrites(input, *consumer))
       emitEpilogue(write, *consumer, i);
     consumer->anchor->erase();

@@ -1,8 +1,9 @@
 // ms-fuse-tile-epilogues: a pointwise generic whose input only full vector
-// tiles write (a matmul's zero-start register tiles, after their
-// accumulators left the K loop) runs on each tile as it is written, and
-// the generic and the tile buffer go. Other inputs and the outputs must be
-// function arguments nothing else writes; anything else stays as it is.
+// tiles write and nothing else reads (a matmul's zero-start register
+// tiles, after their accumulators left the K loop) runs on each tile as it
+// is written, and the generic and the tile buffer go. Other inputs and the
+// outputs must be distinct function arguments nothing else writes;
+// anything else stays as it is.
 // RUN: ms-opt %s --ms-fuse-tile-epilogues --split-input-file | FileCheck %s
 
 // An SGD update (w - lr * g) of a 4x16 gradient made in two 2x16 tiles,
@@ -67,39 +68,29 @@ func.func @sgd_in_tiles(%w: memref<4x16xf32>, %lr: memref<f32>,
 
 // -----
 
-// A tile buffer read back other than right after the same write stays,
-// and so do its writes: the epilogue follows each write (the first one's
-// result is overwritten by the second's). A scalar from outside the body
-// is broadcast.
-// CHECK-LABEL: func @kept_buffer
-// CHECK: %[[G:.*]] = memref.alloc()
-// CHECK: vector.transfer_write %[[V:.*]], %[[G]]
-// CHECK: %[[X:.*]] = vector.transfer_read %arg0
-// CHECK: %[[SUM:.*]] = arith.addf %[[V]], %[[X]] : vector<4xf32>
-// CHECK: %[[CAP:.*]] = vector.broadcast %{{.*}} : f32 to vector<4xf32>
-// CHECK: arith.maximumf %[[SUM]], %[[CAP]] : vector<4xf32>
-// CHECK: vector.transfer_write %{{.*}}, %arg1
-// CHECK: %[[T:.*]] = vector.transfer_read %[[G]]
-// CHECK: %[[T2:.*]] = arith.addf %[[T]], %[[T]]
-// CHECK: vector.transfer_write %[[T2]], %[[G]]
-// CHECK: arith.addf %[[T2]], %{{.*}} : vector<4xf32>
-// CHECK: vector.transfer_write %{{.*}}, %arg1
+// Captured scalars: a function argument is broadcast where the tile is
+// written; a constant defined after the tiles is cloned there first.
+// CHECK-LABEL: func @captures
+// CHECK-SAME: %[[X:[^:]*]]: memref<4xf32>, %[[OUT:[^:]*]]: memref<4xf32>,
+// CHECK-SAME: %[[V:[^:]*]]: vector<4xf32>, %[[ZERO:[^:]*]]: f32
+// CHECK-NOT: memref.alloc
+// CHECK: %[[XT:.*]] = vector.transfer_read %[[X]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[V]], %[[XT]] : vector<4xf32>
+// CHECK: %[[CAP:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<4xf32>
+// CHECK: %[[MAX:.*]] = arith.maximumf %[[SUM]], %[[CAP]] : vector<4xf32>
+// CHECK: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK: %[[TWOS:.*]] = vector.broadcast %[[TWO]] : f32 to vector<4xf32>
+// CHECK: %[[R:.*]] = arith.mulf %[[MAX]], %[[TWOS]] : vector<4xf32>
+// CHECK: vector.transfer_write %[[R]], %[[OUT]]
 // CHECK-NOT: linalg.generic
 #id1 = affine_map<(d0) -> (d0)>
-func.func @kept_buffer(%x: memref<4xf32>, %out: memref<4xf32>,
-                       %v: vector<4xf32>, %zero: f32) {
+func.func @captures(%x: memref<4xf32>, %out: memref<4xf32>,
+                    %v: vector<4xf32>, %zero: f32) {
   %c0 = arith.constant 0 : index
-  %p = arith.constant 0.0 : f32
   %g = memref.alloc() : memref<4xf32>
   vector.transfer_write %v, %g[%c0] {in_bounds = [true]}
       : vector<4xf32>, memref<4xf32>
-  // Not right after the write, so not forwarded.
-  %c1 = arith.constant 1 : index
-  %t = vector.transfer_read %g[%c0], %p {in_bounds = [true]}
-      : memref<4xf32>, vector<4xf32>
-  %t2 = arith.addf %t, %t : vector<4xf32>
-  vector.transfer_write %t2, %g[%c0] {in_bounds = [true]}
-      : vector<4xf32>, memref<4xf32>
+  %two = arith.constant 2.0 : f32
   linalg.generic {indexing_maps = [#id1, #id1, #id1],
                   iterator_types = ["parallel"]}
       ins(%g, %x : memref<4xf32>, memref<4xf32>)
@@ -107,7 +98,135 @@ func.func @kept_buffer(%x: memref<4xf32>, %out: memref<4xf32>,
   ^bb0(%gi: f32, %xi: f32, %o: f32):
     %s = arith.addf %gi, %xi : f32
     %r = arith.maximumf %s, %zero : f32
-    linalg.yield %r : f32
+    %d = arith.mulf %r, %two : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+
+// -----
+
+// None of these fuse: a tile buffer read back (other than a zero start
+// right after its write, here through a transposing read); an output that
+// is also an input (its first epilogue's writes would be read by the
+// next); a captured value computed between the tiles and the generic; an
+// input that reaches another block as an argument (written after the
+// tiles); a yielded value from outside the body; a rank-0 tile buffer.
+// CHECK-LABEL: func @read_back
+// CHECK: linalg.generic
+// CHECK-LABEL: func @in_place
+// CHECK: linalg.generic
+// CHECK-LABEL: func @late_capture
+// CHECK: linalg.generic
+// CHECK-LABEL: func @block_argument
+// CHECK: linalg.generic
+// CHECK-LABEL: func @yields_capture
+// CHECK: linalg.generic
+// CHECK-LABEL: func @rank0_tile
+// CHECK: linalg.generic
+#id5 = affine_map<(d0, d1) -> (d0, d1)>
+#id6 = affine_map<(d0) -> (d0)>
+#none = affine_map<(d0, d1) -> ()>
+func.func @read_back(%x: memref<4x4xf32>, %out: memref<4x4xf32>,
+                     %y: memref<4x4xf32>, %v: vector<4x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %g = memref.alloc() : memref<4x4xf32>
+  vector.transfer_write %v, %g[%c0, %c0] {in_bounds = [true, true]}
+      : vector<4x4xf32>, memref<4x4xf32>
+  %t = vector.transfer_read %g[%c0, %c0], %p
+      {in_bounds = [true, true],
+       permutation_map = affine_map<(d0, d1) -> (d1, d0)>}
+      : memref<4x4xf32>, vector<4x4xf32>
+  vector.transfer_write %t, %y[%c0, %c0] {in_bounds = [true, true]}
+      : vector<4x4xf32>, memref<4x4xf32>
+  linalg.generic {indexing_maps = [#id5, #id5, #id5],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%g, %x : memref<4x4xf32>, memref<4x4xf32>)
+      outs(%out : memref<4x4xf32>) {
+  ^bb0(%gi: f32, %xi: f32, %o: f32):
+    %s = arith.addf %gi, %xi : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @in_place(%x: memref<4xf32>, %v: vector<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %g = memref.alloc() : memref<4xf32>
+  vector.transfer_write %v, %g[%c0] {in_bounds = [true]}
+      : vector<4xf32>, memref<4xf32>
+  linalg.generic {indexing_maps = [#id6, #id6, #id6],
+                  iterator_types = ["parallel"]}
+      ins(%g, %x : memref<4xf32>, memref<4xf32>) outs(%x : memref<4xf32>) {
+  ^bb0(%gi: f32, %xi: f32, %o: f32):
+    %s = arith.addf %gi, %xi : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @late_capture(%x: memref<4xf32>, %out: memref<4xf32>,
+                        %v: vector<4xf32>, %s: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %g = memref.alloc() : memref<4xf32>
+  vector.transfer_write %v, %g[%c0] {in_bounds = [true]}
+      : vector<4xf32>, memref<4xf32>
+  %k = memref.load %s[] : memref<f32>
+  linalg.generic {indexing_maps = [#id6, #id6, #id6],
+                  iterator_types = ["parallel"]}
+      ins(%g, %x : memref<4xf32>, memref<4xf32>)
+      outs(%out : memref<4xf32>) {
+  ^bb0(%gi: f32, %xi: f32, %o: f32):
+    %a = arith.addf %gi, %xi : f32
+    %b = arith.mulf %a, %k : f32
+    linalg.yield %b : f32
+  }
+  return
+}
+func.func @block_argument(%out: memref<4xf32>, %v: vector<4xf32>,
+                          %z: vector<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %y = memref.alloc() : memref<4xf32>
+  %g = memref.alloc() : memref<4xf32>
+  cf.br ^bb1(%y : memref<4xf32>)
+^bb1(%m: memref<4xf32>):
+  vector.transfer_write %v, %g[%c0] {in_bounds = [true]}
+      : vector<4xf32>, memref<4xf32>
+  vector.transfer_write %z, %y[%c0] {in_bounds = [true]}
+      : vector<4xf32>, memref<4xf32>
+  linalg.generic {indexing_maps = [#id6, #id6, #id6],
+                  iterator_types = ["parallel"]}
+      ins(%g, %m : memref<4xf32>, memref<4xf32>)
+      outs(%out : memref<4xf32>) {
+  ^bb0(%gi: f32, %mi: f32, %o: f32):
+    %s = arith.addf %gi, %mi : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @yields_capture(%out: memref<4xf32>, %v: vector<4xf32>, %f: f32) {
+  %c0 = arith.constant 0 : index
+  %g = memref.alloc() : memref<4xf32>
+  vector.transfer_write %v, %g[%c0] {in_bounds = [true]}
+      : vector<4xf32>, memref<4xf32>
+  linalg.generic {indexing_maps = [#id6, #id6],
+                  iterator_types = ["parallel"]}
+      ins(%g : memref<4xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%gi: f32, %o: f32):
+    linalg.yield %f : f32
+  }
+  return
+}
+func.func @rank0_tile(%x: memref<4x16xf32>, %out: memref<4x16xf32>,
+                      %v: vector<f32>) {
+  %g = memref.alloc() : memref<f32>
+  vector.transfer_write %v, %g[] : vector<f32>, memref<f32>
+  linalg.generic {indexing_maps = [#none, #id5, #id5],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%g, %x : memref<f32>, memref<4x16xf32>)
+      outs(%out : memref<4x16xf32>) {
+  ^bb0(%gi: f32, %xi: f32, %o: f32):
+    %s = arith.addf %gi, %xi : f32
+    linalg.yield %s : f32
   }
   return
 }

@@ -368,17 +368,24 @@ def MSFuseTileEpilogues : Pass<"ms-fuse-tile-epilogues"> {
     O1's register-level epilogue fusion, on bufferized IR. A pointwise
     `linalg.generic` (all loops parallel, identity maps, or rank-0 scalars,
     and an arith body) whose input is a local buffer that only full vector
-    tiles write (a matmul's register tiles that start from zero) is applied
-    to each tile where it is written: the tile's value, the other inputs'
-    tiles at the same place, and the body's ops on vectors, written into
-    the generic's outputs. On several threads the generic comes split in
-    row chunks over an `scf.forall` (`ms-parallelize-generics`); chunks
+    tiles write and nothing else reads (a matmul's register tiles that
+    start from zero; a zero start's read back is forwarded first) is
+    applied to each tile where it is written: the tile's value, the other
+    inputs' tiles at the same place, and the body's ops on vectors, written
+    into the generic's outputs. On several threads the generic comes split
+    in row chunks over an `scf.forall` (`ms-parallelize-generics`); chunks
     that cover its buffers fuse as the whole generic would. The generic
-    and, when nothing else reads it, the buffer are gone. A weight gradient then never leaves the registers:
-    its SGD update (`w - lr * dw`) happens in the tiles of `x^T dy`.
-    Only function arguments that nothing else writes may be the other
-    inputs and the outputs, so reading them earlier changes nothing. Each
-    element goes through the same ops: results do not change bit for bit.
+    and the buffer are gone. A weight gradient then never leaves the
+    registers: its SGD update (`w - lr * dw`) happens in the tiles of
+    `dy^T x`.
+    The other inputs and the outputs must be function arguments that
+    nothing else writes, an output never also an input; the body may use
+    from outside only constants and function arguments. Function
+    arguments are distinct buffers (the runtime binds each to its own), so
+    reading them at the tiles, before the generic's place, reads the same
+    values, and each element's last tile write makes the last write of its
+    outputs. Each element goes through the same ops: results do not change
+    bit for bit.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect",
