@@ -235,9 +235,7 @@ void forwardWrittenTiles(Value buffer) {
     auto write =
         dyn_cast_or_null<vector::TransferWriteOp>(read->getPrevNode());
     if (write && write.getBase() == buffer &&
-        write.getIndices() == read.getIndices() &&
-        write.getVectorType() == read.getVectorType() && !read.getMask() &&
-        read.getPermutationMap().isMinorIdentity() &&
+        vector::checkSameValueRAW(write, read) &&
         read.getInBoundsValues() == write.getInBoundsValues()) {
       read.getResult().replaceAllUsesWith(write.getVector());
       read.erase();
@@ -260,8 +258,7 @@ void eraseOverwrittenTiles(Value buffer) {
          next = next->getNextNode()) {
       auto later = dyn_cast<vector::TransferWriteOp>(next);
       if (later && later.getBase() == buffer &&
-          later.getIndices() == write.getIndices() &&
-          later.getVectorType() == write.getVectorType()) {
+          vector::checkSameValueWAW(later, write)) {
         dead.push_back(write);
         break;
       }
