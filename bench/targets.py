@@ -18,9 +18,12 @@ markdown table: target, threads, measured figures, ratio, PASS/MISS.
 Level ordering: "faster" needs a ratio above 1.00 in the median of rounds;
 "not slower" allows 3% of noise (ratio >= 0.97).
 
-MLP B=1's alternative criterion (within 10% of the read bandwidth of the
-same bytes) is measured when the build has ms-bench-read-bandwidth (a
-STREAM-like Google Benchmark); otherwise the table says it was not measured.
+MLP B=1 is one target that either of its two criteria meets, as the issue
+words it: the peer ratios (1.5x numpy and 2x PyTorch), or, where the
+weights' read bandwidth sets the floor, within 10% of the read bandwidth of
+the same bytes. That floor is measured when the build has
+ms-bench-read-bandwidth (a STREAM-like Google Benchmark); otherwise the row
+says it was not measured.
 """
 import argparse
 import json
@@ -262,28 +265,31 @@ def main():
                 f"{r:.2f}x faster", r >= 2.0)
 
             # MLP B=1 (default GRAPH: what a user asking for speed gets).
-            ms_1, np_1, r = pair(ms_t("mlp1", "graph", threads),
-                                 peer_t("mlp1", "numpy"))
-            add("MLP B=1: default GRAPH >= 1.5x faster than numpy", threads,
-                f"ms {median(ms_1):.4f} ms, numpy {median(np_1):.4f} ms",
-                f"{r:.2f}x faster", r >= 1.5)
-            ms_1, t_1, r = pair(ms_t("mlp1", "graph", threads),
-                                peer_t("mlp1", "torch"))
-            add("MLP B=1: default GRAPH >= 2x faster than PyTorch eager",
-                threads, f"ms {median(ms_1):.4f} ms, PyTorch "
-                f"{median(t_1):.4f} ms", f"{r:.2f}x faster", r >= 2.0)
-
+            # One target with two ways to meet it: the peer ratios, or,
+            # where the weights' read bandwidth sets the floor, that floor.
+            ms_1, np_1, r_np = pair(ms_t("mlp1", "graph", threads),
+                                    peer_t("mlp1", "numpy"))
+            _, t_1, r_torch = pair(ms_t("mlp1", "graph", threads),
+                                   peer_t("mlp1", "torch"))
+            peers_met = r_np >= 1.5 and r_torch >= 2.0
+            measured = (f"ms {median(ms_1):.4f} ms, numpy "
+                        f"{median(np_1):.4f} ms, PyTorch {median(t_1):.4f} ms")
+            ratio = f"{r_np:.2f}x numpy, {r_torch:.2f}x PyTorch"
+            floor_met = False
             if bandwidth is None:
-                add("MLP B=1 (alternative): within 10% of the weights' read "
-                    "bandwidth", threads, "not measured: no "
-                    "ms-bench-read-bandwidth in this build", "-", False)
+                measured += "; read bandwidth not measured (no " \
+                    "ms-bench-read-bandwidth in this build)"
             elif threads in bandwidth:
                 rate = MLP_WEIGHT_BYTES / (median(ms_1) * 1e-3)
-                r = rate / bandwidth[threads]
-                add("MLP B=1 (alternative): within 10% of the weights' read "
-                    "bandwidth", threads, f"ms reads {rate / 1e9:.1f} GB/s, "
-                    f"a STREAM-like read {bandwidth[threads] / 1e9:.1f} GB/s",
-                    f"{r:.2f} of it", r >= 0.9)
+                r_bw = rate / bandwidth[threads]
+                floor_met = r_bw >= 0.9
+                measured += (f"; ms reads {rate / 1e9:.1f} GB/s, a "
+                             f"STREAM-like read {bandwidth[threads] / 1e9:.1f}"
+                             " GB/s")
+                ratio += f"; {r_bw:.2f} of the read"
+            add("MLP B=1: >= 1.5x faster than numpy and >= 2x faster than "
+                "PyTorch eager, or within 10% of the weights' read bandwidth",
+                threads, measured, ratio, peers_met or floor_met)
 
             # The 100-op chain.
             pn, g, r = pair(ms_t("chain", "pynative", threads),
