@@ -84,7 +84,9 @@ struct GraphWork {
   bool packParameters = false;
   /// Memory planning: the buffers that every iteration of a loop over
   /// images allocates afresh and frees (a fused loop's per-image
-  /// intermediates) are allocated once per thread (ms-plan-buffers) (O2).
+  /// intermediates) are allocated once per thread (ms-plan-buffers), and a
+  /// concatenation's pieces are computed in their slices of it
+  /// (ms-concat-in-place) (O2).
   bool planBuffers = false;
 };
 
@@ -148,6 +150,10 @@ PipelineStage bufferizeStage(unsigned threads, GraphWork work) {
   // accumulators hoisted out of the K loops first).
   std::string epilogues =
       work.fuse ? ",ms-fuse-tile-epilogues,canonicalize" : "";
+  // A concatenation's pieces (a data-parallel step's gradient bucket)
+  // written straight into it.
+  if (work.planBuffers)
+    epilogues += ",ms-concat-in-place";
   return {"bufferize",
           "ms-emit-c-interface,"
           "one-shot-bufferize{bufferize-function-boundaries "

@@ -4,7 +4,8 @@
 // has no fusion across ops (only within one op's lowering); O1 adds fusion
 // (elementwise chains, conv + relu + pool in the conv tiles, elementwise
 // epilogues in the matmul tiles, batch loops); O2 adds whole-graph work
-// (parameter prepacking, buffer planning). Threads
+// (parameter prepacking, buffer planning, concatenations computed in
+// place). Threads
 // serve every level.
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,O0
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFUSE
@@ -40,6 +41,7 @@
 // ALL: fold-memref-alias-ops
 // ALL: ms-lower-vectors
 // FUSE: ms-fuse-tile-epilogues
+// PACK: ms-concat-in-place
 // ALL: convert-linalg-to-affine-loops
 // ALL: affine-scalrep
 // PACK: ms-plan-buffers{num-threads=1}
@@ -58,6 +60,7 @@
 // Parameter prepacking and buffer planning are whole-graph work: O2 only.
 // NOPACK-NOT: ms-pack-parameters
 // NOPACK-NOT: ms-plan-buffers
+// NOPACK-NOT: ms-concat-in-place
 // PLAN2: ms-plan-buffers{num-threads=2}
 // PLAN2-NEXT: scf-forall-to-parallel
 

@@ -425,6 +425,20 @@ CASES = {
         [randn(16, 128), randn(16, 320), randn(128, 320),
          np.array(0.01, dtype=np.float32)],
         lambda dy, x, w, lr: w - lr * (dy.T @ x)),
+    # A data-parallel step's gradient bucket: computed tensors flattened and
+    # concatenated, then read (a function's result would be the caller's
+    # buffer). O2 computes each piece in its slice of the concatenation
+    # (ms-concat-in-place), the matmul's tiles included.
+    "concat_computed_pieces": (
+        "ms.matmul %a0, %a1 transpose_a : {t0}, {t1}\n"
+        "  %1 = ms.reshape %0 to [512] : tensor<16x32xf32>\n"
+        "  %2 = ms.relu %a2 : {t2}\n"
+        "  %3 = ms.reshape %2 to [10] : {t2}\n"
+        "  %4 = ms.concat %3, %1 axis 0 : tensor<10xf32>, tensor<512xf32>\n"
+        "  %5 = ms.neg %4 : tensor<522xf32>",
+        [randn(8, 16), randn(8, 32), randn(2, 5)],
+        lambda dy, x, b: -np.concatenate(
+            [np.maximum(b, 0).reshape(10), (dy.T @ x).reshape(512)])),
 }
 
 TEST_TEMPLATE = """\
