@@ -7,9 +7,10 @@
 #include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -40,15 +41,18 @@ struct SliceCopy {
 };
 
 /// `value` as a memref.alloc in `block` with a static shape, an identity
-/// layout and whole-byte elements, if it is one.
+/// layout, the default memory space and elements of 1, 2, 4, 8... bytes
+/// (as LLVM lays them out: an i24 takes 4), if it is one.
 memref::AllocOp localAlloc(Value value, Block *block) {
   auto alloc = value.getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc->getBlock() != block)
     return {};
   MemRefType type = alloc.getType();
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      !type.getElementType().isIntOrFloat() ||
-      type.getElementTypeBitWidth() % 8 != 0)
+      type.getMemorySpace() || !type.getElementType().isIntOrFloat())
+    return {};
+  unsigned bits = type.getElementTypeBitWidth();
+  if (bits < 8 || !llvm::isPowerOf2_32(bits))
     return {};
   return alloc;
 }
@@ -103,14 +107,38 @@ bool runsBefore(Operation *op, memref::CopyOp copy) {
   return ancestor && ancestor != copy && ancestor->isBeforeInBlock(copy);
 }
 
-/// Whether nothing but `copy` uses `piece` after it, and its pointer never
-/// escapes: its memory may then be the slice's.
+/// Whether `user` of a buffer (not through a view) may hand the buffer on:
+/// its pointer taken, freed, forwarded out of a region, kept by a callee
+/// that is not an external (runtime) kernel, or any result that is not a
+/// plain value (an alias: `memref.distinct_objects`, `to_tensor`, a
+/// cast, a call that returns its argument).
+bool mayHandOn(Operation *user) {
+  if (isa<memref::ExtractAlignedPointerAsIndexOp, memref::DeallocOp>(user) ||
+      user->hasTrait<OpTrait::IsTerminator>())
+    return true;
+  if (auto call = dyn_cast<CallOpInterface>(user)) {
+    auto callee = dyn_cast_or_null<FunctionOpInterface>(
+        call.resolveCallable());
+    if (!callee || !callee.isExternal())
+      return true;
+  }
+  return llvm::any_of(user->getResultTypes(), [](Type type) {
+    return !isa<IntegerType, FloatType, IndexType, VectorType>(type);
+  });
+}
+
+/// Whether nothing but `copy` uses `piece` after it, and nothing hands it
+/// on: its memory may then be the slice's. The runtime's kernels (external
+/// functions) keep no pointer to a buffer after they return.
 bool pieceEndsAtCopy(SliceCopy c) {
   bool ok = true;
   visitUses(c.piece.getResult(), [&](Operation *user, Value) {
-    if (isa<memref::ExtractAlignedPointerAsIndexOp, memref::DeallocOp,
-            func::ReturnOp>(user) ||
-        (user != c.copy.getOperation() && !runsBefore(user, c.copy)))
+    // A slice may start at any element: no alignment may be assumed.
+    if (isa<memref::AssumeAlignmentOp>(user))
+      ok = false;
+    if (user == c.copy.getOperation() || isView(user))
+      return;
+    if (mayHandOn(user) || !runsBefore(user, c.copy))
       ok = false;
   });
   return ok;

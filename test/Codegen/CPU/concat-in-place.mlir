@@ -151,3 +151,114 @@ func.func @argument_piece(%out: memref<8xf32>, %a: memref<8xf32>) {
   memref.copy %cat, %out : memref<8xf32> to memref<8xf32>
   return
 }
+
+// -----
+
+// Pieces handed on before the copy stay: yielded out of a region (an alias
+// read after the slice is overwritten), passed to a function that may
+// return or keep it, or turned into another alias. A call to an external
+// function (a runtime kernel, which keeps no pointer) does not stop it.
+// CHECK-LABEL: func @yielded
+// CHECK: %[[A:.*]] = memref.alloc() : memref<8xf32>
+// CHECK: scf.yield %[[A]]
+// CHECK: memref.copy %[[A]], %{{.*}} : memref<8xf32> to memref<8xf32, strided<[1]>>
+// CHECK-LABEL: func @passed_to_defined
+// CHECK: %[[A:.*]] = memref.alloc() : memref<8xf32>
+// CHECK: call @identity(%[[A]])
+// CHECK: memref.copy %[[A]], %{{.*}} : memref<8xf32> to memref<8xf32, strided<[1]>>
+// CHECK-LABEL: func @distinct
+// CHECK: %[[A:.*]] = memref.alloc() : memref<8xf32>
+// CHECK: memref.copy %[[A]], %{{.*}} : memref<8xf32> to memref<8xf32, strided<[1]>>
+// CHECK-LABEL: func @external_kernel
+// CHECK: %[[BYTES:.*]] = memref.alloc() : memref<32xi8>
+// CHECK: memref.view %[[BYTES]]
+// CHECK: %[[A:.*]] = memref.view %[[BYTES]]
+// CHECK: call @kernel(%[[A]])
+// CHECK-NOT: memref.copy %[[A]]
+func.func @yielded(%out: memref<8xf32>, %keep: memref<8xf32>, %c: i1) {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<8xf32>)
+  %alias = scf.if %c -> memref<8xf32> {
+    scf.yield %a : memref<8xf32>
+  } else {
+    scf.yield %keep : memref<8xf32>
+  }
+  %cat = memref.alloc() : memref<8xf32>
+  %s0 = memref.subview %cat[0] [8] [1] : memref<8xf32> to memref<8xf32, strided<[1]>>
+  memref.copy %a, %s0 : memref<8xf32> to memref<8xf32, strided<[1]>>
+  linalg.fill ins(%one : f32) outs(%cat : memref<8xf32>)
+  memref.copy %alias, %out : memref<8xf32> to memref<8xf32>
+  return
+}
+func.func private @identity(%m: memref<8xf32>) -> memref<8xf32> {
+  return %m : memref<8xf32>
+}
+func.func @passed_to_defined(%out: memref<8xf32>) {
+  %a = memref.alloc() : memref<8xf32>
+  %alias = func.call @identity(%a) : (memref<8xf32>) -> memref<8xf32>
+  %cat = memref.alloc() : memref<8xf32>
+  %s0 = memref.subview %cat[0] [8] [1] : memref<8xf32> to memref<8xf32, strided<[1]>>
+  memref.copy %a, %s0 : memref<8xf32> to memref<8xf32, strided<[1]>>
+  memref.copy %alias, %out : memref<8xf32> to memref<8xf32>
+  return
+}
+func.func @distinct(%out: memref<8xf32>, %b: memref<8xf32>) {
+  %a = memref.alloc() : memref<8xf32>
+  %da, %db = memref.distinct_objects %a, %b : memref<8xf32>, memref<8xf32>
+  %cat = memref.alloc() : memref<8xf32>
+  %s0 = memref.subview %cat[0] [8] [1] : memref<8xf32> to memref<8xf32, strided<[1]>>
+  memref.copy %a, %s0 : memref<8xf32> to memref<8xf32, strided<[1]>>
+  memref.copy %da, %out : memref<8xf32> to memref<8xf32>
+  return
+}
+func.func private @kernel(memref<8xf32>)
+func.func @external_kernel(%out: memref<8xf32>) {
+  %a = memref.alloc() : memref<8xf32>
+  func.call @kernel(%a) : (memref<8xf32>) -> ()
+  %cat = memref.alloc() : memref<8xf32>
+  %s0 = memref.subview %cat[0] [8] [1] : memref<8xf32> to memref<8xf32, strided<[1]>>
+  memref.copy %a, %s0 : memref<8xf32> to memref<8xf32, strided<[1]>>
+  memref.copy %cat, %out : memref<8xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+// Buffers in another memory space, elements LLVM pads (an i24 takes 4
+// bytes), and a piece whose alignment is assumed (its slice may start
+// anywhere): no change.
+// CHECK-LABEL: func @memory_space
+// CHECK: memref.copy
+// CHECK-LABEL: func @padded_elements
+// CHECK: memref.copy
+// CHECK-LABEL: func @assumed_alignment
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+// CHECK: memref.copy
+func.func @memory_space(%out: memref<8xf32, 1>) {
+  %a = memref.alloc() : memref<8xf32, 1>
+  %cat = memref.alloc() : memref<8xf32, 1>
+  %s0 = memref.subview %cat[0] [8] [1] : memref<8xf32, 1> to memref<8xf32, strided<[1]>, 1>
+  memref.copy %a, %s0 : memref<8xf32, 1> to memref<8xf32, strided<[1]>, 1>
+  memref.copy %cat, %out : memref<8xf32, 1> to memref<8xf32, 1>
+  return
+}
+func.func @padded_elements(%out: memref<8xi24>) {
+  %a = memref.alloc() : memref<4xi24>
+  %cat = memref.alloc() : memref<8xi24>
+  %s0 = memref.subview %cat[4] [4] [1] : memref<8xi24> to memref<4xi24, strided<[1], offset: 4>>
+  memref.copy %a, %s0 : memref<4xi24> to memref<4xi24, strided<[1], offset: 4>>
+  memref.copy %cat, %out : memref<8xi24> to memref<8xi24>
+  return
+}
+func.func @assumed_alignment(%out: memref<20xf32>) {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  %aligned = memref.assume_alignment %a, 64 : memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%aligned : memref<16xf32>)
+  %cat = memref.alloc() {alignment = 64 : i64} : memref<20xf32>
+  %s0 = memref.subview %cat[4] [16] [1] : memref<20xf32> to memref<16xf32, strided<[1], offset: 4>>
+  memref.copy %a, %s0 : memref<16xf32> to memref<16xf32, strided<[1], offset: 4>>
+  memref.copy %cat, %out : memref<20xf32> to memref<20xf32>
+  return
+}

@@ -431,13 +431,16 @@ def MSConcatInPlace : Pass<"ms-concat-in-place"> {
     parallel train step concatenates the gradients into one all-reduce
     bucket; for the seed MLP that was a 2.68 MB copy every step.
 
-    Conditions: `%a` and `%b` are `memref.alloc`s with static shapes and
-    identity layouts in the copy's block; every other use of `%a` (through
-    views) comes before the copy and is not
-    `memref.extract_aligned_pointer_as_index`; before the copy `%b` is only
-    the target of copies into disjoint slices. `%b` is then allocated as
-    bytes at the start of the block. The values written are the same, so
-    the results do not change.
+    Conditions: `%a` and `%b` are `memref.alloc`s in the copy's block with
+    static shapes, identity layouts, the default memory space and elements
+    of a power-of-two number of bytes; every other use of `%a` (through
+    views) comes before the copy and hands it on to nothing that could
+    outlive the copy: no pointer taken, no dealloc, no terminator (a region
+    yielding it), no call but to an external function (the runtime's
+    kernels keep no pointers), no result but plain values (no alias);
+    before the copy `%b` is only the target of copies into disjoint
+    slices. `%b` is then allocated as bytes at the start of the block. The
+    values written are the same, so the results do not change.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect"];
