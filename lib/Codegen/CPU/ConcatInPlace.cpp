@@ -82,19 +82,14 @@ std::optional<Interval> sliceOf(Value view, memref::AllocOp result) {
   return Interval{offset, offset + type.getNumElements()};
 }
 
-/// Whether `op` makes a view of a buffer (and touches no memory).
-bool isView(Operation *op) {
-  return isa<ViewLikeOpInterface, memref::CollapseShapeOp,
-             memref::ExpandShapeOp>(op);
-}
-
 /// Calls `visit(user, value)` for each op that uses `buffer`, directly or
-/// through view ops (visited too); `value` is the view it uses.
+/// through view ops (subviews, reshapes, casts; visited too); `value` is
+/// the view it uses.
 void visitUses(Value buffer,
                llvm::function_ref<void(Operation *, Value)> visit) {
   for (Operation *user : buffer.getUsers()) {
     visit(user, buffer);
-    if (isView(user))
+    if (isa<ViewLikeOpInterface>(user))
       for (Value view : user->getResults())
         visitUses(view, visit);
   }
@@ -136,7 +131,7 @@ bool pieceEndsAtCopy(SliceCopy c) {
     // A slice may start at any element: no alignment may be assumed.
     if (isa<memref::AssumeAlignmentOp>(user))
       ok = false;
-    if (user == c.copy.getOperation() || isView(user))
+    if (user == c.copy.getOperation() || isa<ViewLikeOpInterface>(user))
       return;
     if (mayHandOn(user) || !runsBefore(user, c.copy))
       ok = false;
@@ -150,7 +145,7 @@ bool pieceEndsAtCopy(SliceCopy c) {
 bool sliceIsFreeUntilCopy(SliceCopy c) {
   bool ok = true;
   visitUses(c.result.getResult(), [&](Operation *user, Value value) {
-    if (!runsBefore(user, c.copy) || isView(user))
+    if (!runsBefore(user, c.copy) || isa<ViewLikeOpInterface>(user))
       return;
     auto copy = dyn_cast<memref::CopyOp>(user);
     std::optional<Interval> other =

@@ -32,15 +32,18 @@ bool isFullTileWrite(vector::TransferWriteOp write) {
          llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; });
 }
 
+/// `value` is an argument of the function (not of a block inside it).
+bool isFunctionArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && arg.getOwner()->isEntryBlock() &&
+         isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+}
+
 /// A value the body uses from outside it that dominates every place the
 /// body may move to: a constant (cloned there) or an argument of the
 /// function.
 bool isMovableCapture(Value value) {
-  if (matchPattern(value, m_Constant()))
-    return true;
-  auto arg = dyn_cast<BlockArgument>(value);
-  return arg && arg.getOwner()->isEntryBlock() &&
-         isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  return matchPattern(value, m_Constant()) || isFunctionArgument(value);
 }
 
 /// The body is pure elementwise arith on scalars, its captures can move,
@@ -187,10 +190,7 @@ bool writtenByOthers(Value value, const Consumer &consumer) {
 
 /// `value` is a function argument that nothing but `consumer` writes.
 bool onlyConsumerWrites(Value value, const Consumer &consumer) {
-  auto arg = dyn_cast<BlockArgument>(value);
-  return arg && arg.getOwner()->isEntryBlock() &&
-         isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) &&
-         !writtenByOthers(value, consumer);
+  return isFunctionArgument(value) && !writtenByOthers(value, consumer);
 }
 
 /// Only `consumer` uses `value` at all.
