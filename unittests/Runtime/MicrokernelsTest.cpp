@@ -64,12 +64,13 @@ void checkTranspose(int64_t rows, int64_t cols, int64_t inPad = 0,
 }
 
 TEST(MicrokernelsTest, TransposesF32OfEveryShape) {
-  // Whole 8 x 8 blocks; a dense layer's x^T; edges in one or both dims;
-  // one row and one column; more than one 32 x 32 tile with edges.
+  // Whole 8 x 8 blocks; a dense layer's x^T and its result back; edges in
+  // one or both dims; one row and one column; more than one 64 x 16 tile
+  // with edges, both ways.
   for (auto [rows, cols] :
-       std::vector<std::pair<int64_t, int64_t>>{{8, 8}, {64, 784}, {3, 5},
-                                                 {17, 33}, {1, 40}, {40, 1},
-                                                 {70, 45}, {10, 64}})
+       std::vector<std::pair<int64_t, int64_t>>{
+           {8, 8}, {64, 784}, {512, 64}, {3, 5}, {17, 33}, {1, 40},
+           {40, 1}, {70, 45}, {130, 21}, {21, 130}, {10, 64}})
     checkTranspose<float>(rows, cols);
 }
 
