@@ -115,20 +115,25 @@ PipelineStage vectorizeStage(unsigned threads, GraphWork work) {
 }
 
 PipelineStage genericStage(unsigned threads, GraphWork work) {
-  // Scalar contractions accumulate with FMA along K in order, like the
-  // vector ones, with a vectorizable loop order.
-  std::string generic = "func.func(linalg-generalize-named-ops),"
+  // Bias adds and activations on a dense layer's transposed result, which
+  // cancels its transpose back against the next layer's x^T. Scalar
+  // contractions accumulate with FMA along K in order, like the vector
+  // ones, with a vectorizable loop order. Transposes as 2-D named ops
+  // before fusion, which would make them gathering reads of their
+  // consumers.
+  std::string generic = "ms-sink-transposes,canonicalize,"
+                        "func.func(linalg-generalize-named-ops),"
                         "ms-contraction-to-fma,ms-interchange-contractions,"
-                        "canonicalize";
+                        "canonicalize,ms-collapse-transposes";
   if (work.fuse)
     // Conv bias + batch_norm + activation become one epilogue.
     generic += ",linalg-fuse-elementwise-ops,canonicalize";
   else
-    // Only the ops one ms op lowered to (a dense layer's transpose back and
-    // bias add): they are one kernel at O0 anyway.
+    // Only the ops one ms op lowered to: they are one kernel at O0 anyway.
     generic += ",ms-fuse-within-ops,canonicalize";
-  // Transposes as 2-D linalg.transpose ops (a dense layer's x^T), before
-  // the batch loops could take them in one image at a time.
+  // Again after fusion, whose reshape propagation can leave a transpose of
+  // more dims (a flattened image's x^T), before the batch loops could take
+  // them in one image at a time.
   generic += ",ms-collapse-transposes";
   if (work.fuse)
     // The layers after each im2col conv join its loop over images.

@@ -27,12 +27,13 @@
 // FUSE: ms-vectorize-convs{pool-epilogues=true
 // ALL: ms-transpose-matmul-operands
 // ALL: ms-vectorize-matmuls{{.*}}num-threads=1
+// ALL: ms-sink-transposes
 // ALL: linalg-generalize-named-ops
 // ALL: ms-contraction-to-fma
 // ALL: ms-interchange-contractions
+// ALL: ms-collapse-transposes
 // FUSE: linalg-fuse-elementwise-ops
 // O0: ms-fuse-within-ops
-// ALL: ms-collapse-transposes
 // FUSE: ms-fuse-batch-loops
 // ALL: ms-vectorize-pooling
 // ALL: ms-vectorize-small-elementwise

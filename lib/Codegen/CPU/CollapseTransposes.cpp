@@ -14,6 +14,7 @@
 #include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -105,15 +106,31 @@ void collapse(RewriterBase &rewriter, const BlockTranspose &transpose) {
                              transposed->getResult(0), outGroups));
 }
 
+/// Named transposes of more than two dims as generics, which the pass then
+/// matches: fusion's reshape propagation turns a flattened image's 2-D x^T
+/// into one.
+void generalizeTransposes(Operation *root, RewriterBase &rewriter) {
+  SmallVector<linalg::TransposeOp> named;
+  root->walk([&](linalg::TransposeOp op) {
+    if (op.getPermutation().size() > 2 && op.hasPureTensorSemantics())
+      named.push_back(op);
+  });
+  for (linalg::TransposeOp op : named) {
+    rewriter.setInsertionPoint(op);
+    (void)linalg::generalizeNamedOp(rewriter, op);
+  }
+}
+
 struct MSCollapseTransposesPass
     : ms::impl::MSCollapseTransposesBase<MSCollapseTransposesPass> {
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    generalizeTransposes(getOperation(), rewriter);
     SmallVector<BlockTranspose> transposes;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (std::optional<BlockTranspose> transpose = matchTranspose(op))
         transposes.push_back(*transpose);
     });
-    IRRewriter rewriter(&getContext());
     for (const BlockTranspose &transpose : transposes)
       collapse(rewriter, transpose);
   }

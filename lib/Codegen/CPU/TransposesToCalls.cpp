@@ -9,8 +9,8 @@
 // Other transposes stay linalg ops and become loops.
 //
 // With threads, a large transpose outside the parallel loops (a dense
-// layer's x^T at every level, and its result back when no bias add fuses
-// with it) would run on one thread while the others wait; it becomes one
+// layer's x^T at every level, and its result back where a later op needs
+// it so) would run on one thread while the others wait; it becomes one
 // call per band of output rows in an scf.forall instead, the bands chosen
 // by TileSizeModel.
 //

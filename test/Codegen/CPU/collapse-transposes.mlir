@@ -68,3 +68,20 @@ func.func @sizes_and_bodies(%x: tensor<10x24xf64>, %y: tensor<16x16xf32>) -> (te
   } -> tensor<16x16xf32>
   return %t, %n : tensor<24x10xf64>, tensor<16x16xf32>
 }
+
+// -----
+
+// A named transpose of more dims (fusion's reshape propagation makes one of
+// a flattened image's x^T) is matched the same way: [64, 1, 2, 3] to
+// [1, 2, 3, 64], a [64, 6] matrix transposed.
+// CHECK-LABEL: func @named_rotate
+// CHECK-SAME: (%[[X:.*]]: tensor<64x1x2x3xf32>)
+// CHECK: %[[MATRIX:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2, 3]] : tensor<64x1x2x3xf32> into tensor<64x6xf32>
+// CHECK: %[[T:.*]] = linalg.transpose ins(%[[MATRIX]] : tensor<64x6xf32>) outs(%{{.*}} : tensor<6x64xf32>) permutation = [1, 0]
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[T]] {{\[}}[0, 1, 2], [3]] output_shape [1, 2, 3, 64] : tensor<6x64xf32> into tensor<1x2x3x64xf32>
+// CHECK: return %[[R]]
+func.func @named_rotate(%x: tensor<64x1x2x3xf32>) -> tensor<1x2x3x64xf32> {
+  %e = tensor.empty() : tensor<1x2x3x64xf32>
+  %t = linalg.transpose ins(%x : tensor<64x1x2x3xf32>) outs(%e : tensor<1x2x3x64xf32>) permutation = [1, 2, 3, 0]
+  return %t : tensor<1x2x3x64xf32>
+}

@@ -1,6 +1,7 @@
 // O0's fusion: elementwise linalg ops fuse only when one ms op lowered to
-// both, which the location they share says (a dense layer's transpose back
-// and bias add). Ops from different ms ops, ops without a location, and a
+// both, which the location they share says (a transposing copy and a bias
+// add below; the pipelines make a dense layer's transpose back a named op
+// first). Ops from different ms ops, ops without a location, and a
 // producer read twice stay apart.
 // RUN: ms-opt %s --ms-fuse-within-ops --split-input-file | FileCheck %s
 

@@ -115,9 +115,10 @@ def MSFuseWithinOps : Pass<"ms-fuse-within-ops"> {
     O0's elementwise fusion: `linalg-fuse-elementwise-ops`, restricted to a
     producer and consumer that one ms op lowered to. Such ops carry the ms
     op's location, so they fuse when their locations are equal and known
-    and the producer has no other reader. A dense layer's transpose back
-    (`ms-transpose-matmul-operands`) and its bias add become one generic;
-    a relu after it, with a location of its own, stays a kernel of its own.
+    and the producer has no other reader. A dense layer's bias add and
+    transpose back stay apart: the transpose is a named op by then
+    (`ms-collapse-transposes`), which fusion leaves alone. A relu after
+    the layer, with a location of its own, stays a kernel of its own.
     A PyNative or no_sink kernel holds one ms op, so there every producer
     and consumer qualify. Fusion does not reorder any arithmetic: results
     do not change bit for bit.
@@ -287,6 +288,30 @@ def MSVectorizeSmallElementwise : Pass<"ms-vectorize-small-elementwise"> {
   let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 
+def MSSinkTransposes : Pass<"ms-sink-transposes"> {
+  let summary = "Elementwise ops on a 2-D transpose's input, the transpose "
+                "after them";
+  let description = [{
+    Rewrites a 2-D elementwise `linalg.generic` (all loops parallel, its
+    one init written whole through the identity map) that reads a
+    `linalg.transpose` (permutation [1, 0]) whole into the same op over the
+    swapped iteration space on the transpose's input, followed by the
+    transpose. Ops whose payload reads the indices (`linalg.index`: a
+    dropout's counter-based mask) are left alone, as swapped they would be
+    each other's. It applies only when every other input varies along at most
+    one dimension (a bias, a scalar) or is a transpose read whole too, so no
+    input becomes a strided read. A transpose of a transpose cancels.
+
+    A dense layer's matmul yields its result transposed, `[out, batch]`;
+    its bias add and activation then run on those contiguous rows, and the
+    next dense layer's `x^T` cancels against the transpose back. Each
+    element sees the same operations in the same order, so the bits do not
+    change. Every level runs it, before generalization and fusion.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def MSCollapseTransposes : Pass<"ms-collapse-transposes"> {
   let summary = "Transposes as 2-D linalg.transpose ops";
   let description = [{
@@ -294,11 +319,15 @@ def MSCollapseTransposes : Pass<"ms-collapse-transposes"> {
     to an output whose dims are the input's rotated (input `[A..., B...]`,
     output `[B..., A...]`: a `[prod A, prod B]` matrix transposed, as a
     dense layer's `x^T`) into `tensor.collapse_shape`, a 2-D
-    `linalg.transpose` and `tensor.expand_shape`. Data movement only. The
-    pipelines run it before ms-fuse-batch-loops, which would otherwise
-    pull the transpose into a conv's loop over images as strided stores,
-    and ms-transposes-to-calls later makes the f32 and f64 ones calls to the
-    runtime's transpose kernel.
+    `linalg.transpose` and `tensor.expand_shape`; a named transpose of more
+    dims is generalized and matched the same way. Data movement only. The
+    pipelines run it before fusion, which leaves named ops alone (fused, a
+    transpose would become an elementwise op's strided, gathering reads),
+    again after it (its reshape propagation can turn a flattened image's
+    `x^T` into a 4-D transpose), and before ms-fuse-batch-loops, which
+    would otherwise pull the transpose into a conv's loop over images as
+    strided stores. ms-transposes-to-calls later makes the f32 and f64 ones
+    calls to the runtime's transpose kernel.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
@@ -320,7 +349,7 @@ def MSTransposesToCalls : Pass<"ms-transposes-to-calls", "mlir::ModuleOp"> {
 
     With `num-threads` above 1, a static transpose outside every
     `scf.forall` and `scf.parallel` of at least 32768 elements (a dense
-    layer's `x^T`, and its result back when no bias add fuses with it)
+    layer's `x^T`, and its result back where a later op needs it so)
     becomes an `scf.forall` of one call per band of output rows, a
     multiple of 8 rows each (`chooseTransposeBand` in TileSizeModel),
     instead of running on one thread while the others wait. A copy has no rounding: the results do

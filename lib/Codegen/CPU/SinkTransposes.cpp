@@ -1,0 +1,155 @@
+//===- SinkTransposes.cpp - Elementwise ops on the untransposed operand ---===//
+//
+// A dense layer computes (w @ x^T)^T: its matmul yields the result
+// transposed, [out, batch], and a transpose brings it back before the
+// bias add and the activation. The next dense layer transposes that
+// activation again, for its own x^T. Fused, the transpose back became a
+// bias add that gathered its input column by column.
+//
+// Here an elementwise op whose full-size input is a 2-D transpose runs on
+// the transpose's input instead, and the transpose moves below it: the
+// bias add and the activation read and write contiguous rows, and where
+// the next layer transposes the activation again, the two transposes
+// cancel. Each element sees the same operations in the same order, so the
+// bits do not change.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace ms {
+#define GEN_PASS_DEF_MSSINKTRANSPOSES
+#include "ms/Codegen/CPU/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+/// The input of `value`'s 2-D transpose ([1, 0]), or null.
+Value transposedFrom(Value value) {
+  auto transpose = value.getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
+    return nullptr;
+  return transpose.getInput();
+}
+
+/// An empty tensor of `matrix`'s type with its two sizes swapped.
+Value emptyTransposeOf(OpBuilder &b, Location loc, Value matrix) {
+  auto type = cast<RankedTensorType>(matrix.getType());
+  return tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
+      type.getElementType());
+}
+
+Value transposeOf(OpBuilder &b, Location loc, Value matrix) {
+  return linalg::TransposeOp::create(b, loc, matrix,
+                                     emptyTransposeOf(b, loc, matrix),
+                                     ArrayRef<int64_t>{1, 0})
+      ->getResult(0);
+}
+
+/// A 2-D elementwise op whose one result is written whole (identity map,
+/// its init never read) and on static shapes. Its payload must not read
+/// the indices (a dropout's counter-based mask): swapped, they would be
+/// each other's.
+bool isPlainElementwise(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
+      op.getNumLoops() != 2 ||
+      op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return false;
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto type = dyn_cast<RankedTensorType>(init->get().getType());
+  return type && type.hasStaticShape() &&
+         op.getMatchingIndexingMap(init).isIdentity() &&
+         !op.payloadUsesValueFromOperand(init);
+}
+
+/// Whether reading `input` in the swapped iteration space costs no more
+/// than before: it is a transpose read whole (it becomes a plain read of
+/// the transpose's input), or it varies along at most one dimension (a
+/// bias, a scalar).
+bool readsAsWell(linalg::GenericOp op, OpOperand *input) {
+  AffineMap map = op.getMatchingIndexingMap(input);
+  if (map.isIdentity())
+    return transposedFrom(input->get()) != nullptr;
+  return map.isProjectedPermutation() && map.getNumResults() <= 1;
+}
+
+/// generic(transpose(x), b) -> transpose(generic'(x, b)), generic' iterating
+/// the swapped space, when every input reads as well there and one of them
+/// is a transpose read whole.
+struct SinkTransposeBelowElementwise
+    : public OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isPlainElementwise(op))
+      return rewriter.notifyMatchFailure(op, "not a plain 2-D elementwise op");
+    bool anyTransposed = false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (!readsAsWell(op, input))
+        return rewriter.notifyMatchFailure(op, "an input would be gathered");
+      anyTransposed |= op.getMatchingIndexingMap(input).isIdentity();
+    }
+    if (!anyTransposed)
+      return rewriter.notifyMatchFailure(op, "no transposed input");
+
+    AffineMap swap = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0},
+                                                  rewriter.getContext());
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      inputs.push_back(map.isIdentity() ? transposedFrom(input->get())
+                                        : input->get());
+      maps.push_back(map.isIdentity() ? map : map.compose(swap));
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(2));
+    Location loc = op.getLoc();
+    Value swappedInit = emptyTransposeOf(rewriter, loc, op.getResult(0));
+    auto swapped = linalg::GenericOp::create(
+        rewriter, loc, swappedInit.getType(), inputs, swappedInit, maps,
+        op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), swapped.getRegion(),
+                                swapped.getRegion().begin());
+    rewriter.replaceOp(op, transposeOf(rewriter, loc, swapped.getResult(0)));
+    return success();
+  }
+};
+
+/// transpose(transpose(x)) -> x.
+struct CancelTransposePair : public OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getPermutation() != ArrayRef<int64_t>{1, 0})
+      return failure();
+    Value original = transposedFrom(op.getInput());
+    if (!original || original.getType() != op->getResult(0).getType())
+      return failure();
+    rewriter.replaceOp(op, original);
+    return success();
+  }
+};
+
+struct MSSinkTransposesPass
+    : ms::impl::MSSinkTransposesBase<MSSinkTransposesPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<SinkTransposeBelowElementwise, CancelTransposePair>(
+        &getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
