@@ -34,6 +34,7 @@
 // ALL: ms-collapse-transposes
 // FUSE: linalg-fuse-elementwise-ops
 // O0: ms-fuse-within-ops
+// ALL: ms-collapse-transposes
 // FUSE: ms-fuse-batch-loops
 // ALL: ms-vectorize-pooling
 // ALL: ms-vectorize-small-elementwise

@@ -106,13 +106,29 @@ void collapse(RewriterBase &rewriter, const BlockTranspose &transpose) {
                              transposed->getResult(0), outGroups));
 }
 
-/// Named transposes of more than two dims as generics, which the pass then
+/// Whether `op` moves its input's first dims to the end ([A..., B...] to
+/// [B..., A...]) on static tensors: result dim i is input dim (i + k) mod
+/// rank for one k.
+bool isStaticRotation(linalg::TransposeOp op) {
+  ArrayRef<int64_t> perm = op.getPermutation();
+  auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
+  if (!op.hasPureTensorSemantics() || !type || !type.hasStaticShape() ||
+      perm.empty() || perm[0] == 0)
+    return false;
+  int64_t rank = perm.size();
+  for (int64_t i = 0; i < rank; ++i)
+    if (perm[i] != (i + perm[0]) % rank)
+      return false;
+  return true;
+}
+
+/// Named rotations of more than two dims as generics, which the pass then
 /// matches: fusion's reshape propagation turns a flattened image's 2-D x^T
-/// into one.
+/// into one. Other named transposes stay named.
 void generalizeTransposes(Operation *root, RewriterBase &rewriter) {
   SmallVector<linalg::TransposeOp> named;
   root->walk([&](linalg::TransposeOp op) {
-    if (op.getPermutation().size() > 2 && op.hasPureTensorSemantics())
+    if (op.getPermutation().size() > 2 && isStaticRotation(op))
       named.push_back(op);
   });
   for (linalg::TransposeOp op : named) {

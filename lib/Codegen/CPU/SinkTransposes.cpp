@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace ms {
@@ -56,10 +57,14 @@ Value transposeOf(OpBuilder &b, Location loc, Value matrix) {
 
 /// A 2-D elementwise op whose one result is written whole (identity map,
 /// its init never read) and on static shapes. Its payload must not read
-/// the indices (a dropout's counter-based mask): swapped, they would be
-/// each other's.
+/// the indices (a dropout's counter-based mask: swapped, they would be
+/// each other's) nor touch memory (it would run in another order).
 bool isPlainElementwise(linalg::GenericOp op) {
+  auto pure = [](Operation &payloadOp) {
+    return isMemoryEffectFree(&payloadOp);
+  };
   if (!op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
+      !llvm::all_of(op.getBody()->without_terminator(), pure) ||
       op.getNumLoops() != 2 ||
       op.getNumDpsInits() != 1 ||
       op.getNumParallelLoops() != op.getNumLoops())
@@ -72,13 +77,14 @@ bool isPlainElementwise(linalg::GenericOp op) {
 }
 
 /// Whether reading `input` in the swapped iteration space costs no more
-/// than before: it is a transpose read whole (it becomes a plain read of
-/// the transpose's input), or it varies along at most one dimension (a
-/// bias, a scalar).
+/// than before: it is a transpose read whole that nothing else reads (it
+/// becomes a plain read of the transpose's input; a transpose kept for
+/// another reader would be one more), or it varies along at most one
+/// dimension (a bias, a scalar).
 bool readsAsWell(linalg::GenericOp op, OpOperand *input) {
   AffineMap map = op.getMatchingIndexingMap(input);
   if (map.isIdentity())
-    return transposedFrom(input->get()) != nullptr;
+    return transposedFrom(input->get()) && input->get().hasOneUse();
   return map.isProjectedPermutation() && map.getNumResults() <= 1;
 }
 
@@ -147,8 +153,9 @@ struct MSSinkTransposesPass
     RewritePatternSet patterns(&getContext());
     patterns.add<SinkTransposeBelowElementwise, CancelTransposePair>(
         &getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    // Each rewrite stands on its own, so one the driver had no iterations
+    // left for is only a transpose not moved.
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 };
 

@@ -85,3 +85,15 @@ func.func @named_rotate(%x: tensor<64x1x2x3xf32>) -> tensor<1x2x3x64xf32> {
   %t = linalg.transpose ins(%x : tensor<64x1x2x3xf32>) outs(%e : tensor<1x2x3x64xf32>) permutation = [1, 2, 3, 0]
   return %t : tensor<1x2x3x64xf32>
 }
+
+// -----
+
+// A named transpose that is not a rotation stays named.
+// CHECK-LABEL: func @named_swap_inner
+// CHECK: linalg.transpose {{.*}} permutation = [0, 2, 1]
+// CHECK-NOT: linalg.generic
+func.func @named_swap_inner(%x: tensor<2x3x4xf32>) -> tensor<2x4x3xf32> {
+  %e = tensor.empty() : tensor<2x4x3xf32>
+  %t = linalg.transpose ins(%x : tensor<2x3x4xf32>) outs(%e : tensor<2x4x3xf32>) permutation = [0, 2, 1]
+  return %t : tensor<2x4x3xf32>
+}

@@ -181,3 +181,96 @@ func.func @reads_indices(%yt: tensor<8x4xf32>) -> tensor<4x8xf32> {
   } -> tensor<4x8xf32>
   return %g : tensor<4x8xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A per-row operand ([4] along the result's rows) is read per column of
+// the swapped space.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func @row_operand
+// CHECK-SAME: (%[[YT:.*]]: tensor<8x4xf32>, %[[R:.*]]: tensor<4xf32>)
+// CHECK: %[[MUL:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[COL]], #[[ID]]], {{.*}} ins(%[[YT]], %[[R]] : tensor<8x4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<8x4xf32>)
+// CHECK: linalg.transpose ins(%[[MUL]] : tensor<8x4xf32>)
+func.func @row_operand(%yt: tensor<8x4xf32>, %r: tensor<4xf32>) -> tensor<4x8xf32> {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.transpose ins(%yt : tensor<8x4xf32>) outs(%e0 : tensor<4x8xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<4x8xf32>
+  %g = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%y, %r : tensor<4x8xf32>, tensor<4xf32>) outs(%e1 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %g : tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A transpose something else reads too would stay, and sinking would add
+// a second one: left alone.
+// CHECK-LABEL: func @transpose_read_twice
+// CHECK: %[[T:.*]] = linalg.transpose
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} ins(%[[T]] : tensor<4x8xf32>)
+// CHECK-NOT: linalg.transpose
+// CHECK: return %[[G]], %[[T]]
+func.func @transpose_read_twice(%yt: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.transpose ins(%yt : tensor<8x4xf32>) outs(%e0 : tensor<4x8xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<4x8xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<4x8xf32>) outs(%e1 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<4x8xf32>
+  return %g, %y : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Two results: left alone.
+// CHECK-LABEL: func @two_results
+// CHECK: %[[T:.*]] = linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<4x8xf32>)
+// CHECK-NOT: linalg.transpose
+func.func @two_results(%yt: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.transpose ins(%yt : tensor<8x4xf32>) outs(%e0 : tensor<4x8xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<4x8xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %g:2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<4x8xf32>) outs(%e1, %e2 : tensor<4x8xf32>, tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32, %p: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n, %a : f32, f32
+  } -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return %g#0, %g#1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A transpose of a transpose cancels, whatever reads it.
+// CHECK-LABEL: func @cancel
+// CHECK-SAME: (%[[X:.*]]: tensor<8x4xf32>)
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<8x4xf32>)
+func.func @cancel(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.transpose ins(%x : tensor<8x4xf32>) outs(%e0 : tensor<4x8xf32>) permutation = [1, 0]
+  %e1 = tensor.empty() : tensor<8x4xf32>
+  %tt = linalg.transpose ins(%t : tensor<4x8xf32>) outs(%e1 : tensor<8x4xf32>) permutation = [1, 0]
+  %e2 = tensor.empty() : tensor<8x4xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%tt : tensor<8x4xf32>) outs(%e2 : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<8x4xf32>
+  return %g : tensor<8x4xf32>
+}

@@ -297,10 +297,12 @@ def MSSinkTransposes : Pass<"ms-sink-transposes"> {
     `linalg.transpose` (permutation [1, 0]) whole into the same op over the
     swapped iteration space on the transpose's input, followed by the
     transpose. Ops whose payload reads the indices (`linalg.index`: a
-    dropout's counter-based mask) are left alone, as swapped they would be
-    each other's. It applies only when every other input varies along at most
-    one dimension (a bias, a scalar) or is a transpose read whole too, so no
-    input becomes a strided read. A transpose of a transpose cancels.
+    dropout's counter-based mask) or has memory effects are left alone. It
+    applies only when each transposed input has no other reader (else the
+    transpose would stay and one more be added) and every other input
+    varies along at most one dimension (a bias, a scalar) or is such a
+    transpose too, so no input becomes a strided read. A transpose of a
+    transpose cancels.
 
     A dense layer's matmul yields its result transposed, `[out, batch]`;
     its bias add and activation then run on those contiguous rows, and the
@@ -320,7 +322,8 @@ def MSCollapseTransposes : Pass<"ms-collapse-transposes"> {
     output `[B..., A...]`: a `[prod A, prod B]` matrix transposed, as a
     dense layer's `x^T`) into `tensor.collapse_shape`, a 2-D
     `linalg.transpose` and `tensor.expand_shape`; a named transpose of more
-    dims is generalized and matched the same way. Data movement only. The
+    dims that is such a rotation, on static shapes, is generalized and
+    matched the same way. Data movement only. The
     pipelines run it before fusion, which leaves named ops alone (fused, a
     transpose would become an elementwise op's strided, gathering reads),
     again after it (its reshape propagation can turn a flattened image's
