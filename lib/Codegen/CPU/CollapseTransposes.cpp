@@ -37,6 +37,27 @@ struct BlockTranspose {
   int64_t rows = 0, cols = 0; // of the input matrix
 };
 
+/// For a copy from input [A..., B...] to output [B..., A...] (identity
+/// output map), the number of dims in A; none for any other permutation.
+std::optional<unsigned> rotationSplit(linalg::LinalgOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned rank = op.getNumLoops();
+  if (maps.size() != 2 || !maps[1].isIdentity() ||
+      !maps[0].isPermutation() || rank < 2)
+    return std::nullopt;
+  // Input dim i is output dim (i + rank - split) mod rank.
+  unsigned split = 0;
+  if (auto first = dyn_cast<AffineDimExpr>(maps[0].getResult(0)))
+    split = rank - first.getPosition();
+  if (split == 0 || split == rank)
+    return std::nullopt;
+  for (unsigned i = 0; i < rank; ++i)
+    if (maps[0].getResult(i) !=
+        getAffineDimExpr((i + rank - split) % rank, op.getContext()))
+      return std::nullopt;
+  return split;
+}
+
 std::optional<BlockTranspose> matchTranspose(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
       op.getNumDpsInits() != 1 ||
@@ -49,26 +70,16 @@ std::optional<BlockTranspose> matchTranspose(linalg::GenericOp op) {
   auto inType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
   if (!inType || !inType.hasStaticShape())
     return std::nullopt;
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  std::optional<unsigned> split = rotationSplit(op);
+  if (!split)
+    return std::nullopt;
   unsigned rank = op.getNumLoops();
-  if (!maps[1].isIdentity() || !maps[0].isPermutation() || rank < 2)
-    return std::nullopt;
-  // Input dim i is output dim (i + rank - split) mod rank.
-  unsigned split = 0;
-  if (auto first = dyn_cast<AffineDimExpr>(maps[0].getResult(0)))
-    split = rank - first.getPosition();
-  if (split == 0 || split == rank)
-    return std::nullopt;
-  for (unsigned i = 0; i < rank; ++i)
-    if (maps[0].getResult(i) !=
-        getAffineDimExpr((i + rank - split) % rank, op.getContext()))
-      return std::nullopt;
   BlockTranspose transpose;
   transpose.op = op;
-  transpose.split = split;
+  transpose.split = *split;
   transpose.rows = transpose.cols = 1;
   for (unsigned i = 0; i < rank; ++i)
-    (i < split ? transpose.rows : transpose.cols) *= inType.getDimSize(i);
+    (i < *split ? transpose.rows : transpose.cols) *= inType.getDimSize(i);
   return transpose;
 }
 
@@ -106,29 +117,15 @@ void collapse(RewriterBase &rewriter, const BlockTranspose &transpose) {
                              transposed->getResult(0), outGroups));
 }
 
-/// Whether `op` moves its input's first dims to the end ([A..., B...] to
-/// [B..., A...]) on static tensors: result dim i is input dim (i + k) mod
-/// rank for one k.
-bool isStaticRotation(linalg::TransposeOp op) {
-  ArrayRef<int64_t> perm = op.getPermutation();
-  auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
-  if (!op.hasPureTensorSemantics() || !type || !type.hasStaticShape() ||
-      perm.empty() || perm[0] == 0)
-    return false;
-  int64_t rank = perm.size();
-  for (int64_t i = 0; i < rank; ++i)
-    if (perm[i] != (i + perm[0]) % rank)
-      return false;
-  return true;
-}
-
-/// Named rotations of more than two dims as generics, which the pass then
-/// matches: fusion's reshape propagation turns a flattened image's 2-D x^T
-/// into one. Other named transposes stay named.
+/// Named rotations of more than two dims on static tensors as generics,
+/// which the pass then matches: fusion's reshape propagation turns a
+/// flattened image's 2-D x^T into one. Other named transposes stay named.
 void generalizeTransposes(Operation *root, RewriterBase &rewriter) {
   SmallVector<linalg::TransposeOp> named;
   root->walk([&](linalg::TransposeOp op) {
-    if (op.getPermutation().size() > 2 && isStaticRotation(op))
+    auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
+    if (op.hasPureTensorSemantics() && type && type.hasStaticShape() &&
+        type.getRank() > 2 && rotationSplit(op))
       named.push_back(op);
   });
   for (linalg::TransposeOp op : named) {

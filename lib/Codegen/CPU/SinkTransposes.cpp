@@ -15,10 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ms/Codegen/CPU/MatrixTransposes.h"
 #include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -29,6 +29,8 @@ namespace ms {
 } // namespace ms
 
 using namespace mlir;
+using ms::emptyTransposeOf;
+using ms::transposeOf;
 
 namespace {
 
@@ -38,21 +40,6 @@ Value transposedFrom(Value value) {
   if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
     return nullptr;
   return transpose.getInput();
-}
-
-/// An empty tensor of `matrix`'s type with its two sizes swapped.
-Value emptyTransposeOf(OpBuilder &b, Location loc, Value matrix) {
-  auto type = cast<RankedTensorType>(matrix.getType());
-  return tensor::EmptyOp::create(
-      b, loc, ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
-      type.getElementType());
-}
-
-Value transposeOf(OpBuilder &b, Location loc, Value matrix) {
-  return linalg::TransposeOp::create(b, loc, matrix,
-                                     emptyTransposeOf(b, loc, matrix),
-                                     ArrayRef<int64_t>{1, 0})
-      ->getResult(0);
 }
 
 /// A 2-D elementwise op whose one result is written whole (identity map,

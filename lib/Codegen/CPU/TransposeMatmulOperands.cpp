@@ -1,5 +1,6 @@
 //===- TransposeMatmulOperands.cpp - Transposed matmuls as plain ones -----===//
 
+#include "ms/Codegen/CPU/MatrixTransposes.h"
 #include "ms/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -13,31 +14,19 @@ namespace ms {
 } // namespace ms
 
 using namespace mlir;
+using ms::emptyTransposeOf;
+using ms::transposeOf;
 
 namespace {
-
-Value transposed(OpBuilder &b, Location loc, Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  Value init = tensor::EmptyOp::create(
-      b, loc, ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
-      type.getElementType());
-  return linalg::TransposeOp::create(b, loc, value, init,
-                                     ArrayRef<int64_t>{1, 0})
-      ->getResult(0);
-}
 
 /// The transposed accumulator: a fill keeps being a fill, anything else is
 /// transposed.
 Value transposedInit(OpBuilder &b, Location loc, Value init) {
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    auto type = cast<RankedTensorType>(init.getType());
-    Value empty = tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
-        type.getElementType());
-    return linalg::FillOp::create(b, loc, fill.getInputs(), ValueRange{empty})
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    return linalg::FillOp::create(b, loc, fill.getInputs(),
+                                  ValueRange{emptyTransposeOf(b, loc, init)})
         .getResult(0);
-  }
-  return transposed(b, loc, init);
+  return transposeOf(b, loc, init);
 }
 
 struct MSTransposeMatmulOperandsPass
@@ -64,12 +53,12 @@ struct MSTransposeMatmulOperandsPass
     Location loc = op.getLoc();
     Value x = op.getDpsInputs()[0], w = op.getDpsInputs()[1];
     Value init = op.getDpsInits()[0];
-    Value xT = transposed(b, loc, x);
+    Value xT = transposeOf(b, loc, x);
     Value cTInit = transposedInit(b, loc, init);
     Value cT = linalg::MatmulOp::create(b, loc, TypeRange{cTInit.getType()},
                                         ValueRange{w, xT}, ValueRange{cTInit})
                    .getResult(0);
-    op->getResult(0).replaceAllUsesWith(transposed(b, loc, cT));
+    op->getResult(0).replaceAllUsesWith(transposeOf(b, loc, cT));
     op->erase();
   }
 
@@ -78,7 +67,7 @@ struct MSTransposeMatmulOperandsPass
   static void rewriteTransposedA(linalg::MatmulOp op) {
     OpBuilder b(op);
     Location loc = op.getLoc();
-    Value aT = transposed(b, loc, op.getDpsInputs()[0]);
+    Value aT = transposeOf(b, loc, op.getDpsInputs()[0]);
     Value init = op.getDpsInits()[0];
     Value c = linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
                                        ValueRange{aT, op.getDpsInputs()[1]},
