@@ -103,8 +103,8 @@ def loop_table(groups, smallest):
     return "\n".join(lines)
 
 
-def run(command, cwd=None):
-    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+def run(command):
+    result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({result.returncode}):\n"
                  f"{result.stderr.strip()}")
@@ -118,20 +118,22 @@ def profile(command, symbol, directory):
         sys.exit("profile_loops.py: perf not found (Debian's linux-perf)")
     raw = os.path.join(directory, "perf.data")
     jit = os.path.join(directory, "perf.jit.data")
-    env = dict(os.environ, MS_PERF_JIT="1")
-    recorded = subprocess.run(["perf", "record", "-k", "1", "-e",
+    # LLVM writes the jitdump under JITDUMPDIR, and `perf inject` the code
+    # objects beside it: both stay in `directory`. -N keeps perf from
+    # copying every binary into ~/.debug.
+    env = dict(os.environ, MS_PERF_JIT="1", JITDUMPDIR=directory)
+    recorded = subprocess.run(["perf", "record", "-N", "-k", "1", "-e",
                                "cpu-clock", "-o", raw, "--"] + command,
-                              env=env, cwd=directory)
+                              env=env)
     if recorded.returncode != 0:
         sys.exit(f"the profiled command exited with {recorded.returncode}")
-    run(["perf", "inject", "--jit", "-i", raw, "-o", jit], cwd=directory)
+    run(["perf", "inject", "--jit", "-i", raw, "-o", jit])
     report = run(["perf", "report", "-i", jit, "--no-children", "--stdio",
-                  "--sort", "dso,sym"], cwd=directory)
+                  "--sort", "dso,sym"])
     hottest = [line for line in report.splitlines()
                if line.strip() and not line.startswith("#")][:12]
     print("Hottest symbols:\n" + "\n".join(hottest) + "\n")
-    return run(["perf", "annotate", "-i", jit, "--stdio", "-s", symbol],
-               cwd=directory)
+    return run(["perf", "annotate", "-i", jit, "--stdio", "-s", symbol])
 
 
 def main():
