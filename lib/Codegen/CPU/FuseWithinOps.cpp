@@ -3,9 +3,9 @@
 // O0 runs each ms op as its own kernel, with no fusion across ops. One op
 // can still lower to several elementwise linalg ops. Those are one kernel
 // anyway, so O0 fuses them like O1 does, which saves a pass over the
-// result and a parallel region. The ops an ms op lowers to carry its location; ops from
-// different ms ops are left apart. Transposes are named ops by then
-// (ms-collapse-transposes), which fusion leaves alone.
+// result and a parallel region. The ops an ms op lowers to carry its
+// location; ops from different ms ops are left apart. Transposes are named
+// ops by then (ms-collapse-transposes), which fusion leaves alone.
 //
 //===----------------------------------------------------------------------===//
 
