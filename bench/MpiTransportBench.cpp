@@ -20,7 +20,12 @@
 //     taken back from the other core's cache;
 //   - MPI_Allreduce: in place, MPI_SUM over BYTES / 4 floats;
 //   - reads right after an MPI_Allreduce, of the reduced bytes and of other
-//     bytes of the rank's own: what the all-reduce leaves behind.
+//     bytes of the rank's own: what the all-reduce leaves behind;
+//   - a step's tail, the all-reduce and the SGD update after backward:
+//     MPI_Iallreduce then the update, as ms runs it, against backward
+//     writing its gradients straight into the shared window and the update
+//     summing both ranks' as it reads them (no copy through MPI's buffers,
+//     no pass over the sum of its own).
 // Rates are bytes read per second, and bytes read plus written for copies.
 // Two ranks that all-reduce BYTES must each bring in at least BYTES from the
 // other core (half the peer's input to reduce, half the peer's result), so
@@ -111,6 +116,79 @@ double refillAndAllReduce(float *data, const std::vector<float> &own) {
   });
 }
 
+/// Two buffers of `n` floats for each of the two ranks in an MPI-3 shared
+/// window, each rank's own writable and the other's readable.
+struct SharedSegments {
+  MPI_Win win;
+  MPI_Comm node;
+  float *own[2];
+  const float *peer[2];
+};
+
+constexpr float kLearningRate = 1e-6f;
+
+/// A data-parallel step's tail as ms runs it: backward has written its
+/// gradients (`own`'s bytes) into a buffer of the rank's own; an
+/// MPI_Iallreduce sums them in place, then the SGD update reads the sum.
+/// Returns the seconds of the all-reduce and the update.
+double mpiStepTail(float *grads, float *weights, const std::vector<float> &own) {
+  long n = static_cast<long>(own.size());
+  std::memcpy(grads, own.data(), n * sizeof(float)); // backward's writes
+  MPI_Barrier(MPI_COMM_WORLD);
+  return timed([&] {
+    MPI_Request request;
+    MPI_Iallreduce(MPI_IN_PLACE, grads, static_cast<int>(n), MPI_FLOAT,
+                   MPI_SUM, MPI_COMM_WORLD, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    for (long i = 0; i < n; ++i)
+      weights[i] -= kLearningRate * (grads[i] * 0.5f);
+  });
+}
+
+/// The same tail through the shared window: backward writes its gradients
+/// straight into the rank's segment, and the update adds the two ranks'
+/// gradients (rank 0's first, so both ranks get the same bits) as it reads
+/// them. Steps alternate between two buffers, so a rank never rewrites
+/// lines the other core has just read (the costly copy above); the one
+/// synchronization then also tells each rank that the other has finished
+/// reading the buffer it will write next.
+double windowStepTail(const SharedSegments &shared, int step, int rank,
+                      float *weights, const std::vector<float> &own) {
+  long n = static_cast<long>(own.size());
+  float *mine = shared.own[step % 2];
+  const float *theirs = shared.peer[step % 2];
+  std::memcpy(mine, own.data(), n * sizeof(float)); // backward's writes
+  MPI_Barrier(MPI_COMM_WORLD);
+  const float *first = rank == 0 ? mine : theirs;
+  const float *second = rank == 0 ? theirs : mine;
+  return timed([&] {
+    syncWindow(shared.win, shared.node);
+    for (long i = 0; i < n; ++i)
+      weights[i] -= kLearningRate * ((first[i] + second[i]) * 0.5f);
+  });
+}
+
+/// The tail again with backward's buffer kept private: the gradients are
+/// copied into the rank's window segment (of two, as above), and the sum,
+/// in rank order, overwrites the private buffer before the update reads it.
+double copiedWindowStepTail(const SharedSegments &shared, int step, int rank,
+                            float *grads, float *weights,
+                            const std::vector<float> &own) {
+  long n = static_cast<long>(own.size());
+  float *mine = shared.own[step % 2];
+  const float *theirs = shared.peer[step % 2];
+  std::memcpy(grads, own.data(), n * sizeof(float)); // backward's writes
+  MPI_Barrier(MPI_COMM_WORLD);
+  return timed([&] {
+    std::memcpy(mine, grads, n * sizeof(float));
+    syncWindow(shared.win, shared.node);
+    for (long i = 0; i < n; ++i)
+      grads[i] = rank == 0 ? grads[i] + theirs[i] : theirs[i] + grads[i];
+    for (long i = 0; i < n; ++i)
+      weights[i] -= kLearningRate * (grads[i] * 0.5f);
+  });
+}
+
 void printRow(const char *what, double secondsTaken, double bytes) {
   std::printf("| %s | %.1f us | %.1f GB/s |\n", what, secondsTaken * 1e6,
               bytes / secondsTaken / 1e9);
@@ -164,13 +242,14 @@ int main(int argc, char **argv) {
     return usage(rank, "the 2 ranks must share a host");
   float *window = nullptr;
   MPI_Win win;
-  MPI_Win_allocate_shared(n * 4, sizeof(float), MPI_INFO_NULL, node, &window,
-                          &win);
+  MPI_Win_allocate_shared(2 * n * 4, sizeof(float), MPI_INFO_NULL, node,
+                          &window, &win);
   MPI_Aint peerBytes = 0;
   int unit = 0;
   float *peer = nullptr;
   MPI_Win_shared_query(win, 1 - rank, &peerBytes, &unit, &peer);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+  SharedSegments shared{win, node, {window, window + n}, {peer, peer + n}};
 
   volatile float sink = 0;
   double local = medianSeconds(reps, [&] {
@@ -205,6 +284,17 @@ int main(int argc, char **argv) {
     refillAndAllReduce(copy.data(), mine);
     return timed([&] { sink = sink + sumOf(copy.data(), n); });
   });
+  std::vector<float> weights(n, 0.5f);
+  double mpiTail = medianSeconds(
+      reps, [&] { return mpiStepTail(copy.data(), weights.data(), mine); });
+  int step = 0;
+  double windowTail = medianSeconds(reps, [&] {
+    return windowStepTail(shared, step++, rank, weights.data(), mine);
+  });
+  double copiedTail = medianSeconds(reps, [&] {
+    return copiedWindowStepTail(shared, step++, rank, copy.data(),
+                                weights.data(), mine);
+  });
 
   if (rank == 0) {
     printSettings();
@@ -220,6 +310,14 @@ int main(int argc, char **argv) {
     printRow("copy into bytes the other core has just read", overwrite,
              2.0 * n * 4);
     printRow("MPI_Allreduce, in place", allReduce, n * 4.0);
+    printRow("a step's tail: MPI_Iallreduce, then the SGD update", mpiTail,
+             n * 4.0);
+    printRow("a step's tail: backward's gradients in the shared window "
+             "(two buffers), summed inside the SGD update",
+             windowTail, n * 4.0);
+    printRow("a step's tail: gradients copied into the shared window, "
+             "summed into their buffer, then the SGD update",
+             copiedTail, n * 4.0);
     std::printf("\nlower bound for any 2-rank all-reduce of these bytes "
                 "(each core reads them once from the other): %.1f us; "
                 "MPI_Allreduce takes %.2fx that\n",
