@@ -21,7 +21,8 @@
 //   - MPI_Allreduce: in place, MPI_SUM over BYTES / 4 floats;
 //   - reads right after an MPI_Allreduce, of the reduced bytes and of other
 //     bytes of the rank's own: what the all-reduce leaves behind;
-//   - a step's tail, the all-reduce and the SGD update after backward:
+//   - the SGD update alone, and a step's tail, the all-reduce and the SGD
+//     update after backward:
 //     MPI_Iallreduce then the update, as ms runs it, against backward
 //     writing its gradients straight into the shared window and the update
 //     summing both ranks' as it reads them (no copy through MPI's buffers,
@@ -127,38 +128,60 @@ struct SharedSegments {
 
 constexpr float kLearningRate = 1e-6f;
 
-/// A data-parallel step's tail as ms runs it: backward has written its
-/// gradients (`own`'s bytes) into a buffer of the rank's own; an
-/// MPI_Iallreduce sums them in place, then the SGD update reads the sum.
-/// Returns the seconds of the all-reduce and the update.
-double mpiStepTail(float *grads, float *weights, const std::vector<float> &own) {
-  long n = static_cast<long>(own.size());
-  std::memcpy(grads, own.data(), n * sizeof(float)); // backward's writes
+/// Backward's writes: the rank's gradients (`own`'s bytes) into `grads`;
+/// then the ranks start the tail together.
+void writeGradients(float *grads, const std::vector<float> &own) {
+  std::memcpy(grads, own.data(), own.size() * sizeof(float));
   MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/// The SGD update of `weights` by gradients summed over two ranks.
+void updateWeights(float *weights, const float *grads, long n) {
+  for (long i = 0; i < n; ++i)
+    weights[i] -= kLearningRate * (grads[i] * 0.5f);
+}
+
+/// A data-parallel step's tail as ms runs it without shared buckets:
+/// backward has written its gradients (`own`'s bytes) into a buffer of the
+/// rank's own; an MPI_Iallreduce sums them in place, then the SGD update
+/// reads the sum. Returns the seconds of the all-reduce and the update.
+double mpiStepTail(float *grads, float *weights,
+                   const std::vector<float> &own) {
+  long n = static_cast<long>(own.size());
+  writeGradients(grads, own);
   return timed([&] {
     MPI_Request request;
     MPI_Iallreduce(MPI_IN_PLACE, grads, static_cast<int>(n), MPI_FLOAT,
                    MPI_SUM, MPI_COMM_WORLD, &request);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
-    for (long i = 0; i < n; ++i)
-      weights[i] -= kLearningRate * (grads[i] * 0.5f);
+    updateWeights(weights, grads, n);
   });
 }
 
-/// The same tail through the shared window: backward writes its gradients
-/// straight into the rank's segment, and the update adds the two ranks'
-/// gradients (rank 0's first, so both ranks get the same bits) as it reads
-/// them. Steps alternate between two buffers, so a rank never rewrites
-/// lines the other core has just read (the costly copy above); the one
-/// synchronization then also tells each rank that the other has finished
-/// reading the buffer it will write next.
+/// The SGD update alone, on the rank's own gradients: what the tails
+/// below cost beyond communication.
+double localUpdate(float *grads, float *weights,
+                   const std::vector<float> &own) {
+  writeGradients(grads, own);
+  return timed([&] {
+    updateWeights(weights, grads, static_cast<long>(own.size()));
+  });
+}
+
+/// The same tail through the shared window, as ms runs it with two ranks
+/// on one host (docs/distributed.md, "Shared gradient buckets"): backward
+/// writes its gradients straight into the rank's segment, and the update
+/// adds the two ranks' gradients (rank 0's first) as it reads them. Steps
+/// alternate between two buffers, so a rank never rewrites lines the other
+/// core has just read (the costly copy above); the one synchronization then
+/// also tells each rank that the other has finished reading the buffer it
+/// will write next.
 double windowStepTail(const SharedSegments &shared, int step, int rank,
                       float *weights, const std::vector<float> &own) {
   long n = static_cast<long>(own.size());
   float *mine = shared.own[step % 2];
   const float *theirs = shared.peer[step % 2];
-  std::memcpy(mine, own.data(), n * sizeof(float)); // backward's writes
-  MPI_Barrier(MPI_COMM_WORLD);
+  writeGradients(mine, own);
   const float *first = rank == 0 ? mine : theirs;
   const float *second = rank == 0 ? theirs : mine;
   return timed([&] {
@@ -177,15 +200,13 @@ double copiedWindowStepTail(const SharedSegments &shared, int step, int rank,
   long n = static_cast<long>(own.size());
   float *mine = shared.own[step % 2];
   const float *theirs = shared.peer[step % 2];
-  std::memcpy(grads, own.data(), n * sizeof(float)); // backward's writes
-  MPI_Barrier(MPI_COMM_WORLD);
+  writeGradients(grads, own);
   return timed([&] {
     std::memcpy(mine, grads, n * sizeof(float));
     syncWindow(shared.win, shared.node);
     for (long i = 0; i < n; ++i)
       grads[i] = rank == 0 ? grads[i] + theirs[i] : theirs[i] + grads[i];
-    for (long i = 0; i < n; ++i)
-      weights[i] -= kLearningRate * (grads[i] * 0.5f);
+    updateWeights(weights, grads, n);
   });
 }
 
@@ -285,6 +306,8 @@ int main(int argc, char **argv) {
     return timed([&] { sink = sink + sumOf(copy.data(), n); });
   });
   std::vector<float> weights(n, 0.5f);
+  double update = medianSeconds(
+      reps, [&] { return localUpdate(copy.data(), weights.data(), mine); });
   double mpiTail = medianSeconds(
       reps, [&] { return mpiStepTail(copy.data(), weights.data(), mine); });
   int step = 0;
@@ -310,6 +333,8 @@ int main(int argc, char **argv) {
     printRow("copy into bytes the other core has just read", overwrite,
              2.0 * n * 4);
     printRow("MPI_Allreduce, in place", allReduce, n * 4.0);
+    printRow("the SGD update alone, on the rank's own gradients", update,
+             n * 4.0);
     printRow("a step's tail: MPI_Iallreduce, then the SGD update", mpiTail,
              n * 4.0);
     printRow("a step's tail: backward's gradients in the shared window "
