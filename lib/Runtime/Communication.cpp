@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -159,6 +160,18 @@ void ms_comm_all_reduce_start_f64(double *, int64_t, int32_t) {
   compiledCollectiveFailed();
 }
 void ms_comm_all_reduce_wait(void *) { compiledCollectiveFailed(); }
+llvm::Expected<BucketBuffers> comm::bucketBuffers(int64_t, int64_t, DType) {
+  return noMPI();
+}
+llvm::Error comm::shareBucket(void *, int64_t, DType, int64_t) {
+  return noMPI();
+}
+void ms_comm_share_bucket_f32(float *, int64_t, int64_t) {
+  compiledCollectiveFailed();
+}
+void ms_comm_share_bucket_f64(double *, int64_t, int64_t) {
+  compiledCollectiveFailed();
+}
 
 #else // MS_HAVE_MPI
 
@@ -175,6 +188,9 @@ struct World {
 };
 
 World gWorld;
+
+/// Frees the shared buckets' window, before MPI_Finalize (collective).
+void freeSharedBuckets();
 
 //===--------------------------------------------------------------------===//
 // The watchdog: bounds every blocking MPI call
@@ -412,6 +428,7 @@ llvm::Error comm::release() {
   if (!gWorld.ownsMPI)
     return llvm::Error::success();
   Watched watch("release() (MPI_Finalize)", 0);
+  freeSharedBuckets();
   int code = MPI_Finalize();
   if (code != MPI_SUCCESS)
     return mpiError("release() (MPI_Finalize)", code);
@@ -614,6 +631,226 @@ llvm::Error comm::barrier() {
   return llvm::Error::success();
 }
 
+//===--------------------------------------------------------------------===//
+// Shared gradient buckets
+//===--------------------------------------------------------------------===//
+
+namespace {
+
+/// A bucket's place in each rank's segment of the window: two buffers of
+/// `capacity` bytes from `offset`, the step using `turn`'s.
+struct WindowBucket {
+  size_t offset = 0;
+  size_t capacity = 0;
+  int turn = 0;
+};
+
+/// Memory of the runtime's own, 64-byte aligned as compiled code assumes.
+struct AlignedBuffer {
+  std::unique_ptr<char, decltype(&std::free)> data{nullptr, &std::free};
+  size_t bytes = 0;
+  /// At least `size` bytes; new memory is filled with copies of the
+  /// `width` bytes at `pattern`, if given.
+  char *reserve(size_t size, const void *pattern = nullptr,
+                size_t width = 1) {
+    if (size <= bytes && data)
+      return data.get();
+    size_t rounded = std::max<size_t>(64, (size + 63) / 64 * 64);
+    data.reset(static_cast<char *>(std::aligned_alloc(64, rounded)));
+    bytes = data ? rounded : 0;
+    for (size_t at = 0; pattern && at + width <= bytes; at += width)
+      std::memcpy(data.get() + at, pattern, width);
+    return data.get();
+  }
+};
+
+/// Whether buckets go through a window, and the window. Compiled code runs
+/// collectives on one thread (MPI_THREAD_FUNNELED).
+struct SharedBuckets {
+  enum class Mode { Undecided, Window, Private };
+  Mode mode = Mode::Undecided;
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Win window = MPI_WIN_NULL;
+  char *mine = nullptr;
+  const char *theirs = nullptr;
+  std::vector<WindowBucket> buckets;
+  // Without a window: each bucket's buffer, and -0.0 by element width.
+  std::vector<AlignedBuffer> privateBuckets;
+  AlignedBuffer negativeZeros[2];
+};
+SharedBuckets gShared;
+
+/// Window mode needs exactly two ranks, on one host (MPI_Comm_split_type);
+/// MS_COMM_SHARED_BUCKETS=0 turns it off. Collective on the first call.
+llvm::Error decideSharing() {
+  if (gShared.mode != SharedBuckets::Mode::Undecided)
+    return llvm::Error::success();
+  gShared.mode = SharedBuckets::Mode::Private;
+  const char *setting = std::getenv("MS_COMM_SHARED_BUCKETS");
+  if (gWorld.size != 2 || (setting && llvm::StringRef(setting) == "0"))
+    return llvm::Error::success();
+  Watched watch("shared buckets: finding the ranks on this host", 0);
+  MPI_Comm node;
+  int code = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED,
+                                 gWorld.rank, MPI_INFO_NULL, &node);
+  if (code != MPI_SUCCESS)
+    return mpiError("shared buckets (MPI_Comm_split_type)", code);
+  int size = 0;
+  MPI_Comm_size(node, &size);
+  if (size != 2) {
+    MPI_Comm_free(&node);
+    return llvm::Error::success();
+  }
+  MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
+  gShared.node = node;
+  gShared.mode = SharedBuckets::Mode::Window;
+  return llvm::Error::success();
+}
+
+void freeWindow() {
+  if (gShared.window == MPI_WIN_NULL)
+    return;
+  MPI_Win_unlock_all(gShared.window);
+  MPI_Win_free(&gShared.window);
+  gShared.mine = nullptr;
+  gShared.theirs = nullptr;
+}
+
+void freeSharedBuckets() {
+  freeWindow();
+  if (gShared.node != MPI_COMM_NULL)
+    MPI_Comm_free(&gShared.node);
+}
+
+/// `pointer` rounded up to 64 bytes. The window's segments are mapped at
+/// the same offset within a page in every process, so both ranks round a
+/// segment alike.
+char *aligned64(char *pointer) {
+  auto address = reinterpret_cast<uintptr_t>(pointer);
+  return pointer + (64 - address % 64) % 64;
+}
+
+/// A new window of `bytes` per rank (collective; the old one's contents go,
+/// which no step needs: each writes its bucket before reading it).
+llvm::Error remakeWindow(size_t bytes) {
+  Watched watch("shared buckets: MPI_Win_allocate_shared", 0);
+  freeWindow();
+  // OpenMPI aligns segments to less than the 64 bytes compiled code needs.
+  size_t segment = bytes + 64;
+  char *base = nullptr;
+  int code = MPI_Win_allocate_shared(static_cast<MPI_Aint>(segment), 1,
+                                     MPI_INFO_NULL, gShared.node, &base,
+                                     &gShared.window);
+  if (code != MPI_SUCCESS)
+    return mpiError("shared buckets (MPI_Win_allocate_shared)", code);
+  int me = 0;
+  MPI_Comm_rank(gShared.node, &me);
+  MPI_Aint peerBytes = 0;
+  int unit = 0;
+  char *peer = nullptr;
+  MPI_Win_shared_query(gShared.window, 1 - me, &peerBytes, &unit, &peer);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, gShared.window);
+  gShared.mine = aligned64(base);
+  gShared.theirs = aligned64(peer);
+  if (static_cast<size_t>(peerBytes) != segment)
+    return commError("shared buckets: the other rank's window segment has " +
+                     llvm::Twine(int64_t(peerBytes)) + " bytes, this one " +
+                     llvm::Twine(segment) +
+                     ": the ranks' gradient buckets differ");
+  return llvm::Error::success();
+}
+
+/// Room for bucket `id` of `bytes` in the window: a new window when it
+/// does not fit, each bucket's buffers rounded to whole pages.
+llvm::Error reserveInWindow(int64_t id, size_t bytes) {
+  std::vector<WindowBucket> &buckets = gShared.buckets;
+  if (size_t(id) < buckets.size() && buckets[id].capacity >= bytes)
+    return llvm::Error::success();
+  if (size_t(id) >= buckets.size())
+    buckets.resize(id + 1);
+  constexpr size_t kPage = 4096;
+  buckets[id].capacity = std::max(buckets[id].capacity,
+                                  std::max<size_t>(kPage, (bytes + kPage - 1) /
+                                                              kPage * kPage));
+  size_t offset = 0;
+  for (WindowBucket &bucket : buckets) {
+    bucket.offset = offset;
+    offset += 2 * bucket.capacity;
+  }
+  return remakeWindow(offset);
+}
+
+} // namespace
+
+llvm::Expected<BucketBuffers> comm::bucketBuffers(int64_t id, int64_t count,
+                                                  DType dtype) {
+  if (llvm::Error error = comm::init())
+    return std::move(error);
+  if (id < 0 || count < 0 || (dtype != DType::F32 && dtype != DType::F64))
+    return commError("gradient bucket " + llvm::Twine(id) + ": " +
+                     llvm::Twine(count) + " elements of " +
+                     dtypeName(dtype) + " (float32 or float64 only)");
+  if (llvm::Error error = decideSharing())
+    return std::move(error);
+  size_t width = dtypeSize(dtype);
+  size_t bytes = static_cast<size_t>(count) * width;
+  if (gShared.mode == SharedBuckets::Mode::Window) {
+    if (llvm::Error error = reserveInWindow(id, bytes))
+      return std::move(error);
+    const WindowBucket &bucket = gShared.buckets[id];
+    size_t at = bucket.offset + bucket.turn * bucket.capacity;
+    return BucketBuffers{gShared.mine + at, gShared.theirs + at};
+  }
+  if (size_t(id) >= gShared.privateBuckets.size())
+    gShared.privateBuckets.resize(id + 1);
+  // -0.0: x + -0.0 is x for every x, -0.0 and NaN included.
+  const double negativeZero64 = -0.0;
+  const float negativeZero32 = -0.0f;
+  const void *pattern = width == 8 ? static_cast<const void *>(&negativeZero64)
+                                   : &negativeZero32;
+  char *own = gShared.privateBuckets[id].reserve(bytes);
+  char *zeros = gShared.negativeZeros[width == 8].reserve(bytes, pattern,
+                                                          width);
+  if (!own || !zeros)
+    return commError("gradient bucket " + llvm::Twine(id) + ": cannot "
+                     "allocate " + llvm::Twine(bytes) + " bytes");
+  return BucketBuffers{own, zeros};
+}
+
+llvm::Error comm::shareBucket(void *own, int64_t count, DType dtype,
+                              int64_t id) {
+  if (gShared.mode != SharedBuckets::Mode::Window)
+    return comm::allReduce(own, count, dtype, ReduceOp::Sum);
+  size_t bytes = static_cast<size_t>(count) * dtypeSize(dtype);
+  if (id < 0 || size_t(id) >= gShared.buckets.size() ||
+      gShared.buckets[id].capacity < bytes)
+    return commError("all_reduce: gradient bucket " + llvm::Twine(id) +
+                     " has no buffer of " + llvm::Twine(bytes) +
+                     " bytes (an internal error)");
+  WindowBucket &bucket = gShared.buckets[id];
+  char *buffer = gShared.mine + bucket.offset + bucket.turn * bucket.capacity;
+  Watched watch("all_reduce (shared bucket)", static_cast<int64_t>(bytes));
+  // A step whose bucket did not become an argument: its own buffer.
+  if (own != buffer)
+    std::memcpy(buffer, own, bytes);
+  // The writes before, the other rank's reads after: MPI-3's shared memory
+  // model, with the all-reduce as the synchronization. It also checks that
+  // both ranks share buckets of one size.
+  MPI_Win_sync(gShared.window);
+  long long sizes[2] = {count, -count}, largest[2] = {0, 0};
+  int code = MPI_Allreduce(sizes, largest, 2, MPI_LONG_LONG, MPI_MAX,
+                           gShared.node);
+  MPI_Win_sync(gShared.window);
+  if (code != MPI_SUCCESS)
+    return mpiError("all_reduce (shared bucket)", code);
+  if (largest[0] != count || -largest[1] != count)
+    return commError("all_reduce: the ranks' gradient buckets differ in "
+                     "size (" + llvm::Twine(-largest[1]) + " and " +
+                     llvm::Twine(largest[0]) + " elements)");
+  bucket.turn ^= 1;
+  return llvm::Error::success();
+}
+
 /// Runs a collective for compiled code, which cannot raise: an error is
 /// printed and aborts the MPI job.
 static void compiledCollective(llvm::function_ref<llvm::Error()> run) {
@@ -669,6 +906,16 @@ void ms_comm_all_reduce_start_f64(double *data, int64_t count, int32_t op) {
 
 void ms_comm_all_reduce_wait(void *data) {
   compiledCollective([&] { return comm::finishAllReduce(data); });
+}
+
+void ms_comm_share_bucket_f32(float *own, int64_t count, int64_t id) {
+  compiledCollective(
+      [&] { return comm::shareBucket(own, count, DType::F32, id); });
+}
+
+void ms_comm_share_bucket_f64(double *own, int64_t count, int64_t id) {
+  compiledCollective(
+      [&] { return comm::shareBucket(own, count, DType::F64, id); });
 }
 
 #endif // MS_HAVE_MPI

@@ -156,6 +156,43 @@ llvm::Error copiesFromJSON(const llvm::json::Array *array,
   return llvm::Error::success();
 }
 
+llvm::json::Array commBuffersToJSON(llvm::ArrayRef<CommBuffer> buffers) {
+  llvm::json::Array out;
+  for (const CommBuffer &buffer : buffers)
+    out.push_back(llvm::json::Object{
+        {"bucket", buffer.bucket},
+        {"peer", buffer.peer},
+        {"dtype", dtypeInfo(buffer.dtype).safeTensors},
+        {"count", buffer.count},
+    });
+  return out;
+}
+
+/// The signature's gradient bucket buffers; none when the header has no
+/// list.
+llvm::Error commBuffersFromJSON(const llvm::json::Array *array,
+                                EntrySignature &signature) {
+  if (!array)
+    return llvm::Error::success();
+  for (const llvm::json::Value &value : *array) {
+    const llvm::json::Object *object = value.getAsObject();
+    if (!object)
+      return makeError("a gradient bucket buffer is not an object");
+    std::optional<int64_t> bucket = object->getInteger("bucket");
+    std::optional<bool> peer = object->getBoolean("peer");
+    std::optional<int64_t> count = object->getInteger("count");
+    std::optional<DType> dtype =
+        dtypeFromSafeTensorsName(object->getString("dtype").value_or(""));
+    // The other rank's bucket is float; a bucket may be its bytes.
+    bool floating = dtype && (*dtype == DType::F32 || *dtype == DType::F64);
+    if (!bucket || !peer || !count || !dtype || *bucket < 0 || *count < 0 ||
+        (*peer && !floating))
+      return makeError("a gradient bucket buffer is malformed");
+    signature.commBuffers.push_back({*bucket, *peer, *dtype, *count});
+  }
+  return llvm::Error::success();
+}
+
 /// A name no other writer uses at the same time.
 std::string temporaryPath(llvm::StringRef finalPath) {
   // One generator per thread: writers in one process may race, too.
@@ -208,6 +245,7 @@ std::string encodeCacheEntry(llvm::StringRef key,
       {"args", specsToJSON(entry.signature.args)},
       {"results", specsToJSON(entry.signature.results)},
       {"packed_copies", copiesToJSON(entry.signature.packedCopies)},
+      {"comm_buffers", commBuffersToJSON(entry.signature.commBuffers)},
   };
   std::string json;
   llvm::raw_string_ostream(json) << llvm::json::Value(std::move(header));
@@ -271,6 +309,9 @@ llvm::Expected<CacheEntry> decodeCacheEntry(llvm::StringRef bytes,
     return std::move(err);
   if (auto err = copiesFromJSON(header->getArray("packed_copies"),
                                 entry.signature))
+    return std::move(err);
+  if (auto err = commBuffersFromJSON(header->getArray("comm_buffers"),
+                                     entry.signature))
     return std::move(err);
   entry.object = body.drop_front(headerSize).str();
   return entry;

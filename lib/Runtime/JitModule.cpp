@@ -2,6 +2,7 @@
 
 #include "ms/Runtime/JitModule.h"
 #include "ms/Runtime/CachingAllocator.h"
+#include "ms/Runtime/Communication.h"
 
 #include "ms/Runtime/Diagnostics.h"
 #include "ms/Runtime/NativeJit.h"
@@ -12,6 +13,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -51,12 +53,11 @@ llvm::Error writeModule(ModuleOp module, llvm::StringRef dir, unsigned index,
 /// One memref descriptor per tensor, laid out as the C interface expects:
 /// {allocated, aligned, offset, sizes[rank], strides[rank]}.
 void appendDescriptor(llvm::SmallVectorImpl<int64_t> &storage,
-                      const HostTensor &tensor) {
-  auto ptr = reinterpret_cast<int64_t>(tensor.data());
+                      const void *data, llvm::ArrayRef<int64_t> shape) {
+  auto ptr = reinterpret_cast<int64_t>(data);
   storage.push_back(ptr);
   storage.push_back(ptr);
   storage.push_back(0);
-  llvm::ArrayRef<int64_t> shape = tensor.shape();
   storage.append(shape.begin(), shape.end());
   int64_t stride = 1;
   size_t first = storage.size();
@@ -65,6 +66,40 @@ void appendDescriptor(llvm::SmallVectorImpl<int64_t> &storage,
     storage[first + i] = stride;
     stride *= shape[i];
   }
+}
+
+void appendDescriptor(llvm::SmallVectorImpl<int64_t> &storage,
+                      const HostTensor &tensor) {
+  appendDescriptor(storage, tensor.data(), tensor.shape());
+}
+
+/// The descriptors of the gradient buckets' buffers (sig.commBuffers), from
+/// one bucketBuffers call per bucket for this call of the step (sized by
+/// the other rank's bucket, which keeps its elements' type).
+llvm::Error appendCommBuffers(llvm::SmallVectorImpl<int64_t> &storage,
+                              llvm::SmallVectorImpl<size_t> &offsets,
+                              llvm::ArrayRef<CommBuffer> buffers) {
+  llvm::SmallDenseMap<int64_t, comm::BucketBuffers, 2> buckets;
+  for (const CommBuffer &buffer : buffers) {
+    if (!buffer.peer)
+      continue;
+    llvm::Expected<comm::BucketBuffers> pair =
+        comm::bucketBuffers(buffer.bucket, buffer.count, buffer.dtype);
+    if (!pair)
+      return pair.takeError();
+    buckets[buffer.bucket] = *pair;
+  }
+  for (const CommBuffer &buffer : buffers) {
+    auto found = buckets.find(buffer.bucket);
+    if (found == buckets.end())
+      return makeError("gradient bucket " + llvm::Twine(buffer.bucket) +
+                       " has no buffer for the other rank's gradients");
+    offsets.push_back(storage.size());
+    appendDescriptor(storage,
+                     buffer.peer ? found->second.peer : found->second.own,
+                     {buffer.count});
+  }
+  return llvm::Error::success();
 }
 
 /// The packed copies the entry reads, in place of arguments or after them.
@@ -221,7 +256,10 @@ llvm::Error JitModule::runUnchecked(llvm::ArrayRef<HostTensor> args,
     bool isPacked = packedIt != packedArgs.end() && packedIt->first == i;
     appendDescriptor(storage, isPacked ? (packedIt++)->second : t);
   }
-  // Then the trailing packed copies, which callers do not pass.
+  // Then the trailing arguments, which callers do not pass: the gradient
+  // buckets' buffers, then the packed copies (the order stages add them).
+  if (auto err = appendCommBuffers(storage, offsets, sig.commBuffers))
+    return err;
   for (; packedIt != packedArgs.end(); ++packedIt) {
     offsets.push_back(storage.size());
     appendDescriptor(storage, packedIt->second);

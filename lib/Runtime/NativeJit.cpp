@@ -303,6 +303,8 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   define("ms_comm_all_reduce_start_f32", &ms_comm_all_reduce_start_f32);
   define("ms_comm_all_reduce_start_f64", &ms_comm_all_reduce_start_f64);
   define("ms_comm_all_reduce_wait", &ms_comm_all_reduce_wait);
+  define("ms_comm_share_bucket_f32", &ms_comm_share_bucket_f32);
+  define("ms_comm_share_bucket_f64", &ms_comm_share_bucket_f64);
   // Transposes (ms-transposes-to-calls), through MLIR's C interface.
   define("_mlir_ciface_ms_transpose_f32", &_mlir_ciface_ms_transpose_f32);
   define("_mlir_ciface_ms_transpose_f64", &_mlir_ciface_ms_transpose_f64);

@@ -190,11 +190,42 @@ llvm::Expected<PackedLayout> packedLayoutOf(func::FuncOp func, unsigned i,
   return *parsed;
 }
 
-/// The trailing packed copies after the caller's arguments (the
-/// out-params that bufferization appends come after them).
-llvm::Error readPackedCopies(func::FuncOp func, EntrySignature &sig) {
+/// The gradient buckets' buffers right after the caller's arguments;
+/// returns the index of the first argument after them.
+llvm::Expected<unsigned> readCommBuffers(func::FuncOp func,
+                                         EntrySignature &sig) {
+  std::vector<CommBuffer> buffers;
+  unsigned i = sig.args.size();
+  for (; i < func.getNumArguments(); ++i) {
+    auto bucket = func.getArgAttrOfType<IntegerAttr>(i, "ms.comm_bucket");
+    auto peer = func.getArgAttrOfType<IntegerAttr>(i, "ms.comm_peer");
+    if (!bucket && !peer)
+      break;
+    auto type = dyn_cast<ShapedType>(func.getArgumentTypes()[i]);
+    std::optional<DType> dtype =
+        type ? dtypeOf(type.getElementType()) : std::nullopt;
+    // The other rank's bucket is float32 or float64; a bucket may be its
+    // bytes (ms-concat-in-place places its pieces in them).
+    bool floating = dtype && (*dtype == DType::F32 || *dtype == DType::F64);
+    if (!type || !type.hasStaticShape() || type.getRank() != 1 || !dtype ||
+        (peer && !floating))
+      return makeError("@" + sig.entry + " argument " + llvm::Twine(i) +
+                       " is not a 1-D gradient bucket");
+    buffers.push_back({(bucket ? bucket : peer).getInt(), bool(peer), *dtype,
+                       type.getDimSize(0)});
+  }
+  // Later stages keep the arguments but may not keep their attributes.
+  if (!buffers.empty())
+    sig.commBuffers = std::move(buffers);
+  return i;
+}
+
+/// The trailing packed copies from argument `first` (the out-params that
+/// bufferization appends come after them).
+llvm::Error readPackedCopies(func::FuncOp func, unsigned first,
+                             EntrySignature &sig) {
   std::vector<PackedCopy> copies;
-  for (unsigned i = sig.args.size(); i < func.getNumArguments(); ++i) {
+  for (unsigned i = first; i < func.getNumArguments(); ++i) {
     auto source = func.getArgAttrOfType<IntegerAttr>(i, "ms.packed_copy_of");
     if (!source)
       break;
@@ -228,7 +259,10 @@ llvm::Error readPackedLayouts(Operation *op, EntrySignature &sig) {
     if (*layout != PackedLayout::None)
       spec.packed = *layout;
   }
-  return readPackedCopies(func, sig);
+  llvm::Expected<unsigned> afterBuffers = readCommBuffers(func, sig);
+  if (!afterBuffers)
+    return afterBuffers.takeError();
+  return readPackedCopies(func, *afterBuffers, sig);
 }
 
 } // namespace runtime

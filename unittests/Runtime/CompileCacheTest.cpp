@@ -50,6 +50,8 @@ CacheEntry sampleEntry(size_t objectBytes = 64) {
   entry.signature.args = {x, w};
   entry.signature.results = {y};
   entry.signature.packedCopies = {{1, PackedLayout::Transpose}};
+  entry.signature.commBuffers = {{0, true, DType::F32, 10},
+                                 {0, false, DType::I8, 40}};
   for (size_t i = 0; i < objectBytes; ++i)
     entry.object.push_back(char(i * 7 + 1));
   return entry;
@@ -139,6 +141,13 @@ TEST_F(CompileCacheTest, EntryRoundTrips) {
   ASSERT_EQ(sig.packedCopies.size(), 1u);
   EXPECT_EQ(sig.packedCopies[0].arg, 1u);
   EXPECT_EQ(sig.packedCopies[0].layout, PackedLayout::Transpose);
+  ASSERT_EQ(sig.commBuffers.size(), 2u);
+  EXPECT_TRUE(sig.commBuffers[0].peer);
+  EXPECT_EQ(sig.commBuffers[0].dtype, DType::F32);
+  EXPECT_EQ(sig.commBuffers[0].count, 10);
+  EXPECT_FALSE(sig.commBuffers[1].peer);
+  EXPECT_EQ(sig.commBuffers[1].dtype, DType::I8);
+  EXPECT_EQ(sig.commBuffers[1].count, 40);
   ASSERT_EQ(sig.results.size(), 1u);
   EXPECT_EQ(sig.results[0].typeString(), "tensor<2xi64>");
 }

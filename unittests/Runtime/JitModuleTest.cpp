@@ -88,6 +88,49 @@ TEST_F(JitModuleTest, TrailingPackedCopiesAreReadFromTheEntry) {
   EXPECT_EQ(sig->args[1].packed, PackedLayout::None);
 }
 
+// A data-parallel step's gradient bucket buffers: trailing arguments after
+// the caller's, before the packed copies; the other rank's bucket keeps its
+// element type, the bucket may be its bytes.
+TEST_F(JitModuleTest, GradientBucketArgumentsAreReadFromTheEntry) {
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
+func.func @construct(%x: memref<4xf32>,
+                     %peer: memref<4xf32> {ms.comm_peer = 0 : i64},
+                     %bucket: memref<16xi8> {ms.comm_bucket = 0 : i64},
+                     %out: memref<4xf32>) {
+  return
+}
+)mlir", &context);
+  ASSERT_TRUE(module);
+  auto func = &module->getBody()->front();
+  EntrySignature sig;
+  sig.entry = "construct";
+  sig.args.resize(1);
+  ASSERT_FALSE(bool(readPackedLayouts(func, sig)));
+  ASSERT_EQ(sig.commBuffers.size(), 2u);
+  EXPECT_TRUE(sig.commBuffers[0].peer);
+  EXPECT_EQ(sig.commBuffers[0].dtype, DType::F32);
+  EXPECT_EQ(sig.commBuffers[0].count, 4);
+  EXPECT_FALSE(sig.commBuffers[1].peer);
+  EXPECT_EQ(sig.commBuffers[1].dtype, DType::I8);
+  EXPECT_EQ(sig.commBuffers[1].count, 16);
+  EXPECT_TRUE(sig.packedCopies.empty());
+}
+
+TEST_F(JitModuleTest, AnIntegerPeerBucketIsAnError) {
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
+func.func @construct(%x: memref<4xf32>,
+                     %peer: memref<4xi32> {ms.comm_peer = 0 : i64}) {
+  return
+}
+)mlir", &context);
+  ASSERT_TRUE(module);
+  EntrySignature sig;
+  sig.entry = "construct";
+  sig.args.resize(1);
+  EXPECT_EQ(llvm::toString(readPackedLayouts(&module->getBody()->front(), sig)),
+            "@construct argument 1 is not a 1-D gradient bucket");
+}
+
 TEST_F(JitModuleTest, PackedCopyOfAnArgumentCallersDoNotPassIsAnError) {
   llvm::Expected<EntrySignature> sig = readPackedCopy(context, 2);
   ASSERT_FALSE(bool(sig));

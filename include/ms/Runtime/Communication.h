@@ -109,6 +109,33 @@ llvm::Error allReduce(void *data, int64_t count, DType dtype, ReduceOp op);
 llvm::Error startAllReduce(void *data, int64_t count, DType dtype,
                            ReduceOp op);
 llvm::Error finishAllReduce(void *data);
+/// A gradient bucket's two buffers, which a compiled train step sums
+/// (its ms.comm_bucket and ms.comm_peer arguments; docs/distributed.md,
+/// "Shared gradient buckets"): `own`, which the step fills with this rank's
+/// gradients and passes to shareBucket, and `peer`, which it then adds to
+/// them, element by element.
+struct BucketBuffers {
+  void *own = nullptr;
+  const void *peer = nullptr;
+};
+/// Bucket `id`'s buffers for the next call of a compiled step, `count`
+/// float32 or float64 elements (initializing MPI if needed). With two ranks
+/// on one host they are this rank's and the other rank's buffers in an
+/// MPI-3 shared window (MPI_Win_allocate_shared), two per bucket used by
+/// turns, so a rank never rewrites a buffer the other may still be reading.
+/// Otherwise `own` is the runtime's, shareBucket all-reduces it in place,
+/// and `peer` holds -0.0, which adds nothing to any value. Ranks ask for the
+/// same buckets in the same order (they run the same step); a larger bucket
+/// makes a new window, collectively. MS_COMM_SHARED_BUCKETS=0 turns the
+/// window off.
+llvm::Expected<BucketBuffers> bucketBuffers(int64_t id, int64_t count,
+                                            DType dtype);
+/// Called by the step once `own` holds this rank's gradients of bucket
+/// `id`: in the window, waits until every rank has written its bucket (and
+/// checks that they agree on its size), after copying `own` there if it is
+/// not the window's buffer; otherwise all-reduces `own` in place (a sum).
+llvm::Error shareBucket(void *own, int64_t count, DType dtype, int64_t id);
+
 /// `recv` (groupSize() * count elements) gets every rank's `count`
 /// elements at `send`, in rank order.
 llvm::Error allGather(const void *send, void *recv, int64_t count,
@@ -146,6 +173,9 @@ void ms_comm_all_reduce_f64(double *data, int64_t count, int32_t op);
 void ms_comm_all_reduce_start_f32(float *data, int64_t count, int32_t op);
 void ms_comm_all_reduce_start_f64(double *data, int64_t count, int32_t op);
 void ms_comm_all_reduce_wait(void *data);
+// shareBucket for a compiled step's gradient bucket.
+void ms_comm_share_bucket_f32(float *own, int64_t count, int64_t id);
+void ms_comm_share_bucket_f64(double *own, int64_t count, int64_t id);
 }
 
 #endif // MS_RUNTIME_COMMUNICATION_H

@@ -48,6 +48,17 @@ struct TensorSpec {
   std::vector<int64_t> shapeAt(int64_t batch) const;
 };
 
+/// A trailing argument of a compiled step that callers do not pass: one of
+/// gradient bucket `bucket`'s two buffers (ms.comm_bucket, or ms.comm_peer
+/// when `peer`), which the communication layer provides on each call
+/// (comm::bucketBuffers).
+struct CommBuffer {
+  int64_t bucket = 0;
+  bool peer = false;
+  DType dtype = DType::F32;
+  int64_t count = 0;
+};
+
 struct EntrySignature {
   std::string entry;
   std::vector<TensorSpec> args;
@@ -55,6 +66,10 @@ struct EntrySignature {
   /// The compiled code's trailing arguments that callers do not pass
   /// (ms.packed_copy_of); the runtime makes them (PackedParams.h).
   std::vector<PackedCopy> packedCopies;
+  /// The gradient buckets' buffers, trailing arguments too: right after the
+  /// caller's arguments (ms-to-linalg adds them), before the packed copies
+  /// (a later stage adds those).
+  std::vector<CommBuffer> commBuffers;
 
   /// Checks a caller's arguments: count, dtype and shape of each, and that
   /// all ? dims get the same batch.
@@ -80,7 +95,8 @@ llvm::Expected<EntrySignature> readSignature(mlir::Operation *funcOp);
 
 /// Sets each argument's `packed` from the ms.packed attributes of `funcOp`,
 /// the entry as a pipeline stage left it (ms-pack-parameters adds them),
-/// and `packedCopies` from its trailing ms.packed_copy_of arguments.
+/// and `commBuffers` and `packedCopies` from its trailing arguments
+/// (ms.comm_bucket and ms.comm_peer, then ms.packed_copy_of).
 llvm::Error readPackedLayouts(mlir::Operation *funcOp, EntrySignature &sig);
 
 } // namespace runtime
