@@ -159,6 +159,9 @@ PipelineStage bufferizeStage(unsigned threads, GraphWork work) {
   // written straight into it.
   if (work.planBuffers)
     epilogues += ",ms-concat-in-place";
+  // A data-parallel step's gradient buckets in the runtime's memory (with
+  // two ranks on a host, a window the other rank reads).
+  epilogues += ",ms-share-gradient-buckets";
   return {"bufferize",
           "ms-emit-c-interface,"
           "one-shot-bufferize{bufferize-function-boundaries "

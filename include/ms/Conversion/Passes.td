@@ -32,7 +32,13 @@ def ConvertMSToLinalg : Pass<"convert-ms-to-linalg"> {
 
     `all_reduce` becomes a copy into a fresh buffer and a `func.call` of
     the runtime's `ms_comm_all_reduce_f32`/`_f64` (an in-place
-    MPI_Allreduce) on its pointer.
+    MPI_Allreduce) on its pointer. A gradient bucket's sum (1-D f32/f64, a
+    concatenation nothing else reads, in an entry function) is shared
+    instead: the entry gets the other rank's bucket as a trailing argument
+    (`ms.comm_peer`), `ms_comm_share_bucket_f32`/`_f64` waits for it, and
+    the result is the sum of the two buckets, taken slice by slice where
+    each gradient is read (docs/distributed.md, "Shared gradient
+    buckets").
   }];
   let options = [
     Option<"convAsMatmul", "conv-as-matmul", "bool", /*default=*/"false",

@@ -41,6 +41,7 @@ struct ConvertMSToLinalgPass
     MLIRContext *ctx = &getContext();
     if (failed(checkStaticShapes()))
       return signalPassFailure();
+    addSharedBucketArguments(getOperation());
     RewritePatternSet patterns(ctx);
     // Bool and ui8 tensors are stored as i8: signatures, returns, calls and
     // constants change type with the ops (StorageTypes.cpp says why).
@@ -80,7 +81,8 @@ struct ConvertMSToLinalgPass
     });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    splitBucketSumSlices(getOperation());
   }
 
   /// The lowerings build static-shaped tensors: a ? dim that reaches them

@@ -145,13 +145,17 @@ def main():
             results[f"meta/{name}/all_reduce_ops"] = np.array(
                 sum(s.count('"ms.all_reduce"') for s in sources))
     if args.mode == "graph" and args.fusion_mb:
-        # Buckets whose all-reduce overlaps the rest of backward: the
-        # lowered steps' started all-reduces (save_graphs, below).
-        results["meta/overlapped"] = np.array(sum(
-            open(os.path.join(root, f)).read().count(
-                "call @ms_comm_all_reduce_start")
-            for root, _, files in os.walk(ir_dir(args, rank))
-            for f in files if f.endswith("ms-to-linalg.mlir")))
+        # Buckets whose all-reduce overlaps the rest of backward, and
+        # buckets of several gradients shared with the runtime: the lowered
+        # steps' started all-reduces and shared buckets (save_graphs, below).
+        def lowered_count(text):
+            return np.array(sum(
+                open(os.path.join(root, f)).read().count(text)
+                for root, _, files in os.walk(ir_dir(args, rank))
+                for f in files if f.endswith("ms-to-linalg.mlir")))
+        results["meta/overlapped"] = lowered_count(
+            "call @ms_comm_all_reduce_start")
+        results["meta/shared"] = lowered_count("call @ms_comm_share_bucket")
     np.savez(f"{args.out}.rank{rank}.npz", **results)
     if not args.standalone:
         stats = ms.communication.management._comm.stats()

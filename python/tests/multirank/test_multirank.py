@@ -220,10 +220,11 @@ def test_graph_mode_step_holds_the_all_reduce(net, n, tmp_path):
 @pytest.mark.parametrize("n", RANKS)
 def test_overlapped_buckets_match_pynative(n, tmp_path):
     """GRAPH mode with small buckets (comm_fusion 0.25 MB: the MLP's
-    gradients in several): the compiled step starts each bucket's
-    all-reduce as soon as backward has computed it and waits where the
-    optimizer reads it, and ends with PyNative's bits, which all-reduces
-    the same buckets one after the other."""
+    gradients in several): the compiled step starts each one-gradient
+    bucket's all-reduce as soon as backward has computed it and waits where
+    the optimizer reads it, shares the bucket of several gradients with the
+    runtime, and ends with PyNative's bits, which all-reduces the same
+    buckets one after the other."""
     args = ["--net", "mlp", "--fusion-mb", "0.25", "--steps", "5"]
     graph = run_ranks(n, args + ["--mode", "graph"], str(tmp_path / "graph"))
     pynative = run_ranks(n, args, str(tmp_path / "pynative"))
@@ -231,11 +232,14 @@ def test_overlapped_buckets_match_pynative(n, tmp_path):
         for key, value in pynative[r].items():
             assert np.array_equal(graph[r][key], value), \
                 f"rank {r}: {key}: GRAPH differs from PyNative"
-    # 4 buckets, last layer first: (b3, W3, b2), W2, b1, W1, each started
-    # as soon as its gradients are computed and each waited for only where
-    # the reducer reads it (after the buckets before it). One compiled
-    # step per optimizer.
-    assert int(graph[0]["meta/overlapped"]) == 3 * 4
+    # 4 buckets, last layer first: (b3, W3, b2), W2, b1, W1. The first, of
+    # several gradients, is shared with the runtime (the other rank's
+    # gradients read where the optimizer uses them); the others, one
+    # gradient each, are started as soon as they are computed and each
+    # waited for only where the reducer reads it. One compiled step per
+    # optimizer.
+    assert int(graph[0]["meta/shared"]) == 3 * 1
+    assert int(graph[0]["meta/overlapped"]) == 3 * 3
 
 
 def test_collective_ops(tmp_path):

@@ -478,6 +478,27 @@ def MSConcatInPlace : Pass<"ms-concat-in-place"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def MSShareGradientBuckets
+    : Pass<"ms-share-gradient-buckets", "mlir::ModuleOp"> {
+  let summary = "Make each shared gradient bucket's buffer an argument the "
+                "runtime provides";
+  let description = [{
+    On bufferized IR. A data-parallel step's gradient bucket that the
+    lowering of `ms.all_reduce` shares (a call of
+    `ms_comm_share_bucket_f32`/`_f64` tagged `ms.comm_bucket = k`) is a
+    buffer of the step's own: a `memref.alloc` in the entry block, or the
+    bytes `ms-concat-in-place` allocated for it. This pass makes that
+    allocation a trailing argument of the entry, tagged `ms.comm_bucket =
+    k`, placed after the other rank's bucket (`ms.comm_peer`). The runtime
+    then passes its own buffer, with two ranks on one host its half of an
+    MPI-3 shared window, so backward writes its gradients straight into the
+    memory the other rank reads (docs/distributed.md, "Shared gradient
+    buckets"). A bucket it cannot trace to such an allocation stays, and
+    the runtime copies it into the window. The values do not change.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def MSOmpLoopsNowait : Pass<"ms-omp-loops-nowait"> {
   let summary = "No barrier for a worksharing loop that ends its parallel "
                 "region";

@@ -57,6 +57,14 @@ void populateScanSortToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// all_reduce (a call into the runtime's MPI layer).
 void populateCommunicationToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// Gives each entry function a trailing argument per gradient bucket it
+/// all-reduces (a sum of a private concatenation): the other rank's bucket,
+/// which the runtime passes (Communication.cpp). Before the conversion,
+/// which lowers those all_reduces onto them.
+void addSharedBucketArguments(mlir::Operation *root);
+/// After the conversion: each slice of a shared bucket's sum becomes the
+/// sum of the buffers' slices, which fuses with the slice's reader.
+void splitBucketSumSlices(mlir::Operation *root);
 /// Makes `converter` store i1 tensors as i8 (0 or 1), one byte per bool as
 /// the runtime holds them, and ui8 tensors as i8 (arith is signless; the
 /// patterns chose unsigned ops from the ms types), and leave every other

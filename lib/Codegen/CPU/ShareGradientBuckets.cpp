@@ -1,0 +1,100 @@
+//===- ShareGradientBuckets.cpp - Shared buckets as entry arguments -------===//
+//
+// See the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace ms {
+#define GEN_PASS_DEF_MSSHAREGRADIENTBUCKETS
+#include "ms/Codegen/CPU/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kCommBucketAttr = "ms.comm_bucket";
+constexpr llvm::StringLiteral kCommPeerAttr = "ms.comm_peer";
+
+/// The allocation whose address `pointer` is (llvm.inttoptr of an
+/// index_cast of its aligned pointer), directly or through the whole-buffer
+/// view `ms-concat-in-place` puts over its bytes; null otherwise.
+memref::AllocOp bucketAllocation(Value pointer) {
+  auto toPointer = pointer.getDefiningOp<LLVM::IntToPtrOp>();
+  auto cast = toPointer ? toPointer.getArg().getDefiningOp<arith::IndexCastOp>()
+                        : nullptr;
+  auto address =
+      cast ? cast.getIn()
+                 .getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>()
+           : nullptr;
+  if (!address)
+    return {};
+  Value buffer = address.getSource();
+  if (auto view = buffer.getDefiningOp<memref::ViewOp>()) {
+    auto shift = getConstantIntValue(view.getByteShift());
+    if (!shift || *shift != 0)
+      return {};
+    buffer = view.getSource();
+  }
+  return buffer.getDefiningOp<memref::AllocOp>();
+}
+
+/// Whether `alloc` can be an argument of `func`: in its entry block, with
+/// a static shape, an identity layout and the default memory space.
+bool canBeArgument(memref::AllocOp alloc, func::FuncOp func) {
+  MemRefType type = alloc.getType();
+  return alloc && alloc->getBlock() == &func.getBody().front() &&
+         type.hasStaticShape() && type.getLayout().isIdentity() &&
+         !type.getMemorySpace() && alloc.getDynamicSizes().empty();
+}
+
+/// The position after `func`'s last gradient bucket argument.
+unsigned afterBucketArguments(func::FuncOp func) {
+  unsigned last = 0;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (func.getArgAttr(i, kCommPeerAttr) ||
+        func.getArgAttr(i, kCommBucketAttr))
+      last = i + 1;
+  return last;
+}
+
+void shareBuckets(func::FuncOp func) {
+  SmallVector<std::pair<func::CallOp, memref::AllocOp>> buckets;
+  func.walk([&](func::CallOp call) {
+    memref::AllocOp alloc = call->hasAttr(kCommBucketAttr) &&
+                                    call.getNumOperands() > 0
+                                ? bucketAllocation(call.getOperand(0))
+                                : nullptr;
+    if (alloc && canBeArgument(alloc, func))
+      buckets.emplace_back(call, alloc);
+  });
+  for (auto [call, alloc] : buckets) {
+    unsigned position = afterBucketArguments(func);
+    Builder b(func.getContext());
+    auto tag = b.getDictionaryAttr(
+        b.getNamedAttr(kCommBucketAttr, call->getAttr(kCommBucketAttr)));
+    if (failed(func.insertArgument(position, alloc.getType(), tag,
+                                   alloc.getLoc())))
+      continue;
+    alloc.getResult().replaceAllUsesWith(func.getArgument(position));
+    alloc.erase();
+  }
+}
+
+struct MSShareGradientBucketsPass
+    : ms::impl::MSShareGradientBucketsBase<MSShareGradientBucketsPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        shareBuckets(func);
+  }
+};
+
+} // namespace
