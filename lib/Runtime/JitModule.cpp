@@ -80,15 +80,19 @@ llvm::Error appendCommBuffers(llvm::SmallVectorImpl<int64_t> &storage,
                               llvm::SmallVectorImpl<size_t> &offsets,
                               llvm::ArrayRef<CommBuffer> buffers) {
   llvm::SmallDenseMap<int64_t, comm::BucketBuffers, 2> buckets;
-  for (const CommBuffer &buffer : buffers) {
-    if (!buffer.peer)
-      continue;
-    llvm::Expected<comm::BucketBuffers> pair =
-        comm::bucketBuffers(buffer.bucket, buffer.count, buffer.dtype);
-    if (!pair)
-      return pair.takeError();
-    buckets[buffer.bucket] = *pair;
-  }
+  // Twice: a bucket that does not fit makes a new window, which moves the
+  // buffers of the buckets asked for before it; the second round finds
+  // them all in place.
+  for (int round = 0; round < 2; ++round)
+    for (const CommBuffer &buffer : buffers) {
+      if (!buffer.peer)
+        continue;
+      llvm::Expected<comm::BucketBuffers> pair =
+          comm::bucketBuffers(buffer.bucket, buffer.count, buffer.dtype);
+      if (!pair)
+        return pair.takeError();
+      buckets[buffer.bucket] = *pair;
+    }
   for (const CommBuffer &buffer : buffers) {
     auto found = buckets.find(buffer.bucket);
     if (found == buckets.end())

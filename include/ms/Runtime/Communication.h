@@ -126,8 +126,9 @@ struct BucketBuffers {
 /// Otherwise `own` is the runtime's, shareBucket all-reduces it in place,
 /// and `peer` holds -0.0, which adds nothing to any value. Ranks ask for the
 /// same buckets in the same order (they run the same step); a larger bucket
-/// makes a new window, collectively. MS_COMM_SHARED_BUCKETS=0 turns the
-/// window off.
+/// makes a new window, collectively, which moves every bucket's buffers:
+/// ask again for those asked for before it. MS_COMM_SHARED_BUCKETS=0 turns
+/// the window off.
 llvm::Expected<BucketBuffers> bucketBuffers(int64_t id, int64_t count,
                                             DType dtype);
 /// Called by the step once `own` holds this rank's gradients of bucket
