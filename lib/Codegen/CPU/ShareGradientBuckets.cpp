@@ -50,9 +50,9 @@ memref::AllocOp bucketAllocation(Value pointer) {
 /// a static shape, an identity layout and the default memory space.
 bool canBeArgument(memref::AllocOp alloc, func::FuncOp func) {
   MemRefType type = alloc.getType();
-  return alloc && alloc->getBlock() == &func.getBody().front() &&
+  return alloc->getBlock() == &func.getBody().front() &&
          type.hasStaticShape() && type.getLayout().isIdentity() &&
-         !type.getMemorySpace() && alloc.getDynamicSizes().empty();
+         !type.getMemorySpace();
 }
 
 /// The position after `func`'s last gradient bucket argument.
