@@ -117,6 +117,13 @@ double refillAndAllReduce(float *data, const std::vector<float> &own) {
   });
 }
 
+/// `pointer` rounded up to 64 bytes: OpenMPI aligns window segments to
+/// less, and the runtime's buckets start on a cache line.
+float *alignedTo64(float *pointer) {
+  auto address = reinterpret_cast<uintptr_t>(pointer);
+  return pointer + (64 - address % 64) % 64 / sizeof(float);
+}
+
 /// Two buffers of `n` floats for each of the two ranks in an MPI-3 shared
 /// window, each rank's own writable and the other's readable.
 struct SharedSegments {
@@ -191,6 +198,18 @@ double windowStepTail(const SharedSegments &shared, int step, int rank,
   });
 }
 
+/// The update of the tail above on the other rank's gradients alone (both
+/// ranks at once): what reading them across cores costs, over the update
+/// of the rank's own.
+double peerOnlyUpdate(const SharedSegments &shared, int step, float *weights,
+                      const std::vector<float> &own) {
+  long n = static_cast<long>(own.size());
+  writeGradients(shared.own[step % 2], own);
+  syncWindow(shared.win, shared.node);
+  const float *theirs = shared.peer[step % 2];
+  return timed([&] { updateWeights(weights, theirs, n); });
+}
+
 /// The tail again with backward's buffer kept private: the gradients are
 /// copied into the rank's window segment (of two, as above), and the sum,
 /// in rank order, overwrites the private buffer before the update reads it.
@@ -210,7 +229,12 @@ double copiedWindowStepTail(const SharedSegments &shared, int step, int rank,
   });
 }
 
+/// A table row; `bytes` 0 for a row that moves no data (no rate).
 void printRow(const char *what, double secondsTaken, double bytes) {
+  if (bytes == 0) {
+    std::printf("| %s | %.1f us | - |\n", what, secondsTaken * 1e6);
+    return;
+  }
   std::printf("| %s | %.1f us | %.1f GB/s |\n", what, secondsTaken * 1e6,
               bytes / secondsTaken / 1e9);
 }
@@ -263,13 +287,16 @@ int main(int argc, char **argv) {
     return usage(rank, "the 2 ranks must share a host");
   float *window = nullptr;
   MPI_Win win;
-  MPI_Win_allocate_shared(2 * n * 4, sizeof(float), MPI_INFO_NULL, node,
-                          &window, &win);
+  // 64 bytes more, for segments aligned as the runtime aligns them.
+  MPI_Win_allocate_shared(2 * n * 4 + 64, sizeof(float), MPI_INFO_NULL,
+                          node, &window, &win);
   MPI_Aint peerBytes = 0;
   int unit = 0;
   float *peer = nullptr;
   MPI_Win_shared_query(win, 1 - rank, &peerBytes, &unit, &peer);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+  window = alignedTo64(window);
+  peer = alignedTo64(peer);
   SharedSegments shared{win, node, {window, window + n}, {peer, peer + n}};
 
   volatile float sink = 0;
@@ -314,6 +341,13 @@ int main(int argc, char **argv) {
   double windowTail = medianSeconds(reps, [&] {
     return windowStepTail(shared, step++, rank, weights.data(), mine);
   });
+  double sync = medianSeconds(reps, [&] {
+    MPI_Barrier(MPI_COMM_WORLD);
+    return timed([&] { syncWindow(shared.win, shared.node); });
+  });
+  double peerUpdate = medianSeconds(reps, [&] {
+    return peerOnlyUpdate(shared, step++, weights.data(), mine);
+  });
   double copiedTail = medianSeconds(reps, [&] {
     return copiedWindowStepTail(shared, step++, rank, copy.data(),
                                 weights.data(), mine);
@@ -340,6 +374,10 @@ int main(int argc, char **argv) {
     printRow("a step's tail: backward's gradients in the shared window "
              "(two buffers), summed inside the SGD update",
              windowTail, n * 4.0);
+    printRow("the shared window's synchronization alone", sync, 0);
+    printRow("the SGD update on the other rank's gradients alone (in the "
+             "window, after the synchronization)",
+             peerUpdate, n * 4.0);
     printRow("a step's tail: gradients copied into the shared window, "
              "summed into their buffer, then the SGD update",
              copiedTail, n * 4.0);
