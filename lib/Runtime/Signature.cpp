@@ -3,6 +3,7 @@
 #include "ms/Runtime/Signature.h"
 
 #include "ms/Runtime/Diagnostics.h"
+#include "ms/Support/ArgumentAttributes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -153,7 +154,7 @@ llvm::Expected<EntrySignature> readSignature(Operation *op) {
     auto spec = specOf(argType, "@" + sig.entry + " argument " + llvm::Twine(i));
     if (!spec)
       return spec.takeError();
-    if (auto name = func.getArgAttrOfType<StringAttr>(i, "ms.param")) {
+    if (auto name = func.getArgAttrOfType<StringAttr>(i, ms::kParamAttr)) {
       spec->paramName = name.str();
       if (spec->isDynamic())
         return makeError("@" + sig.entry + " parameter '" + name.str() +
@@ -179,7 +180,7 @@ namespace {
 
 llvm::Expected<PackedLayout> packedLayoutOf(func::FuncOp func, unsigned i,
                                             llvm::StringRef entry) {
-  auto layout = func.getArgAttrOfType<StringAttr>(i, "ms.packed");
+  auto layout = func.getArgAttrOfType<StringAttr>(i, ms::kPackedAttr);
   if (!layout)
     return PackedLayout::None;
   std::optional<PackedLayout> parsed = parsePackedLayout(layout.getValue());
@@ -197,8 +198,8 @@ llvm::Expected<unsigned> readCommBuffers(func::FuncOp func,
   std::vector<CommBuffer> buffers;
   unsigned i = sig.args.size();
   for (; i < func.getNumArguments(); ++i) {
-    auto bucket = func.getArgAttrOfType<IntegerAttr>(i, "ms.comm_bucket");
-    auto peer = func.getArgAttrOfType<IntegerAttr>(i, "ms.comm_peer");
+    auto bucket = func.getArgAttrOfType<IntegerAttr>(i, ms::kCommBucketAttr);
+    auto peer = func.getArgAttrOfType<IntegerAttr>(i, ms::kCommPeerAttr);
     if (!bucket && !peer)
       break;
     auto type = dyn_cast<ShapedType>(func.getArgumentTypes()[i]);
@@ -226,7 +227,7 @@ llvm::Error readPackedCopies(func::FuncOp func, unsigned first,
                              EntrySignature &sig) {
   std::vector<PackedCopy> copies;
   for (unsigned i = first; i < func.getNumArguments(); ++i) {
-    auto source = func.getArgAttrOfType<IntegerAttr>(i, "ms.packed_copy_of");
+    auto source = func.getArgAttrOfType<IntegerAttr>(i, ms::kPackedCopyOfAttr);
     if (!source)
       break;
     llvm::Expected<PackedLayout> layout = packedLayoutOf(func, i, sig.entry);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Codegen/CPU/Passes.h"
+#include "ms/Support/ArgumentAttributes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -23,9 +24,9 @@ using namespace mlir;
 
 namespace {
 
-constexpr llvm::StringLiteral kParamAttr = "ms.param";
-constexpr llvm::StringLiteral kPackedAttr = "ms.packed";
-constexpr llvm::StringLiteral kPackedCopyOfAttr = "ms.packed_copy_of";
+using ms::kPackedAttr;
+using ms::kPackedCopyOfAttr;
+using ms::kParamAttr;
 
 /// A matmul x @ w^T with `w` as its transposed B operand and at most
 /// `maxRows` rows of x.

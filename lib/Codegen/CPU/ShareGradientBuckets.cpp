@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Codegen/CPU/Passes.h"
+#include "ms/Support/ArgumentAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,8 +21,8 @@ using namespace mlir;
 
 namespace {
 
-constexpr llvm::StringLiteral kCommBucketAttr = "ms.comm_bucket";
-constexpr llvm::StringLiteral kCommPeerAttr = "ms.comm_peer";
+using ms::kCommBucketAttr;
+using ms::kCommPeerAttr;
 
 /// The allocation whose address `pointer` is (llvm.inttoptr of an
 /// index_cast of its aligned pointer), directly or through the whole-buffer

@@ -57,6 +57,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "ms/Support/ArgumentAttributes.h"
 #include "ms/Support/RuntimeFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -115,8 +116,6 @@ bool isPrivateFreshTensor(Value input) {
 }
 
 constexpr StringLiteral kSharedBucketAttr = "ms.shared_bucket";
-constexpr StringLiteral kCommBucketAttr = "ms.comm_bucket";
-constexpr StringLiteral kCommPeerAttr = "ms.comm_peer";
 constexpr StringLiteral kBucketSumAttr = "ms.bucket_sum";
 
 /// Whether `op` sums a gradient bucket the runtime can share: a 1-D f32 or

@@ -10,6 +10,7 @@
 
 #include "ms/Dialect/MS/IR/MSOps.h"
 #include "ms/Dialect/MS/Transforms/Passes.h"
+#include "ms/Support/ArgumentAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,8 +34,6 @@ using namespace mlir;
 using namespace ms;
 
 namespace {
-
-constexpr llvm::StringLiteral kParamAttr = "ms.param";
 
 /// A ranked tensor whose only ? is its leading dim.
 bool isBatched(Type type) {

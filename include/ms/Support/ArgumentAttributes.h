@@ -1,0 +1,32 @@
+//===- ArgumentAttributes.h - The entry function's argument tags -*- C++ -*-===//
+//
+// A compiled graph's entry function tells the runtime what some of its
+// arguments are through discardable attributes on them. Passes write these
+// tags and the runtime's Signature reads them, so their names live here,
+// once (docs/python.md and docs/pipelines.md describe the contract).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MS_SUPPORT_ARGUMENTATTRIBUTES_H
+#define MS_SUPPORT_ARGUMENTATTRIBUTES_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace ms {
+
+/// A Parameter, by its name in the Cell ("1.weight"): the runtime binds
+/// the Parameter's buffer.
+inline constexpr llvm::StringLiteral kParamAttr = "ms.param";
+/// The layout a parameter argument is read in ("transpose"), which the
+/// runtime makes from the Parameter once and caches (`ms-pack-parameters`).
+inline constexpr llvm::StringLiteral kPackedAttr = "ms.packed";
+/// A trailing packed copy of caller argument k, which callers do not pass.
+inline constexpr llvm::StringLiteral kPackedCopyOfAttr = "ms.packed_copy_of";
+/// The gradient bucket k's own buffer, which the runtime provides
+/// (`ms-share-gradient-buckets`).
+inline constexpr llvm::StringLiteral kCommBucketAttr = "ms.comm_bucket";
+/// The other rank's buffer for gradient bucket k (`convert-ms-to-linalg`).
+inline constexpr llvm::StringLiteral kCommPeerAttr = "ms.comm_peer";
+
+} // namespace ms
+
+#endif // MS_SUPPORT_ARGUMENTATTRIBUTES_H
