@@ -160,6 +160,10 @@ void ms_comm_all_reduce_start_f64(double *, int64_t, int32_t) {
   compiledCollectiveFailed();
 }
 void ms_comm_all_reduce_wait(void *) { compiledCollectiveFailed(); }
+llvm::Expected<std::vector<BucketBuffers>>
+comm::bucketBuffers(llvm::ArrayRef<BucketRequest>) {
+  return noMPI();
+}
 llvm::Expected<BucketBuffers> comm::bucketBuffers(int64_t, int64_t, DType) {
   return noMPI();
 }
@@ -760,18 +764,24 @@ llvm::Error remakeWindow(size_t bytes) {
   return llvm::Error::success();
 }
 
-/// Room for bucket `id` of `bytes` in the window: a new window when it
-/// does not fit, each bucket's buffers rounded to whole pages.
-llvm::Error reserveInWindow(int64_t id, size_t bytes) {
+/// Room in the window for every bucket of `requests`, each bucket's
+/// buffers rounded to whole pages: one new window if any does not fit.
+llvm::Error reserveInWindow(llvm::ArrayRef<comm::BucketRequest> requests) {
   std::vector<WindowBucket> &buckets = gShared.buckets;
-  if (size_t(id) < buckets.size() && buckets[id].capacity >= bytes)
-    return llvm::Error::success();
-  if (size_t(id) >= buckets.size())
-    buckets.resize(id + 1);
   constexpr size_t kPage = 4096;
-  buckets[id].capacity = std::max(buckets[id].capacity,
-                                  std::max<size_t>(kPage, (bytes + kPage - 1) /
-                                                              kPage * kPage));
+  bool grew = false;
+  for (const comm::BucketRequest &request : requests) {
+    size_t bytes = static_cast<size_t>(request.count) *
+                   dtypeSize(request.dtype);
+    if (size_t(request.id) >= buckets.size())
+      buckets.resize(request.id + 1);
+    size_t pages = std::max<size_t>(kPage, (bytes + kPage - 1) / kPage * kPage);
+    grew |= pages > buckets[request.id].capacity;
+    buckets[request.id].capacity =
+        std::max(buckets[request.id].capacity, pages);
+  }
+  if (!grew && gShared.window != MPI_WIN_NULL)
+    return llvm::Error::success();
   size_t offset = 0;
   for (WindowBucket &bucket : buckets) {
     bucket.offset = offset;
@@ -780,41 +790,82 @@ llvm::Error reserveInWindow(int64_t id, size_t bytes) {
   return remakeWindow(offset);
 }
 
+/// Bucket `id`'s buffers of this turn in the window.
+comm::BucketBuffers windowBuffers(int64_t id) {
+  const WindowBucket &bucket = gShared.buckets[id];
+  size_t at = bucket.offset + bucket.turn * bucket.capacity;
+  return {gShared.mine + at, gShared.theirs + at};
+}
+
+/// The runtime's own buffers for `requests`, and -0.0 beside them: x +
+/// -0.0 is x for every x, -0.0 and NaN included. One -0.0 buffer per
+/// element width serves every bucket, so all are reserved before any
+/// pointer is taken (a larger bucket moves it).
+llvm::Expected<std::vector<comm::BucketBuffers>>
+privateBuffers(llvm::ArrayRef<comm::BucketRequest> requests) {
+  const double negativeZero64 = -0.0;
+  const float negativeZero32 = -0.0f;
+  for (const comm::BucketRequest &request : requests) {
+    size_t width = dtypeSize(request.dtype);
+    size_t bytes = static_cast<size_t>(request.count) * width;
+    if (size_t(request.id) >= gShared.privateBuckets.size())
+      gShared.privateBuckets.resize(request.id + 1);
+    const void *pattern = width == 8
+                              ? static_cast<const void *>(&negativeZero64)
+                              : &negativeZero32;
+    if (!gShared.privateBuckets[request.id].reserve(bytes) ||
+        !gShared.negativeZeros[width == 8].reserve(bytes, pattern, width))
+      return commError("gradient bucket " + llvm::Twine(request.id) +
+                       ": cannot allocate " + llvm::Twine(bytes) + " bytes");
+  }
+  std::vector<comm::BucketBuffers> buffers;
+  for (const comm::BucketRequest &request : requests)
+    buffers.push_back(
+        {gShared.privateBuckets[request.id].data.get(),
+         gShared.negativeZeros[dtypeSize(request.dtype) == 8].data.get()});
+  return buffers;
+}
+
+llvm::Error checkBucketRequest(const comm::BucketRequest &request) {
+  if (request.id >= 0 && request.count >= 0 &&
+      (request.dtype == DType::F32 || request.dtype == DType::F64))
+    return llvm::Error::success();
+  return commError("gradient bucket " + llvm::Twine(request.id) + ": " +
+                   llvm::Twine(request.count) + " elements of " +
+                   dtypeName(request.dtype) + " (float32 or float64 only)");
+}
+
 } // namespace
+
+llvm::Expected<std::vector<BucketBuffers>>
+comm::bucketBuffers(llvm::ArrayRef<BucketRequest> requests) {
+  if (requests.empty())
+    return std::vector<BucketBuffers>{};
+  if (llvm::Error error = comm::init())
+    return std::move(error);
+  for (const BucketRequest &request : requests)
+    if (llvm::Error error = checkBucketRequest(request))
+      return std::move(error);
+  if (llvm::Error error = decideSharing())
+    return std::move(error);
+  if (gShared.mode == SharedBuckets::Mode::Window) {
+    if (llvm::Error error = reserveInWindow(requests))
+      return std::move(error);
+    std::vector<BucketBuffers> buffers;
+    for (const BucketRequest &request : requests)
+      buffers.push_back(windowBuffers(request.id));
+    return buffers;
+  }
+  return privateBuffers(requests);
+}
 
 llvm::Expected<BucketBuffers> comm::bucketBuffers(int64_t id, int64_t count,
                                                   DType dtype) {
-  if (llvm::Error error = comm::init())
-    return std::move(error);
-  if (id < 0 || count < 0 || (dtype != DType::F32 && dtype != DType::F64))
-    return commError("gradient bucket " + llvm::Twine(id) + ": " +
-                     llvm::Twine(count) + " elements of " +
-                     dtypeName(dtype) + " (float32 or float64 only)");
-  if (llvm::Error error = decideSharing())
-    return std::move(error);
-  size_t width = dtypeSize(dtype);
-  size_t bytes = static_cast<size_t>(count) * width;
-  if (gShared.mode == SharedBuckets::Mode::Window) {
-    if (llvm::Error error = reserveInWindow(id, bytes))
-      return std::move(error);
-    const WindowBucket &bucket = gShared.buckets[id];
-    size_t at = bucket.offset + bucket.turn * bucket.capacity;
-    return BucketBuffers{gShared.mine + at, gShared.theirs + at};
-  }
-  if (size_t(id) >= gShared.privateBuckets.size())
-    gShared.privateBuckets.resize(id + 1);
-  // -0.0: x + -0.0 is x for every x, -0.0 and NaN included.
-  const double negativeZero64 = -0.0;
-  const float negativeZero32 = -0.0f;
-  const void *pattern = width == 8 ? static_cast<const void *>(&negativeZero64)
-                                   : &negativeZero32;
-  char *own = gShared.privateBuckets[id].reserve(bytes);
-  char *zeros = gShared.negativeZeros[width == 8].reserve(bytes, pattern,
-                                                          width);
-  if (!own || !zeros)
-    return commError("gradient bucket " + llvm::Twine(id) + ": cannot "
-                     "allocate " + llvm::Twine(bytes) + " bytes");
-  return BucketBuffers{own, zeros};
+  llvm::Expected<std::vector<BucketBuffers>> buffers =
+      bucketBuffers({BucketRequest{id, count, dtype}});
+  if (!buffers)
+    return buffers.takeError();
+  return buffers->front();
 }
 
 llvm::Error comm::shareBucket(void *own, int64_t count, DType dtype,

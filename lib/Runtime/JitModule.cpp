@@ -73,26 +73,23 @@ void appendDescriptor(llvm::SmallVectorImpl<int64_t> &storage,
   appendDescriptor(storage, tensor.data(), tensor.shape());
 }
 
-/// The descriptors of the gradient buckets' buffers (sig.commBuffers), from
-/// one bucketBuffers call per bucket for this call of the step (sized by
-/// the other rank's bucket, which keeps its elements' type).
+/// The descriptors of the gradient buckets' buffers (sig.commBuffers) for
+/// this call of the step, from one bucketBuffers call for all the buckets
+/// (each sized by the other rank's buffer, which keeps its elements' type).
 llvm::Error appendCommBuffers(llvm::SmallVectorImpl<int64_t> &storage,
                               llvm::SmallVectorImpl<size_t> &offsets,
                               llvm::ArrayRef<CommBuffer> buffers) {
+  std::vector<comm::BucketRequest> requests;
+  for (const CommBuffer &buffer : buffers)
+    if (buffer.peer)
+      requests.push_back({buffer.bucket, buffer.count, buffer.dtype});
+  llvm::Expected<std::vector<comm::BucketBuffers>> pairs =
+      comm::bucketBuffers(requests);
+  if (!pairs)
+    return pairs.takeError();
   llvm::SmallDenseMap<int64_t, comm::BucketBuffers, 2> buckets;
-  // Twice: a bucket that does not fit makes a new window, which moves the
-  // buffers of the buckets asked for before it; the second round finds
-  // them all in place.
-  for (int round = 0; round < 2; ++round)
-    for (const CommBuffer &buffer : buffers) {
-      if (!buffer.peer)
-        continue;
-      llvm::Expected<comm::BucketBuffers> pair =
-          comm::bucketBuffers(buffer.bucket, buffer.count, buffer.dtype);
-      if (!pair)
-        return pair.takeError();
-      buckets[buffer.bucket] = *pair;
-    }
+  for (auto [request, pair] : llvm::zip_equal(requests, *pairs))
+    buckets[request.id] = pair;
   for (const CommBuffer &buffer : buffers) {
     auto found = buckets.find(buffer.bucket);
     if (found == buckets.end())

@@ -186,6 +186,28 @@ TEST(Communication, BucketsWithoutAWindow) {
   ASSERT_TRUE(static_cast<bool>(larger));
   EXPECT_TRUE(std::signbit(static_cast<const float *>(larger->peer)[999]));
 
+  // A step's buckets all at once: the same buffers, in the order asked.
+  llvm::Expected<std::vector<BucketBuffers>> both = bucketBuffers(
+      {BucketRequest{1, 3, DType::F64}, BucketRequest{0, 1000, DType::F32}});
+  ASSERT_TRUE(static_cast<bool>(both)) << errorText(both.takeError());
+  ASSERT_EQ(both->size(), 2u);
+  EXPECT_EQ((*both)[0].own, other->own);
+  EXPECT_EQ((*both)[1].own, larger->own);
+  // A bucket larger than any before grows the one -0.0 buffer: every
+  // answer of the call points at the grown one.
+  llvm::Expected<std::vector<BucketBuffers>> grown = bucketBuffers(
+      {BucketRequest{2, 10, DType::F32}, BucketRequest{3, 5000, DType::F32}});
+  ASSERT_TRUE(static_cast<bool>(grown)) << errorText(grown.takeError());
+  EXPECT_EQ((*grown)[0].peer, (*grown)[1].peer);
+  EXPECT_TRUE(std::signbit(static_cast<const float *>((*grown)[0].peer)[9]));
+  llvm::Expected<std::vector<BucketBuffers>> none = bucketBuffers({});
+  ASSERT_TRUE(none && none->empty());
+  EXPECT_NE(errorText(bucketBuffers({BucketRequest{0, 5, DType::F32},
+                                     BucketRequest{1, -2, DType::F32}})
+                          .takeError())
+                .find("gradient bucket 1: -2 elements"),
+            std::string::npos);
+
   EXPECT_NE(errorText(bucketBuffers(2, 4, DType::I32).takeError())
                 .find("float32 or float64 only"),
             std::string::npos);

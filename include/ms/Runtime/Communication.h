@@ -26,10 +26,12 @@
 #include "ms/Runtime/DType.h"
 #include "ms/Runtime/EnvironmentDefaults.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace ms {
 namespace runtime {
@@ -118,17 +120,27 @@ struct BucketBuffers {
   void *own = nullptr;
   const void *peer = nullptr;
 };
-/// Bucket `id`'s buffers for the next call of a compiled step, `count`
-/// float32 or float64 elements (initializing MPI if needed). With two ranks
-/// on one host they are this rank's and the other rank's buffers in an
-/// MPI-3 shared window (MPI_Win_allocate_shared), two per bucket used by
-/// turns, so a rank never rewrites a buffer the other may still be reading.
+/// One gradient bucket a compiled step reads: `count` float32 or float64
+/// elements.
+struct BucketRequest {
+  int64_t id = 0;
+  int64_t count = 0;
+  DType dtype = DType::F32;
+};
+/// The buffers of the buckets one call of a compiled step reads, in the
+/// order of `requests` (initializing MPI if needed). With two ranks on one
+/// host they are this rank's and the other rank's buffers in an MPI-3
+/// shared window (MPI_Win_allocate_shared), two per bucket used by turns,
+/// so a rank never rewrites a buffer the other may still be reading.
 /// Otherwise `own` is the runtime's, shareBucket all-reduces it in place,
-/// and `peer` holds -0.0, which adds nothing to any value. Ranks ask for the
-/// same buckets in the same order (they run the same step); a larger bucket
+/// and `peer` holds -0.0, which adds nothing to any value. Ranks ask for
+/// the same buckets (they run the same step); a bucket larger than before
 /// makes a new window, collectively, which moves every bucket's buffers:
-/// ask again for those asked for before it. MS_COMM_SHARED_BUCKETS=0 turns
-/// the window off.
+/// earlier answers are then stale, so a call asks for all its buckets at
+/// once. MS_COMM_SHARED_BUCKETS=0 turns the window off.
+llvm::Expected<std::vector<BucketBuffers>>
+bucketBuffers(llvm::ArrayRef<BucketRequest> requests);
+/// bucketBuffers for one bucket.
 llvm::Expected<BucketBuffers> bucketBuffers(int64_t id, int64_t count,
                                             DType dtype);
 /// Called by the step once `own` holds this rank's gradients of bucket
