@@ -4,7 +4,8 @@ PyTorch or numpy.
 This is a shared, noisy machine: a slow spell during one side's timing
 alone would decide a ratio. So the peers stay loaded in one subprocess
 (bench/peer_server.py) and the two sides take turns, each going first in
-every other round; a ratio is the median of the rounds' ratios.
+every other round; a ratio is the median of the rounds' ratios. At one
+thread both sides run on the same CPU (see Peer).
 """
 import os
 import subprocess
@@ -34,10 +35,25 @@ def settle_seconds(threads):
     return SETTLE_SECONDS if threads > 1 else 0.0
 
 
+def cpus_for(threads):
+    """The CPUs a timing at `threads` runs on, the same for both sides: one
+    thread on one fixed CPU, the highest this process may use, so that ms
+    and its peer never time on cores of unequal speed (this machine's core 0
+    is 1-7% slower than core 1, docs/performance.md); more threads on every
+    CPU."""
+    cpus = os.sched_getaffinity(0)
+    return {max(cpus)} if threads == 1 else cpus
+
+
 class Peer:
-    """bench/peer_server.py at a thread count, loaded once."""
+    """bench/peer_server.py at a thread count, loaded once. While it is
+    open, the thread that opened it runs on cpus_for(threads), as does the
+    peer, and so do the processes that thread starts (ms-run); close()
+    gives the thread its CPUs back."""
 
     def __init__(self, threads):
+        self.cpus_before = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, cpus_for(threads))
         self.process = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "peer_server.py"),
              str(threads)],
@@ -56,6 +72,7 @@ class Peer:
     def close(self):
         self.process.stdin.close()
         self.process.wait()
+        os.sched_setaffinity(0, self.cpus_before)
 
 
 def paired(a, b, rounds, settle=0.0):
