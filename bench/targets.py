@@ -11,7 +11,8 @@ what a new user gets: the mode set, jit_level left alone. PyTorch 1.13 and
 numpy run in a subprocess that stays loaded (bench/peer_server.py; same
 thread count, GOMP_SPINCOUNT=0 at 2 threads), and the two sides take turns:
 each ratio is the median of the paired rounds' ratios, so one slow spell of
-a shared machine cannot decide it. Compile times are measured in fresh
+a shared machine cannot decide it. At one thread both sides, and the read
+bandwidth floor below, run on the same CPU (bench/paired_rounds.py). Compile times are measured in fresh
 subprocesses (cold: no kernel or graph cache, no disk cache). Prints one
 markdown table: target, threads, measured figures, ratio, PASS/MISS.
 
@@ -38,7 +39,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "python"))
 sys.path.insert(0, os.path.join(ROOT, "examples", "python"))
 from median_time import median_ms  # noqa: E402
-from paired_rounds import Peer, median, paired, settle_seconds  # noqa: E402
+from paired_rounds import (Peer, cpus_for, median, paired,  # noqa: E402
+                           settle_seconds)
 
 NOT_SLOWER = 0.97  # "no level slower than the one below": 3% noise allowed
 
@@ -174,19 +176,25 @@ MLP_WEIGHT_BYTES = 4 * (784 * 512 + 512 + 512 * 512 + 512 + 512 * 10 + 10)
 def read_bandwidth(build):
     """{threads: bytes/s} from ms-bench-read-bandwidth's MLP-sized reads
     (the best instruction set), or None when the build has no such
-    benchmark."""
+    benchmark. Each thread count's reads run on the CPUs ms's timings at
+    that count run on (paired_rounds.cpus_for)."""
     exe = os.path.join(build, "bin", "ms-bench-read-bandwidth")
     if not os.path.exists(exe):
         return None
-    out = subprocess.run([exe, "--benchmark_filter=/Mlp",
-                          "--benchmark_format=json",
-                          "--benchmark_min_time=0.3"],
-                         capture_output=True, text=True, check=True).stdout
     rates = {}
-    for entry in json.loads(out)["benchmarks"]:
-        if "bytes_per_second" in entry and not entry.get("error_occurred"):
-            t = int(entry.get("threads", 1))
-            rates[t] = max(rates.get(t, 0.0), entry["bytes_per_second"])
+    for threads, pattern in ((1, "/Mlp/[0-9]+/real_time$"),
+                             (2, "/Mlp/.*/threads:2$")):
+        cpus = cpus_for(threads)
+        out = subprocess.run(
+            [exe, "--benchmark_filter=" + pattern,
+             "--benchmark_format=json", "--benchmark_min_time=0.3"],
+            capture_output=True, text=True, check=True,
+            preexec_fn=lambda: os.sched_setaffinity(0, cpus)).stdout
+        for entry in json.loads(out)["benchmarks"]:
+            if "bytes_per_second" in entry and not entry.get(
+                    "error_occurred"):
+                rates[threads] = max(rates.get(threads, 0.0),
+                                     entry["bytes_per_second"])
     return rates
 
 
