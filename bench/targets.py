@@ -12,9 +12,10 @@ numpy run in a subprocess that stays loaded (bench/peer_server.py; same
 thread count, GOMP_SPINCOUNT=0 at 2 threads), and the two sides take turns:
 each ratio is the median of the paired rounds' ratios, so one slow spell of
 a shared machine cannot decide it. At one thread both sides, and the read
-bandwidth floor below, run on the same CPU (bench/paired_rounds.py). Compile times are measured in fresh
-subprocesses (cold: no kernel or graph cache, no disk cache). Prints one
-markdown table: target, threads, measured figures, ratio, PASS/MISS.
+bandwidth floor below, run on the same CPU (bench/paired_rounds.py).
+Compile times are measured in fresh subprocesses (cold: no kernel or graph
+cache, no disk cache). Prints one markdown table: target, threads,
+measured figures, ratio, PASS/MISS.
 
 Level ordering: "faster" needs a ratio above 1.00 in the median of rounds;
 "not slower" allows 3% of noise (ratio >= 0.97).
