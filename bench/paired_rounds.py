@@ -54,11 +54,15 @@ class Peer:
     def __init__(self, threads):
         self.cpus_before = os.sched_getaffinity(0)
         os.sched_setaffinity(0, cpus_for(threads))
-        self.process = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "peer_server.py"),
-             str(threads)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            env=peer_env(threads))
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, os.path.join(HERE, "peer_server.py"),
+                 str(threads)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                env=peer_env(threads))
+        except BaseException:
+            os.sched_setaffinity(0, self.cpus_before)
+            raise
 
     def time(self, workload, impl, reps):
         """The peer's median ms of one call of `workload` by `impl`."""
@@ -70,9 +74,11 @@ class Peer:
         return float(answer)
 
     def close(self):
-        self.process.stdin.close()
-        self.process.wait()
-        os.sched_setaffinity(0, self.cpus_before)
+        try:
+            self.process.stdin.close()
+            self.process.wait()
+        finally:
+            os.sched_setaffinity(0, self.cpus_before)
 
 
 def paired(a, b, rounds, settle=0.0):

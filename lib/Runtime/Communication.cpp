@@ -161,7 +161,9 @@ void ms_comm_all_reduce_start_f64(double *, int64_t, int32_t) {
 }
 void ms_comm_all_reduce_wait(void *) { compiledCollectiveFailed(); }
 llvm::Expected<std::vector<BucketBuffers>>
-comm::bucketBuffers(llvm::ArrayRef<BucketRequest>) {
+comm::bucketBuffers(llvm::ArrayRef<BucketRequest> requests) {
+  if (requests.empty())
+    return std::vector<BucketBuffers>{};
   return noMPI();
 }
 llvm::Expected<BucketBuffers> comm::bucketBuffers(int64_t, int64_t, DType) {
@@ -756,12 +758,15 @@ llvm::Error remakeWindow(size_t bytes) {
   MPI_Win_lock_all(MPI_MODE_NOCHECK, gShared.window);
   gShared.mine = aligned64(base);
   gShared.theirs = aligned64(peer);
-  if (static_cast<size_t>(peerBytes) != segment)
-    return commError("shared buckets: the other rank's window segment has " +
-                     llvm::Twine(int64_t(peerBytes)) + " bytes, this one " +
-                     llvm::Twine(segment) +
-                     ": the ranks' gradient buckets differ");
-  return llvm::Error::success();
+  if (static_cast<size_t>(peerBytes) == segment)
+    return llvm::Error::success();
+  // Both ranks see the mismatch, so both free the window: no later call
+  // may take the other rank's segment for one of this size.
+  freeWindow();
+  return commError("shared buckets: the other rank's window segment has " +
+                   llvm::Twine(int64_t(peerBytes)) + " bytes, this one " +
+                   llvm::Twine(segment) +
+                   ": the ranks' gradient buckets differ");
 }
 
 /// Room in the window for every bucket of `requests`, each bucket's

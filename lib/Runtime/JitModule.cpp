@@ -79,6 +79,8 @@ void appendDescriptor(llvm::SmallVectorImpl<int64_t> &storage,
 llvm::Error appendCommBuffers(llvm::SmallVectorImpl<int64_t> &storage,
                               llvm::SmallVectorImpl<size_t> &offsets,
                               llvm::ArrayRef<CommBuffer> buffers) {
+  if (buffers.empty())
+    return llvm::Error::success();
   std::vector<comm::BucketRequest> requests;
   for (const CommBuffer &buffer : buffers)
     if (buffer.peer)

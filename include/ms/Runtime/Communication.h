@@ -133,14 +133,16 @@ struct BucketRequest {
 /// shared window (MPI_Win_allocate_shared), two per bucket used by turns,
 /// so a rank never rewrites a buffer the other may still be reading.
 /// Otherwise `own` is the runtime's, shareBucket all-reduces it in place,
-/// and `peer` holds -0.0, which adds nothing to any value. Ranks ask for
-/// the same buckets (they run the same step); a bucket larger than before
-/// makes a new window, collectively, which moves every bucket's buffers:
-/// earlier answers are then stale, so a call asks for all its buckets at
-/// once. MS_COMM_SHARED_BUCKETS=0 turns the window off.
+/// and `peer` holds -0.0, which adds nothing to any value. Ranks make the
+/// same calls, in the same order, for the same buckets (they run the same
+/// steps); a bucket larger than before makes a new window, collectively,
+/// which moves every bucket's buffers: earlier answers are then stale, so
+/// a call of a step asks for all its buckets at once. No buckets: no MPI
+/// call. MS_COMM_SHARED_BUCKETS=0 turns the window off.
 llvm::Expected<std::vector<BucketBuffers>>
 bucketBuffers(llvm::ArrayRef<BucketRequest> requests);
-/// bucketBuffers for one bucket.
+/// bucketBuffers for one bucket; asking for several one at a time can make
+/// the earlier answers stale (see above).
 llvm::Expected<BucketBuffers> bucketBuffers(int64_t id, int64_t count,
                                             DType dtype);
 /// Called by the step once `own` holds this rank's gradients of bucket

@@ -1,9 +1,10 @@
-//===- ArgumentAttributes.h - The entry function's argument tags -*- C++ -*-===//
+//===- ArgumentAttributes.h - An entry function's argument tags -*- C++ -*-===//
 //
 // A compiled graph's entry function tells the runtime what some of its
-// arguments are through discardable attributes on them. Passes write these
-// tags and the runtime's Signature reads them, so their names live here,
-// once (docs/python.md and docs/pipelines.md describe the contract).
+// arguments are through discardable attributes on them. Passes (and, for
+// ms.param, msmlir's graph capture) write these tags and the runtime's
+// Signature reads them, so their names live here, once (docs/python.md,
+// docs/pipelines.md and docs/distributed.md describe them).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MS_SUPPORT_ARGUMENTATTRIBUTES_H
