@@ -769,6 +769,11 @@ llvm::Error remakeWindow(size_t bytes) {
                    ": the ranks' gradient buckets differ");
 }
 
+/// The bytes of `request`'s elements.
+size_t bytesOf(const comm::BucketRequest &request) {
+  return static_cast<size_t>(request.count) * dtypeSize(request.dtype);
+}
+
 /// Room in the window for every bucket of `requests`, each bucket's
 /// buffers rounded to whole pages: one new window if any does not fit.
 llvm::Error reserveInWindow(llvm::ArrayRef<comm::BucketRequest> requests) {
@@ -776,8 +781,7 @@ llvm::Error reserveInWindow(llvm::ArrayRef<comm::BucketRequest> requests) {
   constexpr size_t kPage = 4096;
   bool grew = false;
   for (const comm::BucketRequest &request : requests) {
-    size_t bytes = static_cast<size_t>(request.count) *
-                   dtypeSize(request.dtype);
+    size_t bytes = bytesOf(request);
     if (size_t(request.id) >= buckets.size())
       buckets.resize(request.id + 1);
     size_t pages = std::max<size_t>(kPage, (bytes + kPage - 1) / kPage * kPage);
@@ -812,7 +816,7 @@ privateBuffers(llvm::ArrayRef<comm::BucketRequest> requests) {
   const float negativeZero32 = -0.0f;
   for (const comm::BucketRequest &request : requests) {
     size_t width = dtypeSize(request.dtype);
-    size_t bytes = static_cast<size_t>(request.count) * width;
+    size_t bytes = bytesOf(request);
     if (size_t(request.id) >= gShared.privateBuckets.size())
       gShared.privateBuckets.resize(request.id + 1);
     const void *pattern = width == 8
@@ -877,14 +881,13 @@ llvm::Error comm::shareBucket(void *own, int64_t count, DType dtype,
                               int64_t id) {
   if (gShared.mode != SharedBuckets::Mode::Window)
     return comm::allReduce(own, count, dtype, ReduceOp::Sum);
-  size_t bytes = static_cast<size_t>(count) * dtypeSize(dtype);
+  size_t bytes = bytesOf({id, count, dtype});
   if (id < 0 || size_t(id) >= gShared.buckets.size() ||
       gShared.buckets[id].capacity < bytes)
     return commError("all_reduce: gradient bucket " + llvm::Twine(id) +
                      " has no buffer of " + llvm::Twine(bytes) +
                      " bytes (an internal error)");
-  WindowBucket &bucket = gShared.buckets[id];
-  char *buffer = gShared.mine + bucket.offset + bucket.turn * bucket.capacity;
+  void *buffer = windowBuffers(id).own;
   Watched watch("all_reduce (shared bucket)", static_cast<int64_t>(bytes));
   // A step whose bucket did not become an argument: its own buffer.
   if (own != buffer)
@@ -903,7 +906,7 @@ llvm::Error comm::shareBucket(void *own, int64_t count, DType dtype,
     return commError("all_reduce: the ranks' gradient buckets differ in "
                      "size (" + llvm::Twine(-largest[1]) + " and " +
                      llvm::Twine(largest[0]) + " elements)");
-  bucket.turn ^= 1;
+  gShared.buckets[id].turn ^= 1;
   return llvm::Error::success();
 }
 
