@@ -21,6 +21,21 @@ func.func @construct(%x: tensor<3x4x5xf32>, %i: tensor<2x2xi64>) -> tensor<3x2x2
 
 // -----
 
+// gather of f64: one_hot is f32, so it is cast to dy's type (0 and 1 are
+// exact) before the matmul.
+// CHECK-LABEL: func.func @construct_grad(
+// CHECK-SAME: %[[X:.*]]: tensor<5x4xf64>, %[[I:.*]]: tensor<3xi32>, %[[S:.*]]: tensor<3x4xf64>)
+// CHECK: %[[HOT:.*]] = ms.one_hot %[[I]] depth 5 : tensor<3xi32>
+// CHECK: %[[HOT64:.*]] = ms.cast %[[HOT]] to f64 : tensor<3x5xf32>
+// CHECK: %[[DX:.*]] = ms.matmul %[[HOT64]], %[[S]] transpose_a : tensor<3x5xf64>, tensor<3x4xf64>
+// CHECK: return %{{.*}}, %[[DX]]
+func.func @construct(%x: tensor<5x4xf64>, %i: tensor<3xi32>) -> tensor<3x4xf64> {
+  %0 = ms.gather %x, %i axis 0 : tensor<5x4xf64>, tensor<3xi32>
+  return %0 : tensor<3x4xf64>
+}
+
+// -----
+
 // slice_update: the input's cotangent is dy with the slice zeroed, the
 // update's is the slice of dy.
 // CHECK-LABEL: func.func @construct_grad(

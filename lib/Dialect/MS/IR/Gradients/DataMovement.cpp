@@ -174,6 +174,10 @@ LogicalResult gatherRule(GatherOp op, OpBuilder &b, Grads dys,
   Value hot = OneHotOp::create(b, loc, indices, b.getI64IntegerAttr(rows),
                                b.getI64IntegerAttr(-1), b.getF32FloatAttr(1.0f),
                                b.getF32FloatAttr(0.0f));
+  // one_hot is f32; its 0s and 1s are exact in dy's type (f64, f16, ...).
+  Type element = tensorType(dys[0]).getElementType();
+  if (tensorType(hot).getElementType() != element)
+    hot = CastOp::create(b, loc, hot, TypeAttr::get(element));
   Value flatDy = reshape(b, loc, dy, {picks, rest});
   Value summed = MatmulOp::create(b, loc, hot, flatDy, b.getUnitAttr(),
                                   UnitAttr());
