@@ -341,6 +341,21 @@ makeObjectLayer(llvm::orc::ExecutionSession &session) {
   return layer;
 }
 
+/// LLVM lowers a few conversions to libgcc calls on x86-64: f64 -> f16 has
+/// no instruction, so it calls __truncdfhf2. The process lookup cannot see
+/// them when libgcc_s came in as a dependency of a module loaded without
+/// RTLD_GLOBAL (Python's extension modules), so the runtime searches the
+/// library itself. dlopen of a loaded library only returns its handle. If
+/// it cannot be opened, such a call fails to link with the symbol named.
+void addCompilerSupportLibrary(ProcessJit &jit) {
+  auto generator = llvm::orc::DynamicLibrarySearchGenerator::Load(
+      "libgcc_s.so.1", jit.lljit->getDataLayout().getGlobalPrefix());
+  if (generator)
+    jit.runtime->addGenerator(std::move(*generator));
+  else
+    llvm::consumeError(generator.takeError());
+}
+
 llvm::Expected<std::unique_ptr<ProcessJit>> createProcessJit() {
   auto builder = hostMachineBuilder();
   if (!builder)
@@ -370,6 +385,7 @@ llvm::Expected<std::unique_ptr<ProcessJit>> createProcessJit() {
   if (auto err = jit->runtime->define(
           llvm::orc::absoluteSymbols(runtimeSymbols(interner))))
     return std::move(err);
+  addCompilerSupportLibrary(*jit);
   return jit;
 }
 
