@@ -1,4 +1,4 @@
-//===- Pooling.cpp - ms.max_pool2d and ms.avg_pool2d to linalg --------------===//
+//===- Pooling.cpp - ms.max_pool2d, ms.avg_pool2d and gradients to linalg -===//
 //
 // Each window is reduced in row-major order by one linalg.generic.
 //
@@ -22,6 +22,18 @@ using namespace ms::lowering;
 namespace {
 
 using utils::IteratorType;
+
+/// The padding and output size of a pool's window along H and W: a conv
+/// geometry with a [1, 1, KH, KW] window, no explicit padding and no
+/// dilation. std::nullopt with `why` set if the window does not fit.
+std::optional<std::pair<ConvDim, ConvDim>>
+poolGeometry(RankedTensorType inputType, ArrayRef<int64_t> kernel,
+             ArrayRef<int64_t> stride, StringRef padMode, std::string &why) {
+  SmallVector<int64_t> window = {1, 1, kernel[0], kernel[1]};
+  SmallVector<int64_t> zeros(4, 0), ones(2, 1);
+  return convGeometry(inputType.getShape(), window, padMode, zeros, stride,
+                      ones, why);
+}
 
 /// Sum or max of each [kh, kw] window of `input` (already padded) with the
 /// given strides, in row-major window order: one linalg.generic over
@@ -73,11 +85,9 @@ struct PoolPattern : OpConversionPattern<PoolOp> {
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride();
-    SmallVector<int64_t> window = {1, 1, kernel[0], kernel[1]};
-    SmallVector<int64_t> zeros(4, 0), ones(2, 1);
     std::string why;
-    auto geometry = convGeometry(inputType.getShape(), window, op.getPadMode(),
-                                 zeros, stride, ones, why);
+    auto geometry =
+        poolGeometry(inputType, kernel, stride, op.getPadMode(), why);
     if (!geometry)
       return rewriter.notifyMatchFailure(op, why);
     auto [h, w] = *geometry;
@@ -118,36 +128,66 @@ struct PoolPattern : OpConversionPattern<PoolOp> {
 // Gradients
 //===----------------------------------------------------------------------===//
 
-/// The index (kh * KW + kw, as a float) of the first maximum of each window
-/// of the padded input, in row-major window order: a strict > keeps the
-/// first of equal elements.
-Value firstMaxIndex(OpBuilder &b, Location loc, Value padded,
-                    RankedTensorType pooledType, ArrayRef<int64_t> kernel,
-                    ArrayRef<int64_t> stride) {
+/// For each window of the padded input, in row-major window order, the
+/// value `pick` gives at its first maximum: a strict > keeps the first of
+/// equal elements. `source`, if given, is read at the same positions as
+/// `padded` and handed to `pick` (null otherwise).
+Value pickAtFirstMax(
+    OpBuilder &b, Location loc, Value padded, Value source,
+    RankedTensorType pooledType, ArrayRef<int64_t> kernel,
+    ArrayRef<int64_t> stride,
+    function_ref<Value(OpBuilder &, Location, Value source)> pick) {
   MLIRContext *ctx = b.getContext();
   Type elementType = pooledType.getElementType();
   Value window = tensor::EmptyOp::create(b, loc, kernel, elementType);
   Value maxInit = filled(b, loc, pooledType,
                          -std::numeric_limits<double>::infinity());
-  Value indexInit = filled(b, loc, pooledType, 0.0);
+  Value pickInit = filled(b, loc, pooledType, 0.0);
   AffineExpr d[6];
   for (unsigned i = 0; i < 6; ++i)
     d[i] = getAffineDimExpr(i, ctx);
   AffineMap out = AffineMap::get(6, 0, {d[0], d[1], d[2], d[3]}, ctx);
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(6, 0,
-                     {d[0], d[1], d[2] * stride[0] + d[4],
-                      d[3] * stride[1] + d[5]},
-                     ctx),
-      AffineMap::get(6, 0, {d[4], d[5]}, ctx), out, out};
+  AffineMap read = AffineMap::get(
+      6, 0, {d[0], d[1], d[2] * stride[0] + d[4], d[3] * stride[1] + d[5]},
+      ctx);
+  SmallVector<Value> inputs = {padded};
+  SmallVector<AffineMap> maps = {read};
+  if (source) {
+    inputs.push_back(source);
+    maps.push_back(read);
+  }
+  inputs.push_back(window);
+  maps.append({AffineMap::get(6, 0, {d[4], d[5]}, ctx), out, out});
   SmallVector<IteratorType> iterators(4, IteratorType::parallel);
   iterators.append(2, IteratorType::reduction);
-  int64_t kw = kernel[1];
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{pooledType, pooledType}, ValueRange{padded, window},
-      ValueRange{maxInit, indexInit}, maps, iterators,
+      b, loc, TypeRange{pooledType, pooledType}, inputs,
+      ValueRange{maxInit, pickInit}, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value x = args[0], best = args[2], bestIndex = args[3];
+        Value x = args[0], best = args[args.size() - 2],
+              bestPick = args.back();
+        Value candidate = pick(nb, l, source ? args[1] : Value());
+        Value greater = arith::CmpFOp::create(
+            nb, l, arith::CmpFPredicate::OGT, x, best);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, greater, x, best),
+                       arith::SelectOp::create(nb, l, greater, candidate,
+                                               bestPick)});
+      });
+  return generic.getResult(1);
+}
+
+/// The index (kh * KW + kw, as a float) of the first maximum of each window
+/// of the padded input, in row-major window order.
+Value firstMaxIndex(OpBuilder &b, Location loc, Value padded,
+                    RankedTensorType pooledType, ArrayRef<int64_t> kernel,
+                    ArrayRef<int64_t> stride) {
+  Type elementType = pooledType.getElementType();
+  int64_t kw = kernel[1];
+  return pickAtFirstMax(
+      b, loc, padded, Value(), pooledType, kernel, stride,
+      [&](OpBuilder &nb, Location l, Value) -> Value {
         Value row = linalg::IndexOp::create(nb, l, 4);
         Value col = linalg::IndexOp::create(nb, l, 5);
         Value flat = arith::AddIOp::create(
@@ -155,18 +195,10 @@ Value firstMaxIndex(OpBuilder &b, Location loc, Value padded,
             arith::MulIOp::create(nb, l, row,
                                   arith::ConstantIndexOp::create(nb, l, kw)),
             col);
-        Value flatF = arith::SIToFPOp::create(
+        return arith::SIToFPOp::create(
             nb, l, elementType,
             arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat));
-        Value greater = arith::CmpFOp::create(
-            nb, l, arith::CmpFPredicate::OGT, x, best);
-        linalg::YieldOp::create(
-            nb, l,
-            ValueRange{arith::SelectOp::create(nb, l, greater, x, best),
-                       arith::SelectOp::create(nb, l, greater, flatF,
-                                               bestIndex)});
       });
-  return generic.getResult(1);
 }
 
 /// dx[n, c, i, j] = the sum over the window offsets (kh, kw), in row-major
@@ -219,11 +251,9 @@ template <typename GradOp> struct PoolGradGeometry {
   static FailureOr<PoolGradGeometry> get(GradOp op, RewriterBase &rewriter) {
     auto inputType = cast<RankedTensorType>(op.getX().getType());
     ArrayRef<int64_t> kernel = op.getKernelSize();
-    SmallVector<int64_t> window = {1, 1, kernel[0], kernel[1]};
-    SmallVector<int64_t> zeros(4, 0), ones(2, 1);
     std::string why;
-    auto geometry = convGeometry(inputType.getShape(), window, op.getPadMode(),
-                                 zeros, op.getStride(), ones, why);
+    auto geometry =
+        poolGeometry(inputType, kernel, op.getStride(), op.getPadMode(), why);
     if (!geometry)
       return rewriter.notifyMatchFailure(op, why);
     PoolGradGeometry g;
@@ -382,6 +412,36 @@ private:
   }
 };
 
+/// Each window's element of grad at x's first maximum: the windows of x
+/// (padded with -inf, so padding never wins) and of grad (padded with 0)
+/// read together.
+struct MaxPoolGradGradPattern : OpConversionPattern<MaxPool2DGradGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaxPool2DGradGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(adaptor.getX().getType());
+    ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride();
+    std::string why;
+    auto geometry =
+        poolGeometry(inputType, kernel, stride, op.getPadMode(), why);
+    if (!geometry)
+      return rewriter.notifyMatchFailure(op, why);
+    auto [h, w] = *geometry;
+    Value x = padSpatialDims(rewriter, loc, adaptor.getX(), h, w,
+                             -std::numeric_limits<double>::infinity());
+    Value grad = padSpatialDims(rewriter, loc, adaptor.getGrad(), h, w, 0.0);
+    rewriter.replaceOp(
+        op, pickAtFirstMax(rewriter, loc, x, grad,
+                           cast<RankedTensorType>(op.getType()), kernel,
+                           stride, [](OpBuilder &, Location, Value source) {
+                             return source;
+                           }));
+    return success();
+  }
+};
+
 /// Spreads each window's gradient, divided by its count of real elements,
 /// over the window.
 struct AvgPoolGradPattern : OpConversionPattern<AvgPool2DGradOp> {
@@ -427,5 +487,6 @@ struct AvgPoolGradPattern : OpConversionPattern<AvgPool2DGradOp> {
 void ms::populatePoolingToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<PoolPattern<MaxPool2DOp, ReduceKind::Max>,
                PoolPattern<AvgPool2DOp, ReduceKind::Sum>, MaxPoolGradPattern,
-               AvgPoolGradPattern>(patterns.getContext());
+               MaxPoolGradGradPattern, AvgPoolGradPattern>(
+      patterns.getContext());
 }

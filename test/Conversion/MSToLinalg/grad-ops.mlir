@@ -65,6 +65,32 @@ func.func @max_pool2d_grad(%x: tensor<1x2x7x7xf32>, %dy: tensor<1x2x3x3xf32>) ->
 
 // -----
 
+// max_pool2d_grad_grad ("same": 1 row and column after): x padded with
+// -inf and grad with 0, read window by window together; a strict > keeps
+// the first maximum and takes grad's element there.
+// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+// CHECK-LABEL: func @max_pool2d_grad_grad
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x6x6xf32>, %[[G:.*]]: tensor<1x2x6x6xf32>)
+// CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[XP:.*]] = tensor.pad %[[X]] low[0, 0, 0, 0] high[0, 0, 1, 1]
+// CHECK: tensor.yield %[[NEG]]
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[GP:.*]] = tensor.pad %[[G]] low[0, 0, 0, 0] high[0, 0, 1, 1]
+// CHECK: tensor.yield %[[ZERO]]
+// CHECK: %[[R:.*]]:2 = linalg.generic {indexing_maps = [#[[WIN]], #[[WIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[XP]], %[[GP]], %{{.*}} : tensor<1x2x7x7xf32>, tensor<1x2x7x7xf32>, tensor<3x3xf32>)
+// CHECK-NEXT: ^bb0(%[[XIN:.*]]: f32, %[[GIN:.*]]: f32, %{{.*}}: f32, %[[BEST:.*]]: f32, %[[PICK:.*]]: f32):
+// CHECK-NEXT: %[[GT:.*]] = arith.cmpf ogt, %[[XIN]], %[[BEST]]
+// CHECK-NEXT: %[[M:.*]] = arith.select %[[GT]], %[[XIN]], %[[BEST]]
+// CHECK-NEXT: %[[P:.*]] = arith.select %[[GT]], %[[GIN]], %[[PICK]]
+// CHECK-NEXT: linalg.yield %[[M]], %[[P]]
+// CHECK: return %[[R]]#1 : tensor<1x2x3x3xf32>
+func.func @max_pool2d_grad_grad(%x: tensor<1x2x6x6xf32>, %g: tensor<1x2x6x6xf32>) -> tensor<1x2x3x3xf32> {
+  %0 = ms.max_pool2d_grad_grad %x, %g kernel_size [3, 3] stride [2, 2] pad_mode "same" : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
+
+// -----
+
 // Windows that tile the input (2x2, stride 2, 6 = 3 * 2): one elementwise
 // generic over the [1, 2, 3, 2, 3, 2] tile view (i, a, j, b). Each element
 // reads its window's four taps, finds the first maximum with the strict >

@@ -25,6 +25,22 @@ func.func @pool_grad_dy(%x: tensor<1x2x6x6xf32>, %dy: tensor<1x2x2x2xf32>) {
 
 // -----
 
+func.func @pool_grad_grad_type(%x: tensor<1x2x6x6xf32>, %g: tensor<1x2x6x5xf32>) {
+  // expected-error@+1 {{'ms.max_pool2d_grad_grad' op x 'tensor<1x2x6x6xf32>' and grad 'tensor<1x2x6x5xf32>' must have the same type}}
+  %0 = ms.max_pool2d_grad_grad %x, %g kernel_size [2, 2] stride [2, 2] : tensor<1x2x6x6xf32>, tensor<1x2x6x5xf32>
+  return
+}
+
+// -----
+
+func.func @pool_grad_grad_window(%x: tensor<1x2x2x2xf32>) {
+  // expected-error@+1 {{'ms.max_pool2d_grad_grad' op the height 2 is smaller than the kernel size 3}}
+  %0 = ms.max_pool2d_grad_grad %x, %x kernel_size [3, 3] : tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>
+  return
+}
+
+// -----
+
 func.func @pool_grad_kernel(%x: tensor<1x2x6x6xf32>, %dy: tensor<1x2x3x3xf32>) {
   // expected-error@+1 {{'ms.avg_pool2d_grad' op kernel_size [0, 2] must be two positive sizes [h, w]}}
   %0 = ms.avg_pool2d_grad %x, %dy kernel_size [0, 2] : tensor<1x2x6x6xf32>, tensor<1x2x3x3xf32>

@@ -67,6 +67,18 @@ LogicalResult inferPoolGradType(StringRef opName, std::optional<Location> loc,
   return success();
 }
 
+LogicalResult inferPoolGradGradType(StringRef opName,
+                                    std::optional<Location> loc, Type x,
+                                    Type grad, ArrayRef<int64_t> kernelSize,
+                                    ArrayRef<int64_t> stride,
+                                    StringRef padMode,
+                                    SmallVectorImpl<Type> &types) {
+  SmallVector<Type> same;
+  if (failed(inferSameType(opName, loc, x, "x", grad, "grad", same)))
+    return failure();
+  return inferPoolType(opName, loc, x, kernelSize, stride, padMode, types);
+}
+
 LogicalResult inferConvGradType(StringRef opName, std::optional<Location> loc,
                                 bool filterGrad, Type dy, Type other,
                                 ArrayRef<int64_t> shape, StringRef padMode,

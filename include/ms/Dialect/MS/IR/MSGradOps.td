@@ -128,6 +128,52 @@ def MS_AvgPool2DGradOp : MS_PoolGradOp<"avg_pool2d_grad", "avg_pool2d",
     elements in the window and added to each of them. `x` only gives the
     shape.}]>;
 
+def MS_MaxPool2DGradGradOp : MS_Op<"max_pool2d_grad_grad",
+                                   [Pure, InferTypeOpAdaptor]> {
+  let summary = "each window's value of grad at x's first maximum "
+                "(MaxPoolGradGrad)";
+  let description = [{
+    The gradient of `ms.max_pool2d_grad` with respect to its `dy`: for each
+    window of `x` (the same `kernel_size`, `stride` and `pad_mode` as
+    `ms.max_pool2d`), the element of `grad` (x's type) at the window's
+    first maximum in row-major window order, which is where
+    `ms.max_pool2d_grad` sends that window's gradient. The result has the
+    pooled type of `x`. Padded positions are never picked.
+
+    Example:
+
+    ```mlir
+    %ddy = ms.max_pool2d_grad_grad %x, %ddx kernel_size [2, 2] stride [2, 2] : tensor<1x6x28x28xf32>, tensor<1x6x28x28xf32>
+    ```
+  }];
+  let arguments = (ins MS_FloatTensor:$x, MS_FloatTensor:$grad,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$kernel_size,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
+                   DefaultValuedAttr<StrAttr, "\"valid\"">:$pad_mode);
+  let results = (outs MS_FloatTensor:$output);
+  let assemblyFormat = [{
+    $x `,` $grad (`kernel_size` $kernel_size^)? (`stride` $stride^)?
+    (`pad_mode` $pad_mode^)? attr-dict `:` type($x) `,` type($grad)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      ::llvm::SmallVector<int64_t> ones(2, 1);
+      return ::ms::inferPoolGradGradType(
+          getOperationName(), loc, adaptor.getX().getType(),
+          adaptor.getGrad().getType(),
+          adaptor.getKernelSizeAttr() ? adaptor.getKernelSize()
+                                      : ::llvm::ArrayRef<int64_t>(ones),
+          adaptor.getStrideAttr() ? adaptor.getStride()
+                                  : ::llvm::ArrayRef<int64_t>(ones),
+          adaptor.getPadModeAttr() ? adaptor.getPadMode()
+                                   : ::llvm::StringRef("valid"),
+          types);
+    }
+  }];
+}
+
 // Shared by the two convolution gradients: conv2d's geometry attributes.
 class MS_ConvGradOp<string mnemonic, string summaryText, string shapeName,
                     string otherName, string exampleText>
