@@ -16,20 +16,28 @@ import torch.nn.functional as F
 from msmlir import _msmlir as native
 
 from conftest import assert_bitwise, assert_close, relative_error
+from test_train_ops import reference_dropout
 
 SOURCE_DIR = os.environ.get(
     "MS_SOURCE_DIR",
     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 
-def mlir_type(shape):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+ELEMENT_TYPES = {np.dtype(np.float32): "f32", np.dtype(np.int32): "i32",
+                 np.dtype(np.int64): "i64", np.dtype(np.bool_): "i1"}
 
 
-def module(args, op_text, result_shape):
-    """A function of `args` (shapes) returning `op_text`'s result; the op
-    text names its operands %a0, %a1, ..."""
-    params = ", ".join(f"%a{i}: {mlir_type(s)}" for i, s in enumerate(args))
+def mlir_type(shape, element="f32"):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + element + ">"
+
+
+def module(args, op_text, result_shape, elements=None):
+    """A function of `args` (shapes; element types `elements`, f32 by
+    default) returning `op_text`'s f32 result; the op text names its
+    operands %a0, %a1, ..."""
+    elements = elements or ["f32"] * len(args)
+    params = ", ".join(f"%a{i}: {mlir_type(s, e)}"
+                       for i, (s, e) in enumerate(zip(args, elements)))
     rtype = mlir_type(result_shape)
     return (f"func.func @construct({params}) -> {rtype} {{\n"
             f"  %r = {op_text}\n"
@@ -49,21 +57,45 @@ def run_grad(source, arrays, sens, wrt, level="O0", exc_mode="sink",
     return [np.array(o) for o in graph.run(inputs)]
 
 
+def torch_tensor(a, requires_grad=False):
+    """float64 for float arrays (the reference's precision), int64 indices,
+    bool masks."""
+    if a.dtype.kind == "f":
+        return torch.tensor(a, dtype=torch.float64,
+                            requires_grad=requires_grad)
+    return torch.tensor(a.astype(np.int64) if a.dtype.kind == "i" else a)
+
+
 def torch_grads(fn, arrays, sens, wrt):
-    tensors = [torch.tensor(a, dtype=torch.float64, requires_grad=i in wrt)
-               for i, a in enumerate(arrays)]
+    tensors = [torch_tensor(a, i in wrt) for i, a in enumerate(arrays)]
     out = fn(*tensors)
     if out.requires_grad:  # not after stop_gradient
-        out.backward(torch.tensor(sens, dtype=torch.float64))
+        out.backward(torch.tensor(sens, dtype=out.dtype))
     return ([out.detach().numpy()] +
             [tensors[i].grad.numpy() if tensors[i].grad is not None
              else np.zeros_like(arrays[i]) for i in wrt])
 
 
 def rand(shape, seed, kind="normal"):
+    """kind: "normal", "positive" (in [0.5, 2)), "spread" (see below),
+    "mask" (bool), ("index", n) (i32 in [0, n)), ("distinct", n) (distinct
+    i32 in [0, n)) or ("state", values) (an i64 rng_state)."""
     rng = np.random.default_rng(seed)
     if kind == "positive":
         return rng.uniform(0.5, 2.0, shape).astype(np.float32)
+    if kind == "mask":
+        return rng.random(shape) < 0.5
+    if kind == "spread":  # 0.05 apart, none within 0.025 of 0: finite
+        # differences move no maximum and flip no sign
+        n = int(np.prod(shape))
+        return ((rng.permutation(n) - n // 2 + 0.5) * 0.05).astype(
+            np.float32).reshape(shape)
+    if isinstance(kind, tuple) and kind[0] == "index":
+        return rng.integers(0, kind[1], shape).astype(np.int32)
+    if isinstance(kind, tuple) and kind[0] == "distinct":  # scatter rows
+        return rng.permutation(kind[1])[:shape[0]].astype(np.int32)
+    if isinstance(kind, tuple) and kind[0] == "state":
+        return np.array(kind[1], np.int64)
     # Distinct values: no ties for max/maximum/abs/relu at 0.
     return rng.standard_normal(shape).astype(np.float32)
 
@@ -98,6 +130,62 @@ def t_layer_norm(x, g, b, norm_axis, eps):
     mean = x.mean(axes, keepdim=True)
     var = ((x - mean) ** 2).mean(axes, keepdim=True)
     return (x - mean) / torch.sqrt(var + eps) * g + b
+
+
+def t_input_grad(forward, x, dy):
+    """The gradient of `forward` at x against dy, itself differentiable
+    (torch's double backward): the reference of the backward ops. Also
+    under torch.no_grad (case_setup's shape probe)."""
+    with torch.enable_grad():
+        return torch.autograd.grad(forward(x), x, dy, create_graph=True)[0]
+
+
+def t_backward_of(forward):
+    """(x, dy) -> d forward(x) / dx against dy, for x with or without
+    requires_grad (an x that only selects gets no gradient)."""
+    def fn(x, dy):
+        x_in = x if x.requires_grad else x.detach().requires_grad_()
+        return t_input_grad(forward, x_in, dy)
+    return fn
+
+
+def t_gelu_grad(dy, x, approximate):
+    """dy * gelu'(x), written out so that torch differentiates it again."""
+    if approximate:
+        c, a = np.sqrt(2 / np.pi), 0.044715
+        t = torch.tanh(c * (x + a * x ** 3))
+        slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * c * (1 + 3 * a * x * x)
+    else:
+        slope = (0.5 * (1 + torch.erf(x / np.sqrt(2))) +
+                 x * torch.exp(-x * x / 2) / np.sqrt(2 * np.pi))
+    return dy * slope
+
+
+def t_max_at_first_max(x, g, k, s):
+    """g at each window's maximum of x (max_pool2d_grad_grad)."""
+    _, index = F.max_pool2d(x.detach(), k, s, return_indices=True)
+    return g.flatten(2).gather(2, index.flatten(2)).view(index.shape)
+
+
+def t_filter_grad(dy, x, w_shape, **conv):
+    """conv2d's weight gradient, bilinear in dy and x."""
+    w = torch.zeros(w_shape, dtype=torch.float64, requires_grad=True)
+    return t_input_grad(lambda v: F.conv2d(x, v, **conv), w, dy)
+
+
+def t_scatter_add(dy, index, size, axis):
+    shape = list(dy.shape)
+    shape[axis] = size
+    return torch.zeros(shape, dtype=dy.dtype).scatter_add(axis, index, dy)
+
+
+def t_dropout(x, p, state):
+    """Training dropout with the numpy Philox reference's mask and ms's f32
+    scale."""
+    _, keep = reference_dropout(np.zeros(tuple(x.shape), np.float32), p,
+                                int(state[0]), int(state[1]))
+    scale = float(np.float32(1.0 / (1.0 - float(np.float32(p)))))
+    return x * torch.tensor(keep) * scale
 
 
 P = "positive"
@@ -352,6 +440,85 @@ CASES = {
         'ms.interpolate %a0 size [8, 10] mode "bilinear" scales [0.5, 0.5] : '
         "tensor<1x2x4x5xf32>",
         lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"), [0]),
+    # The backward ops (second order, MindSpore's bprops of the *Grad ops).
+    "relu_grad": ([(4, 5), (4, 5)], [None, "spread"],
+                  "ms.relu_grad %a0, %a1 : tensor<4x5xf32>, tensor<4x5xf32>",
+                  lambda dy, y: dy * (y > 0), [0, 1]),
+    "gelu_grad_tanh": ([(4, 5), (4, 5)], None,
+                       "ms.gelu_grad %a0, %a1 : tensor<4x5xf32>, "
+                       "tensor<4x5xf32>",
+                       lambda dy, x: t_gelu_grad(dy, x, True), [0, 1]),
+    "gelu_grad_exact": ([(4, 5), (4, 5)], None,
+                        "ms.gelu_grad %a0, %a1 {approximate = false} : "
+                        "tensor<4x5xf32>, tensor<4x5xf32>",
+                        lambda dy, x: t_gelu_grad(dy, x, False), [0, 1]),
+    "max_pool2d_grad_tiles": (
+        [(2, 3, 6, 6), (2, 3, 3, 3)], ["spread", None],
+        "ms.max_pool2d_grad %a0, %a1 kernel_size [2, 2] stride [2, 2] : "
+        "tensor<2x3x6x6xf32>, tensor<2x3x3x3xf32>",
+        t_backward_of(lambda x: F.max_pool2d(x, 2, 2)), [0, 1]),
+    "max_pool2d_grad_same": (
+        [(1, 2, 7, 8), (1, 2, 4, 4)], ["spread", None],
+        "ms.max_pool2d_grad %a0, %a1 kernel_size [3, 3] stride [2, 2] "
+        'pad_mode "same" : tensor<1x2x7x8xf32>, tensor<1x2x4x4xf32>',
+        t_backward_of(lambda x: t_pool_same(x, 3, 2, "max")), [0, 1]),
+    "max_pool2d_grad_grad": (
+        [(1, 2, 7, 6), (1, 2, 7, 6)], ["spread", None],
+        "ms.max_pool2d_grad_grad %a0, %a1 kernel_size [3, 2] stride [2, 2] : "
+        "tensor<1x2x7x6xf32>, tensor<1x2x7x6xf32>",
+        lambda x, g: t_max_at_first_max(x, g, (3, 2), (2, 2)), [0, 1]),
+    "avg_pool2d_grad_same": (
+        [(1, 2, 7, 8), (1, 2, 4, 8)], None,
+        "ms.avg_pool2d_grad %a0, %a1 kernel_size [3, 3] stride [2, 1] "
+        'pad_mode "same" : tensor<1x2x7x8xf32>, tensor<1x2x4x8xf32>',
+        t_backward_of(lambda x: t_pool_same(x, 3, (2, 1), "avg")), [0, 1]),
+    "conv2d_backprop_filter": (
+        [(1, 6, 5, 5), (1, 4, 9, 9)], None,
+        'ms.conv2d_backprop_filter %a0, %a1 shape [6, 2, 3, 3] pad_mode "pad" '
+        "padding [1, 1, 1, 1] stride [2, 2] group 2 : tensor<1x6x5x5xf32>, "
+        "tensor<1x4x9x9xf32>",
+        lambda dy, x: t_filter_grad(dy, x, (6, 2, 3, 3), stride=2, padding=1,
+                                    groups=2), [0, 1]),
+    "gather_elements_grad": (
+        [(4, 3), (4, 3)], [None, ("index", 5)],
+        "ms.gather_elements_grad %a0, %a1 axis 1 size 5 : tensor<4x3xf32>, "
+        "tensor<4x3xi32>",
+        lambda dy, i: t_scatter_add(dy, i, 5, 1), [0]),
+    # One process: a world of one rank, so each reduction is the identity
+    # and each cotangent dy (prod's through dy * y / x).
+    "all_reduce_sum": ([(4, 3)], None, "ms.all_reduce %a0 : tensor<4x3xf32>",
+                       lambda x: x * 1.0, [0]),
+    "all_reduce_max": ([(4, 3)], None,
+                       'ms.all_reduce %a0 reduce_op "max" : tensor<4x3xf32>',
+                       lambda x: x * 1.0, [0]),
+    "all_reduce_prod": ([(4, 3)], [P],
+                        'ms.all_reduce %a0 reduce_op "prod" : '
+                        "tensor<4x3xf32>",
+                        lambda x: x * 1.0, [0]),
+    # Ops with index, mask or rng-state operands, which get no cotangent.
+    "select": ([(4, 3), (4, 3), (3,)], ["mask", None, None],
+               "ms.select %a0, %a1, %a2 : tensor<4x3xi1>, tensor<4x3xf32>, "
+               "tensor<3xf32>",
+               torch.where, [1, 2]),
+    "gather": ([(5, 4), (3,)], [None, ("index", 5)],
+               "ms.gather %a0, %a1 axis 0 : tensor<5x4xf32>, tensor<3xi32>",
+               lambda x, i: x[i], [0]),
+    "gather_elements": ([(4, 5), (4, 3)], [None, ("index", 5)],
+                        "ms.gather_elements %a0, %a1 axis 1 : "
+                        "tensor<4x5xf32>, tensor<4x3xi32>",
+                        lambda x, i: torch.gather(x, 1, i), [0]),
+    "scatter_update": ([(6, 4), (2,), (2, 4)], [None, ("distinct", 6), None],
+                       "ms.scatter_update %a0, %a1, %a2 : tensor<6x4xf32>, "
+                       "tensor<2xi32>, tensor<2x4xf32>",
+                       lambda x, i, u: x.index_put((i,), u), [0, 2]),
+    "floor_div": ([(4, 3), (4, 3)], [None, P],
+                  "ms.floor_div %a0, %a1 : tensor<4x3xf32>, tensor<4x3xf32>",
+                  lambda a, b: torch.floor_divide(a, b).detach(), [0, 1]),
+    "dropout_training": (
+        [(4, 5), (2,)], [None, ("state", [77, 5])],
+        "ms.dropout %a0, %a1 {p = 2.500000e-01 : f32, training} : "
+        "tensor<4x5xf32>, tensor<2xi64>",
+        lambda x, state: t_dropout(x, 0.25, state), [0]),
     "stop_gradient": ([(4, 5)], None,
                       "ms.stop_gradient %a0 : tensor<4x5xf32>",
                       lambda x: x.detach(), [0]),
@@ -369,9 +536,9 @@ def case_setup(name):
     shapes, _, op_text, fn, wrt = CASES[name]
     arrays = case_arrays(name)
     with torch.no_grad():
-        out_shape = tuple(fn(*[torch.tensor(a, dtype=torch.float64)
-                               for a in arrays]).shape)
-    source = module(shapes, op_text, out_shape)
+        out_shape = tuple(fn(*[torch_tensor(a) for a in arrays]).shape)
+    source = module(shapes, op_text, out_shape,
+                    [ELEMENT_TYPES[a.dtype] for a in arrays])
     sens = rand(out_shape, seed=99)
     return source, arrays, sens, fn, wrt
 
@@ -452,12 +619,12 @@ def test_default_wrt_and_grad_name():
 def test_errors_are_located_msErrors():
     source = ('func.func @construct(%x: tensor<3xf32>, %i: tensor<3xi32>) '
               '-> tensor<3xf32> {\n'
-              '  %0 = ms.relu_grad %x, %x : tensor<3xf32>, tensor<3xf32> '
+              '  %0 = arith.addf %x, %x : tensor<3xf32> '
               'loc("net.py":7:0)\n'
               '  return %0 : tensor<3xf32>\n}\n')
     with pytest.raises(native.MSError,
                        match=r"net.py:7:0: error: ms-autodiff: "
-                             r"'ms.relu_grad' has no gradient rule"):
+                             r"'arith.addf' has no gradient rule"):
         native.autodiff(source, "construct", [0])
     with pytest.raises(native.MSError, match="wrt index 5 is out of range"):
         native.autodiff(source, "construct", [5])
@@ -574,7 +741,8 @@ def test_gradient_matches_central_differences(name):
     def value(sign):
         moved = [a + sign * h * directions[i] if i in directions else a
                  for i, a in enumerate(arrays)]
-        out = run([m.astype(np.float32) for m in moved], sens)[0]
+        out = run([m.astype(np.float32) if m.dtype.kind == "f" else m
+                   for m in moved], sens)[0]
         return float(np.sum(out * sens.astype(np.float64)))
     numeric = (value(1) - value(-1)) / (2 * h)
     scale = max(abs(analytic), 1.0)

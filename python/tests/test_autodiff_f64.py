@@ -36,7 +36,8 @@ def compiled_grad(source, wrt, exc_mode="sink"):
 
     def run(arrays, sens):
         inputs = [native.HostTensor.from_buffer(
-            np.require(a.astype(np.float64), requirements="C"))
+            np.require(a.astype(np.float64) if a.dtype.kind == "f" else a,
+                       requirements="C"))
             for a in list(arrays) + [sens]]
         outs = [np.array(o) for o in graph.run(inputs)]
         assert all(o.dtype == np.float64 for o in outs)
@@ -64,6 +65,43 @@ def test_f64_gradient_matches_central_differences(name):
     numeric = (value(1) - value(-1)) / (2 * h)
     scale = max(abs(analytic), 1.0)
     assert abs(numeric - analytic) <= 1e-6 * scale, (numeric, analytic)
+
+
+@pytest.mark.parametrize("to", ["f32", "f16"])
+def test_f64_cast_gradient_matches_central_differences(to):
+    """cast (not in CASES: its result type is not its input's): float64 in,
+    a narrower float out, the cotangent cast back. The cast is linear up to
+    its rounding, so a step of 1 is exact but for the rounding of the
+    moved inputs, which for f32 is far below the tolerance; f16 rounds
+    coarsely, so it gets a coarser tolerance."""
+    source = ("func.func @construct(%x: tensor<4x3xf64>) -> "
+              f"tensor<4x3x{to}> {{\n"
+              f"  %r = ms.cast %x to {to} : tensor<4x3xf64>\n"
+              f"  return %r : tensor<4x3x{to}>\n}}\n")
+    text = native.autodiff(source, "construct", [0])
+    graph = native.GraphCompiler().compile(
+        text, "construct_grad", "O0", "<cast f64>", "", 0, "sink",
+        native.Executor("O0", 0))
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 3))
+    sens = rng.standard_normal((4, 3)).astype(np.float16 if to == "f16"
+                                               else np.float32)
+    direction = rng.standard_normal((4, 3))
+
+    def run(arg):
+        return [np.array(o) for o in graph.run(
+            [native.HostTensor.from_buffer(a) for a in (arg, sens)])]
+    grad = run(x)[1]
+    assert grad.dtype == np.float64
+    np.testing.assert_array_equal(grad, sens.astype(np.float64))
+    analytic = float(np.sum(grad * direction))
+
+    def value(sign):
+        out = run(x + sign * direction)[0].astype(np.float64)
+        return float(np.sum(out * sens.astype(np.float64)))
+    numeric = (value(1) - value(-1)) / 2
+    tolerance = 1e-6 if to == "f32" else 1e-2
+    assert abs(numeric - analytic) <= tolerance * max(abs(analytic), 1.0)
 
 
 @pytest.mark.parametrize("name", ["dense", "conv2d_valid", "softmax",

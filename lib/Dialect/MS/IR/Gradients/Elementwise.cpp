@@ -4,7 +4,9 @@
 // the dims it was stretched along (sumToShape). maximum/minimum route the
 // gradient to one operand, on ties to lhs (MindSpore's MaximumGrad; torch
 // splits ties in half). Unary rules reuse the forward result where the
-// derivative is a function of it (sigmoid, tanh, exp, sqrt, relu).
+// derivative is a function of it (sigmoid, tanh, exp, sqrt, relu). relu_grad
+// and gelu_grad have second-order rules, as their MindSpore bprops do:
+// relu_grad is linear in dy and flat in y; gelu_grad needs gelu''.
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,6 +159,68 @@ LogicalResult geluRule(GeluOp op, OpBuilder &b, Grads dys, OperandGrads dxs) {
   return success();
 }
 
+/// dx = relu_grad(dy, y) selects dy where y > 0: the cotangent of dy is the
+/// same selection of ddx; y, almost everywhere flat, gets none.
+LogicalResult reluGradRule(ReluGradOp op, OpBuilder &b, Grads dys,
+                           OperandGrads dxs) {
+  dxs[0] = ReluGradOp::create(b, op.getLoc(), dys[0], op.getY());
+  return success();
+}
+
+/// gelu''(x) of the tanh form: with u = c (x + a x^3), t = tanh(u) and
+/// u' = c (1 + 3 a x^2), gelu' = (1 + t) / 2 + x (1 - t^2) u' / 2, so
+/// gelu'' = (1 - t^2) (u' + x (3 a c x - t u'^2)).
+Value geluTanhSecondDerivative(OpBuilder &b, Location loc, Value x) {
+  Type type = tensorType(x).getElementType();
+  const double c = 0.7978845608028654, a = 0.044715; // sqrt(2 / pi)
+  Value x2 = MulOp::create(b, loc, x, x);
+  Value x3 = MulOp::create(b, loc, x2, x);
+  Value cubic = MulOp::create(b, loc, x3, scalar(b, loc, type, a));
+  Value inner = AddOp::create(b, loc, x, cubic);
+  Value u = MulOp::create(b, loc, inner, scalar(b, loc, type, c));
+  Value t = TanhOp::create(b, loc, u);
+  Value slope = MulOp::create(b, loc, x2, scalar(b, loc, type, 3 * a * c));
+  Value du = AddOp::create(b, loc, slope, scalar(b, loc, type, c));
+  Value t2 = MulOp::create(b, loc, t, t);
+  Value sech2 = SubOp::create(b, loc, scalar(b, loc, type, 1.0), t2);
+  Value du2 = MulOp::create(b, loc, du, du);
+  Value tdu2 = MulOp::create(b, loc, t, du2);
+  Value threeAcX =
+      MulOp::create(b, loc, x, scalar(b, loc, type, 3 * a * c));
+  Value bracket = SubOp::create(b, loc, threeAcX, tdu2);
+  Value xBracket = MulOp::create(b, loc, x, bracket);
+  Value sum = AddOp::create(b, loc, du, xBracket);
+  return MulOp::create(b, loc, sech2, sum);
+}
+
+/// gelu''(x) of the erf form: gelu' = Phi(x) + x phi(x), so gelu'' =
+/// phi(x) (2 - x^2) with phi(x) = exp(-x^2 / 2) / sqrt(2 pi).
+Value geluErfSecondDerivative(OpBuilder &b, Location loc, Value x) {
+  Type type = tensorType(x).getElementType();
+  const double invSqrt2Pi = 0.3989422804014327;
+  Value x2 = MulOp::create(b, loc, x, x);
+  Value half = MulOp::create(b, loc, x2, scalar(b, loc, type, -0.5));
+  Value e = ExpOp::create(b, loc, half);
+  Value phi = MulOp::create(b, loc, e, scalar(b, loc, type, invSqrt2Pi));
+  Value twoMinus = SubOp::create(b, loc, scalar(b, loc, type, 2.0), x2);
+  return MulOp::create(b, loc, phi, twoMinus);
+}
+
+/// dx = dy * gelu'(x): dy's cotangent is gelu_grad(ddx, x), x's is
+/// ddx * dy * gelu''(x).
+LogicalResult geluGradRule(GeluGradOp op, OpBuilder &b, Grads dys,
+                           OperandGrads dxs) {
+  Location loc = op.getLoc();
+  Value ddx = dys[0];
+  dxs[0] = GeluGradOp::create(b, loc, ddx, op.getX(), op.getApproximateAttr());
+  Value curvature = op.getApproximate()
+                        ? geluTanhSecondDerivative(b, loc, op.getX())
+                        : geluErfSecondDerivative(b, loc, op.getX());
+  Value scaled = MulOp::create(b, loc, ddx, op.getDy());
+  dxs[1] = MulOp::create(b, loc, scaled, curvature);
+  return success();
+}
+
 /// The identity at inference. In training, y = x * keep(i) * scale with a
 /// mask that depends only on (rng_state, element index), so the cotangent
 /// is the same dropout of dy: the same rng_state draws the same mask.
@@ -195,6 +259,8 @@ void attachElementwiseGradients(MLIRContext &context) {
   attachRule<NegOp, negRule>(context);
   attachRule<AbsOp, absRule>(context);
   attachRule<GeluOp, geluRule>(context);
+  attachRule<ReluGradOp, reluGradRule>(context);
+  attachRule<GeluGradOp, geluGradRule>(context);
   attachRule<DropoutOp, dropoutRule>(context);
   attachRule<StopGradientOp, stopGradientRule>(context);
 }

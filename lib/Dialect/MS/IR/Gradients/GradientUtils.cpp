@@ -80,6 +80,7 @@ void attachGradientRules(MLIRContext &context) {
   attachArithGradients(context);
   attachScanSortGradients(context);
   attachResizeGradients(context);
+  attachCommunicationGradients(context);
 }
 
 } // namespace grad

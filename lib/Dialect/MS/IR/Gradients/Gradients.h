@@ -57,6 +57,7 @@ void attachLogicalGradients(mlir::MLIRContext &context);
 void attachArithGradients(mlir::MLIRContext &context);
 void attachScanSortGradients(mlir::MLIRContext &context);
 void attachResizeGradients(mlir::MLIRContext &context);
+void attachCommunicationGradients(mlir::MLIRContext &context);
 
 /// All of the above (called from MSDialect::initialize).
 void attachGradientRules(mlir::MLIRContext &context);

@@ -3,6 +3,11 @@
 // max_pool2d's gradient goes to each window's maximum (ties: the first in
 // window order), avg_pool2d's is spread over the real elements of each
 // window; both are ops of their own (MSGradOps.td) with fixed-order kernels.
+// The two gradient ops are linear in dy, so their own rules (second order,
+// as MindSpore's MaxPoolGrad and AvgPoolGrad bprops) are the transposes:
+// max_pool2d_grad_grad reads each window's maximum back, and avg_pool2d
+// averages. x only says where the maxima are (or, for avg, the shape), so
+// it gets no cotangent; nor does max_pool2d_grad_grad's x.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,11 +28,40 @@ LogicalResult poolRule(PoolOp op, OpBuilder &b, ArrayRef<Value> dys,
   return success();
 }
 
+LogicalResult maxPoolGradRule(MaxPool2DGradOp op, OpBuilder &b,
+                              ArrayRef<Value> dys,
+                              MutableArrayRef<Value> dxs) {
+  dxs[1] = MaxPool2DGradGradOp::create(b, op.getLoc(), op.getX(), dys[0],
+                                       op.getKernelSizeAttr(),
+                                       op.getStrideAttr(), op.getPadModeAttr());
+  return success();
+}
+
+LogicalResult maxPoolGradGradRule(MaxPool2DGradGradOp op, OpBuilder &b,
+                                  ArrayRef<Value> dys,
+                                  MutableArrayRef<Value> dxs) {
+  dxs[1] = MaxPool2DGradOp::create(b, op.getLoc(), op.getX(), dys[0],
+                                   op.getKernelSizeAttr(), op.getStrideAttr(),
+                                   op.getPadModeAttr());
+  return success();
+}
+
+LogicalResult avgPoolGradRule(AvgPool2DGradOp op, OpBuilder &b,
+                              ArrayRef<Value> dys,
+                              MutableArrayRef<Value> dxs) {
+  dxs[1] = AvgPool2DOp::create(b, op.getLoc(), dys[0], op.getKernelSizeAttr(),
+                               op.getStrideAttr(), op.getPadModeAttr());
+  return success();
+}
+
 } // namespace
 
 void attachPoolingGradients(MLIRContext &context) {
   attachRule<MaxPool2DOp, poolRule<MaxPool2DOp, MaxPool2DGradOp>>(context);
   attachRule<AvgPool2DOp, poolRule<AvgPool2DOp, AvgPool2DGradOp>>(context);
+  attachRule<MaxPool2DGradOp, maxPoolGradRule>(context);
+  attachRule<MaxPool2DGradGradOp, maxPoolGradGradRule>(context);
+  attachRule<AvgPool2DGradOp, avgPoolGradRule>(context);
 }
 
 } // namespace grad

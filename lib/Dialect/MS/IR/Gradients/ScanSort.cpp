@@ -5,7 +5,9 @@
 // position it was read from (gather_elements_grad), so sort, topk and
 // max/min with indices, composed from argsort/argmax and gather_elements,
 // route their gradients to the selected elements as torch and MindSpore
-// do. argsort has an integer result and needs no rule.
+// do. gather_elements_grad, linear in dy, has the transpose as its rule:
+// gather_elements of the cotangent at the same indices. argsort has an
+// integer result and needs no rule.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,11 +45,21 @@ LogicalResult gatherElementsRule(GatherElementsOp op, OpBuilder &b, Grads dys,
   return success();
 }
 
+LogicalResult gatherElementsGradRule(GatherElementsGradOp op, OpBuilder &b,
+                                     Grads dys, OperandGrads dxs) {
+  if (!isFloat(op.getResult()))
+    return success();
+  dxs[0] = GatherElementsOp::create(b, op.getLoc(), dys[0], op.getIndices(),
+                                    op.getAxisAttr());
+  return success();
+}
+
 } // namespace
 
 void attachScanSortGradients(MLIRContext &context) {
   attachRule<CumsumOp, cumsumRule>(context);
   attachRule<GatherElementsOp, gatherElementsRule>(context);
+  attachRule<GatherElementsGradOp, gatherElementsGradRule>(context);
 }
 
 } // namespace grad
