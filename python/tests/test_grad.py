@@ -9,7 +9,7 @@ import pytest
 import msmlir as ms
 from msmlir import Tensor, Parameter, nn, ops
 
-from conftest import Network, assert_bitwise, assert_close, rand
+from conftest import LeNet5, Network, assert_bitwise, assert_close, rand
 
 torch = pytest.importorskip("torch")
 
@@ -101,7 +101,7 @@ def _torch_mlp(net):
     return t
 
 
-def _mlp_loss(net, loss_fn):
+def _net_loss(net, loss_fn):
     def forward(x, y):
         return loss_fn(net(x), y)
     return forward
@@ -113,7 +113,7 @@ def test_mlp_weights_against_torch(mode):
     net = Network()
     x = rand(16, 1, 28, 28, low=0, high=1)
     y = np.eye(10, dtype=np.float32)[np.arange(16) % 10]
-    fn = ms.value_and_grad(_mlp_loss(net, nn.CrossEntropyLoss()), None,
+    fn = ms.value_and_grad(_net_loss(net, nn.CrossEntropyLoss()), None,
                            net.trainable_params())
     loss, grads = fn(Tensor(x), Tensor(y))
     # The reference in float64: float32 torch is itself ~1e-5 off.
@@ -130,11 +130,16 @@ def test_mlp_weights_against_torch(mode):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_mlp_graph_equals_pynative(level):
-    net = Network()
-    x = Tensor(rand(8, 1, 28, 28, low=0, high=1))
+@pytest.mark.parametrize("name", ["mlp", "lenet"])
+def test_network_graph_equals_pynative(name, level):
+    """The loss and every gradient (input and weights) of the seed MLP and
+    LeNet-5 through the Python API: GRAPH at each jit_level gives PyNative's
+    bits."""
+    net = Network() if name == "mlp" else LeNet5()
+    size = 28 if name == "mlp" else 32
+    x = Tensor(rand(8, 1, size, size, low=0, high=1))
     y = Tensor(np.eye(10, dtype=np.float32)[np.arange(8) % 10])
-    fn = ms.value_and_grad(_mlp_loss(net, nn.CrossEntropyLoss()), 0,
+    fn = ms.value_and_grad(_net_loss(net, nn.CrossEntropyLoss()), 0,
                            net.trainable_params())
     ms.set_context(mode=ms.PYNATIVE_MODE)
     pl, (pgx, pgw) = fn(x, y)
