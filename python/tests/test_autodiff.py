@@ -581,6 +581,42 @@ def test_max_pool2d_ties_go_to_the_first_element():
     assert dx.tolist() == [[[[3.0, 0.0, 7.0, 0.0], [0.0, 0.0, 0.0, 0.0]]]]
 
 
+@pytest.mark.parametrize("geometry", [
+    "kernel_size [2, 2] stride [2, 2]",
+    'kernel_size [3, 3] stride [2, 2] pad_mode "same"',
+    "kernel_size [3, 2] stride [1, 2]"])
+def test_max_pool2d_grad_grad_is_the_transpose_of_max_pool2d_grad(geometry):
+    """<ddx, max_pool2d_grad(x, dy)> = <max_pool2d_grad_grad(x, ddx), dy>,
+    with ties, -inf and NaN in x: every tie, and every window with no
+    element above -inf, picks the same position in both ops. Both sides sum
+    the same products, up to max_pool2d_grad's f32 sums where windows
+    overlap; one different pick would move them by about 1."""
+    x = np.round(rand((1, 2, 6, 6), 3) * 2).astype(np.float32) / 2  # ties
+    x[0, 0, :2, :2] = -np.inf
+    x[0, 1, 4:, :2] = np.nan
+    x[0, 1, :3, 3:] = -np.inf
+    shape = "tensor<1x2x6x6xf32>"
+    out = {"kernel_size [2, 2] stride [2, 2]": (1, 2, 3, 3),
+           'kernel_size [3, 3] stride [2, 2] pad_mode "same"': (1, 2, 3, 3),
+           "kernel_size [3, 2] stride [1, 2]": (1, 2, 4, 3)}[geometry]
+    dy, ddx = rand(out, 4), rand(x.shape, 5)
+
+    def run(op_text, args, result_shape):
+        source = module([a.shape for a in args], op_text, result_shape)
+        graph = native.GraphCompiler().compile(
+            source, "construct", "O0", "<transpose test>", "", 0, "sink",
+            native.Executor("O0", 0))
+        return np.array(graph.run([native.HostTensor.from_buffer(a)
+                                   for a in args])[0], np.float64)
+    dx = run(f"ms.max_pool2d_grad %a0, %a1 {geometry} : {shape}, "
+             f"{mlir_type(out)}", [x, dy], x.shape)
+    ddy = run(f"ms.max_pool2d_grad_grad %a0, %a1 {geometry} : {shape}, "
+              f"{shape}", [x, ddx], out)
+    assert np.sum(ddx * dx) == pytest.approx(np.sum(ddy * dy), rel=1e-6)
+    # Each window picks one element of ddx (0 for a padded position).
+    assert np.isin(ddy, np.append(ddx, 0)).all()
+
+
 def test_value_used_twice_accumulates():
     source = ("func.func @construct(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
               "  %0 = ms.mul %x, %x : tensor<3xf32>, tensor<3xf32>\n"

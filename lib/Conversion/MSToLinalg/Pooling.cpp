@@ -128,10 +128,25 @@ struct PoolPattern : OpConversionPattern<PoolOp> {
 // Gradients
 //===----------------------------------------------------------------------===//
 
+/// Inside a window generic over (n, c, oh, ow, kh, kw): whether this is
+/// the window's first tap (kh = kw = 0).
+Value isFirstWindowTap(OpBuilder &b, Location loc) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value row = linalg::IndexOp::create(b, loc, 4);
+  Value col = linalg::IndexOp::create(b, loc, 5);
+  Value firstRow =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, row, zero);
+  Value firstCol =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, col, zero);
+  return arith::AndIOp::create(b, loc, firstRow, firstCol);
+}
+
 /// For each window of the padded input, in row-major window order, the
 /// value `pick` gives at its first maximum: a strict > keeps the first of
-/// equal elements. `source`, if given, is read at the same positions as
-/// `padded` and handed to `pick` (null otherwise).
+/// equal elements. A window with no element above -inf (all -inf or NaN)
+/// picks at its first position, as max_pool2d_grad's routing does.
+/// `source`, if given, is read at the same positions as `padded` and
+/// handed to `pick` (null otherwise).
 Value pickAtFirstMax(
     OpBuilder &b, Location loc, Value padded, Value source,
     RankedTensorType pooledType, ArrayRef<int64_t> kernel,
@@ -169,10 +184,12 @@ Value pickAtFirstMax(
         Value candidate = pick(nb, l, source ? args[1] : Value());
         Value greater = arith::CmpFOp::create(
             nb, l, arith::CmpFPredicate::OGT, x, best);
+        Value take = arith::OrIOp::create(nb, l, greater,
+                                          isFirstWindowTap(nb, l));
         linalg::YieldOp::create(
             nb, l,
             ValueRange{arith::SelectOp::create(nb, l, greater, x, best),
-                       arith::SelectOp::create(nb, l, greater, candidate,
+                       arith::SelectOp::create(nb, l, take, candidate,
                                                bestPick)});
       });
   return generic.getResult(1);

@@ -67,7 +67,9 @@ func.func @max_pool2d_grad(%x: tensor<1x2x7x7xf32>, %dy: tensor<1x2x3x3xf32>) ->
 
 // max_pool2d_grad_grad ("same": 1 row and column after): x padded with
 // -inf and grad with 0, read window by window together; a strict > keeps
-// the first maximum and takes grad's element there.
+// the first maximum and takes grad's element there, and the first tap is
+// taken unless a later one is greater (a window with nothing above -inf
+// picks its first position, as max_pool2d_grad routes it).
 // CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
 // CHECK-LABEL: func @max_pool2d_grad_grad
 // CHECK-SAME: (%[[X:.*]]: tensor<1x2x6x6xf32>, %[[G:.*]]: tensor<1x2x6x6xf32>)
@@ -80,8 +82,14 @@ func.func @max_pool2d_grad(%x: tensor<1x2x7x7xf32>, %dy: tensor<1x2x3x3xf32>) ->
 // CHECK: %[[R:.*]]:2 = linalg.generic {indexing_maps = [#[[WIN]], #[[WIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[XP]], %[[GP]], %{{.*}} : tensor<1x2x7x7xf32>, tensor<1x2x7x7xf32>, tensor<3x3xf32>)
 // CHECK-NEXT: ^bb0(%[[XIN:.*]]: f32, %[[GIN:.*]]: f32, %{{.*}}: f32, %[[BEST:.*]]: f32, %[[PICK:.*]]: f32):
 // CHECK-NEXT: %[[GT:.*]] = arith.cmpf ogt, %[[XIN]], %[[BEST]]
+// CHECK-DAG: %[[KH:.*]] = linalg.index 4
+// CHECK-DAG: %[[KW:.*]] = linalg.index 5
+// CHECK: %[[ROW0:.*]] = arith.cmpi eq, %[[KH]]
+// CHECK-NEXT: %[[COL0:.*]] = arith.cmpi eq, %[[KW]]
+// CHECK-NEXT: %[[FIRST:.*]] = arith.andi %[[ROW0]], %[[COL0]]
+// CHECK-NEXT: %[[TAKE:.*]] = arith.ori %[[GT]], %[[FIRST]]
 // CHECK-NEXT: %[[M:.*]] = arith.select %[[GT]], %[[XIN]], %[[BEST]]
-// CHECK-NEXT: %[[P:.*]] = arith.select %[[GT]], %[[GIN]], %[[PICK]]
+// CHECK-NEXT: %[[P:.*]] = arith.select %[[TAKE]], %[[GIN]], %[[PICK]]
 // CHECK-NEXT: linalg.yield %[[M]], %[[P]]
 // CHECK: return %[[R]]#1 : tensor<1x2x3x3xf32>
 func.func @max_pool2d_grad_grad(%x: tensor<1x2x6x6xf32>, %g: tensor<1x2x6x6xf32>) -> tensor<1x2x3x3xf32> {

@@ -25,7 +25,8 @@ void populateLinearToLinalgPatterns(mlir::RewritePatternSet &patterns,
 /// conv2d; `convAsMatmul` selects im2col + linalg.matmul for group-1 convs.
 void populateConvolutionToLinalgPatterns(mlir::RewritePatternSet &patterns,
                                          bool convAsMatmul);
-/// max_pool2d, avg_pool2d.
+/// max_pool2d, avg_pool2d and their gradient ops (max_pool2d_grad,
+/// max_pool2d_grad_grad, avg_pool2d_grad).
 void populatePoolingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// batch_norm, layer_norm.
 void populateNormalizationToLinalgPatterns(mlir::RewritePatternSet &patterns);

@@ -75,9 +75,45 @@ def MS_GeluGradOp : MS_Op<"gelu_grad", [Pure, InferTypeOpAdaptor]> {
   let assemblyFormat = "$dy `,` $x attr-dict `:` type($dy) `,` type($x)";
 }
 
+// An op over the windows of a 2-D pool of x (the forward op's
+// kernel_size, stride and pad_mode) with a second float operand named
+// `second` (read with `getter`); `infer` is its shape rule
+// (MSGradShapeInference.h).
+class MS_PoolWindowsOp<string mnemonic, string second, string getter,
+                       string infer>
+    : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let arguments = !con(
+      (ins MS_FloatTensor:$x), !dag(ins, [MS_FloatTensor], [second]),
+      (ins DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$kernel_size,
+           DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
+           DefaultValuedAttr<StrAttr, "\"valid\"">:$pad_mode));
+  let results = (outs MS_FloatTensor:$output);
+  let assemblyFormat = "$x `,` $" # second # [{
+    (`kernel_size` $kernel_size^)? (`stride` $stride^)?
+    (`pad_mode` $pad_mode^)? attr-dict `:` type($x) `,` type($}] # second
+    # ")";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      ::llvm::SmallVector<int64_t> ones(2, 1);
+      return ::ms::}] # infer # [{(
+          getOperationName(), loc, adaptor.getX().getType(),
+          adaptor.}] # getter # [{().getType(),
+          adaptor.getKernelSizeAttr() ? adaptor.getKernelSize()
+                                      : ::llvm::ArrayRef<int64_t>(ones),
+          adaptor.getStrideAttr() ? adaptor.getStride()
+                                  : ::llvm::ArrayRef<int64_t>(ones),
+          adaptor.getPadModeAttr() ? adaptor.getPadMode()
+                                   : ::llvm::StringRef("valid"),
+          types);
+    }
+  }];
+}
+
 // The gradient of a 2-D pool with respect to its input.
 class MS_PoolGradOp<string mnemonic, string what, string rule>
-    : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+    : MS_PoolWindowsOp<mnemonic, "dy", "getDy", "inferPoolGradType"> {
   let summary = "gradient of " # what # " with respect to its input";
   let description = !strconcat("The input gradient of `ms.", what,
     "` with the same `kernel_size`, `stride` and `pad_mode`, from the ",
@@ -91,32 +127,6 @@ class MS_PoolGradOp<string mnemonic, string what, string rule>
     %dx = ms.}], mnemonic, [{ %x, %dy kernel_size [2, 2] stride [2, 2] : tensor<1x6x28x28xf32>, tensor<1x6x14x14xf32>
     ```
   }]);
-  let arguments = (ins MS_FloatTensor:$x, MS_FloatTensor:$dy,
-                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$kernel_size,
-                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
-                   DefaultValuedAttr<StrAttr, "\"valid\"">:$pad_mode);
-  let results = (outs MS_FloatTensor:$output);
-  let assemblyFormat = [{
-    $x `,` $dy (`kernel_size` $kernel_size^)? (`stride` $stride^)?
-    (`pad_mode` $pad_mode^)? attr-dict `:` type($x) `,` type($dy)
-  }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::inferReturnTypes(
-        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
-        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
-      ::llvm::SmallVector<int64_t> ones(2, 1);
-      return ::ms::inferPoolGradType(
-          getOperationName(), loc, adaptor.getX().getType(),
-          adaptor.getDy().getType(),
-          adaptor.getKernelSizeAttr() ? adaptor.getKernelSize()
-                                      : ::llvm::ArrayRef<int64_t>(ones),
-          adaptor.getStrideAttr() ? adaptor.getStride()
-                                  : ::llvm::ArrayRef<int64_t>(ones),
-          adaptor.getPadModeAttr() ? adaptor.getPadMode()
-                                   : ::llvm::StringRef("valid"),
-          types);
-    }
-  }];
 }
 
 def MS_MaxPool2DGradOp : MS_PoolGradOp<"max_pool2d_grad", "max_pool2d",
@@ -128,8 +138,9 @@ def MS_AvgPool2DGradOp : MS_PoolGradOp<"avg_pool2d_grad", "avg_pool2d",
     elements in the window and added to each of them. `x` only gives the
     shape.}]>;
 
-def MS_MaxPool2DGradGradOp : MS_Op<"max_pool2d_grad_grad",
-                                   [Pure, InferTypeOpAdaptor]> {
+def MS_MaxPool2DGradGradOp
+    : MS_PoolWindowsOp<"max_pool2d_grad_grad", "grad", "getGrad",
+                       "inferPoolGradGradType"> {
   let summary = "each window's value of grad at x's first maximum "
                 "(MaxPoolGradGrad)";
   let description = [{
@@ -137,40 +148,15 @@ def MS_MaxPool2DGradGradOp : MS_Op<"max_pool2d_grad_grad",
     window of `x` (the same `kernel_size`, `stride` and `pad_mode` as
     `ms.max_pool2d`), the element of `grad` (x's type) at the window's
     first maximum in row-major window order, which is where
-    `ms.max_pool2d_grad` sends that window's gradient. The result has the
-    pooled type of `x`. Padded positions are never picked.
+    `ms.max_pool2d_grad` sends that window's gradient (a window with no
+    element above -inf: its first position). The result has the pooled
+    type of `x`. Padded positions are never picked over real ones.
 
     Example:
 
     ```mlir
     %ddy = ms.max_pool2d_grad_grad %x, %ddx kernel_size [2, 2] stride [2, 2] : tensor<1x6x28x28xf32>, tensor<1x6x28x28xf32>
     ```
-  }];
-  let arguments = (ins MS_FloatTensor:$x, MS_FloatTensor:$grad,
-                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$kernel_size,
-                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$stride,
-                   DefaultValuedAttr<StrAttr, "\"valid\"">:$pad_mode);
-  let results = (outs MS_FloatTensor:$output);
-  let assemblyFormat = [{
-    $x `,` $grad (`kernel_size` $kernel_size^)? (`stride` $stride^)?
-    (`pad_mode` $pad_mode^)? attr-dict `:` type($x) `,` type($grad)
-  }];
-  let extraClassDefinition = [{
-    ::llvm::LogicalResult $cppClass::inferReturnTypes(
-        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
-        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
-      ::llvm::SmallVector<int64_t> ones(2, 1);
-      return ::ms::inferPoolGradGradType(
-          getOperationName(), loc, adaptor.getX().getType(),
-          adaptor.getGrad().getType(),
-          adaptor.getKernelSizeAttr() ? adaptor.getKernelSize()
-                                      : ::llvm::ArrayRef<int64_t>(ones),
-          adaptor.getStrideAttr() ? adaptor.getStride()
-                                  : ::llvm::ArrayRef<int64_t>(ones),
-          adaptor.getPadModeAttr() ? adaptor.getPadMode()
-                                   : ::llvm::StringRef("valid"),
-          types);
-    }
   }];
 }
 
