@@ -179,14 +179,13 @@ Value geluTanhSecondDerivative(OpBuilder &b, Location loc, Value x) {
   Value inner = AddOp::create(b, loc, x, cubic);
   Value u = MulOp::create(b, loc, inner, scalar(b, loc, type, c));
   Value t = TanhOp::create(b, loc, u);
-  Value slope = MulOp::create(b, loc, x2, scalar(b, loc, type, 3 * a * c));
+  Value threeAcX = MulOp::create(b, loc, x, scalar(b, loc, type, 3 * a * c));
+  Value slope = MulOp::create(b, loc, x, threeAcX);
   Value du = AddOp::create(b, loc, slope, scalar(b, loc, type, c));
   Value t2 = MulOp::create(b, loc, t, t);
   Value sech2 = SubOp::create(b, loc, scalar(b, loc, type, 1.0), t2);
   Value du2 = MulOp::create(b, loc, du, du);
   Value tdu2 = MulOp::create(b, loc, t, du2);
-  Value threeAcX =
-      MulOp::create(b, loc, x, scalar(b, loc, type, 3 * a * c));
   Value bracket = SubOp::create(b, loc, threeAcX, tdu2);
   Value xBracket = MulOp::create(b, loc, x, bracket);
   Value sum = AddOp::create(b, loc, du, xBracket);
