@@ -318,9 +318,10 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
 /// destroyed: compiled functions may be called until the process ends.
 struct ProcessJit {
   std::unique_ptr<llvm::orc::LLJIT> lljit;
-  /// The runtime's symbols, then (once a multithreaded module needs it)
-  /// the OpenMP runtime's. Each module links against it before the
-  /// process, so its malloc is the caching allocator.
+  /// The runtime's symbols, libgcc's helpers (addCompilerSupportLibrary),
+  /// then (once a multithreaded module needs it) the OpenMP runtime's. Each
+  /// module links against it before the process, so its malloc is the
+  /// caching allocator.
   JITDylib *runtime = nullptr;
   std::once_flag openMPOnce;
   std::string openMPError;
@@ -345,11 +346,20 @@ makeObjectLayer(llvm::orc::ExecutionSession &session) {
 /// no instruction, so it calls __truncdfhf2. The process lookup cannot see
 /// them when libgcc_s came in as a dependency of a module loaded without
 /// RTLD_GLOBAL (Python's extension modules), so the runtime searches the
-/// library itself. dlopen of a loaded library only returns its handle. If
-/// it cannot be opened, such a call fails to link with the symbol named.
+/// library itself, for its "__" helpers only: a handle's lookup also
+/// searches the library's dependencies (libc), which must keep coming from
+/// the process. dlopen of a loaded library only returns its handle. If it
+/// cannot be opened, such a call fails to link with the symbol named.
 void addCompilerSupportLibrary(ProcessJit &jit) {
+  char prefix = jit.lljit->getDataLayout().getGlobalPrefix();
+  auto isHelper = [prefix](const llvm::orc::SymbolStringPtr &name) {
+    llvm::StringRef text = *name;
+    if (prefix)
+      text.consume_front(llvm::StringRef(&prefix, 1));
+    return text.starts_with("__");
+  };
   auto generator = llvm::orc::DynamicLibrarySearchGenerator::Load(
-      "libgcc_s.so.1", jit.lljit->getDataLayout().getGlobalPrefix());
+      "libgcc_s.so.1", prefix, isHelper);
   if (generator)
     jit.runtime->addGenerator(std::move(*generator));
   else
