@@ -2,9 +2,10 @@
 """One rank of the collective-op checks (launched by test_multirank.py):
 ops.AllReduce (every ReduceOp), AllGather and Broadcast in PyNative, and
 AllReduce inside an @ms.jit graph (the ms.all_reduce op and its call into
-the runtime, on an argument and on buckets reduced in place), against
-numpy on every rank's inputs, which each rank regenerates from the ranks'
-seeds. Exits 1 with a message on a mismatch.
+the runtime, on an argument and on buckets reduced in place), and the
+gradient ms-autodiff builds for ms.all_reduce (every reduce_op, with ties
+across ranks), against numpy on every rank's inputs, which each rank
+regenerates from the ranks' seeds. Exits 1 with a message on a mismatch.
 """
 
 import sys
@@ -12,6 +13,7 @@ import sys
 import numpy as np
 
 import msmlir as ms
+from msmlir import _msmlir as native
 from msmlir import ops
 from msmlir.communication import init, get_rank, get_group_size
 
@@ -46,6 +48,47 @@ def check_buckets(x, inputs):
                  f"{inputs.dtype}): {got} != {expected}")
     if not np.array_equal(x.asnumpy(), inputs[get_rank()]):
         fail("the bucket all-reduce wrote its operand")
+
+
+def tied_input(r):
+    """rank_input with column 0 equal on every rank and the largest, and
+    column 1 equal and the smallest: ties for max and min."""
+    x = rank_input(r, np.float64)
+    x[:, 0], x[:, 1] = 2.0, 0.25
+    return x
+
+
+def check_gradients(size):
+    """dx of y = all_reduce(x): every rank's x reaches every rank's y, so
+    dx starts from the sum over ranks of dy. sum passes it on, max/min send
+    it to every rank whose x equals y (MindSpore's AllReduce bprop, ties
+    included), prod scales it as sum_r(dy_r * y) / x."""
+    inputs = np.stack([tied_input(r) for r in range(size)])
+    sens = np.stack([np.random.default_rng(200 + r).standard_normal((3, 5))
+                     for r in range(size)])
+    rank = get_rank()
+    total = sens.sum(axis=0)
+    for name, reduce in (("sum", np.sum), ("max", np.max), ("min", np.min),
+                         ("prod", np.prod)):
+        y = reduce(inputs, axis=0)
+        expected = {"sum": total,
+                    "prod": (sens * y).sum(axis=0) / inputs[rank]}.get(
+                        name, np.where(inputs[rank] == y, total, 0.0))
+        source = ("func.func @construct(%x: tensor<3x5xf64>) -> "
+                  "tensor<3x5xf64> {\n"
+                  f'  %r = ms.all_reduce %x reduce_op "{name}" : '
+                  "tensor<3x5xf64>\n  return %r : tensor<3x5xf64>\n}\n")
+        graph = native.GraphCompiler().compile(
+            native.autodiff(source, "construct", [0]), "construct_grad",
+            "O0", "<all_reduce gradient>", "", 0, "sink",
+            native.Executor("O0", 0))
+        value, dx = (np.array(o) for o in graph.run(
+            [native.HostTensor.from_buffer(np.ascontiguousarray(a))
+             for a in (inputs[rank], sens[rank])]))
+        if not np.allclose(value, y, rtol=1e-12, atol=0):
+            fail(f"all_reduce({name}) in the gradient function: {value}")
+        if not np.allclose(dx, expected, rtol=1e-12, atol=0):
+            fail(f"gradient of all_reduce({name}): {dx} != {expected}")
 
 
 def main():
@@ -85,6 +128,7 @@ def main():
         (received,) = ops.Broadcast(root)((x,))
         if not np.array_equal(received.asnumpy(), inputs[root]):
             fail(f"Broadcast from {root} {dtype.__name__}")
+    check_gradients(size)
     print(f"rank {rank}/{size}: collective ops OK")
 
 
