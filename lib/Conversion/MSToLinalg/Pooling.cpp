@@ -23,16 +23,23 @@ namespace {
 
 using utils::IteratorType;
 
-/// The padding and output size of a pool's window along H and W: a conv
-/// geometry with a [1, 1, KH, KW] window, no explicit padding and no
-/// dilation. std::nullopt with `why` set if the window does not fit.
-std::optional<std::pair<ConvDim, ConvDim>>
-poolGeometry(RankedTensorType inputType, ArrayRef<int64_t> kernel,
-             ArrayRef<int64_t> stride, StringRef padMode, std::string &why) {
+/// The padding and output size of `op`'s windows over `inputType` along H
+/// and W: a conv geometry with a [1, 1, KH, KW] window, no explicit padding
+/// and no dilation. A match failure, with the reason, if the window does
+/// not fit.
+template <typename PoolLikeOp>
+FailureOr<std::pair<ConvDim, ConvDim>>
+poolGeometry(PoolLikeOp op, RankedTensorType inputType,
+             RewriterBase &rewriter) {
+  ArrayRef<int64_t> kernel = op.getKernelSize();
   SmallVector<int64_t> window = {1, 1, kernel[0], kernel[1]};
   SmallVector<int64_t> zeros(4, 0), ones(2, 1);
-  return convGeometry(inputType.getShape(), window, padMode, zeros, stride,
-                      ones, why);
+  std::string why;
+  auto geometry = convGeometry(inputType.getShape(), window, op.getPadMode(),
+                               zeros, op.getStride(), ones, why);
+  if (!geometry)
+    return rewriter.notifyMatchFailure(op, why);
+  return *geometry;
 }
 
 /// Sum or max of each [kh, kw] window of `input` (already padded) with the
@@ -85,11 +92,9 @@ struct PoolPattern : OpConversionPattern<PoolOp> {
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride();
-    std::string why;
-    auto geometry =
-        poolGeometry(inputType, kernel, stride, op.getPadMode(), why);
-    if (!geometry)
-      return rewriter.notifyMatchFailure(op, why);
+    auto geometry = poolGeometry(op, inputType, rewriter);
+    if (failed(geometry))
+      return failure();
     auto [h, w] = *geometry;
     // Max pads with -inf so padding never wins; avg pads with 0 and divides
     // by the count of real elements, found by pooling a padded tensor of 1s.
@@ -268,11 +273,9 @@ template <typename GradOp> struct PoolGradGeometry {
   static FailureOr<PoolGradGeometry> get(GradOp op, RewriterBase &rewriter) {
     auto inputType = cast<RankedTensorType>(op.getX().getType());
     ArrayRef<int64_t> kernel = op.getKernelSize();
-    std::string why;
-    auto geometry =
-        poolGeometry(inputType, kernel, op.getStride(), op.getPadMode(), why);
-    if (!geometry)
-      return rewriter.notifyMatchFailure(op, why);
+    auto geometry = poolGeometry(op, inputType, rewriter);
+    if (failed(geometry))
+      return failure();
     PoolGradGeometry g;
     std::tie(g.h, g.w) = *geometry;
     g.spreadSize = {inputType.getDimSize(2) + g.h.padBefore + g.h.padAfter +
@@ -440,11 +443,9 @@ struct MaxPoolGradGradPattern : OpConversionPattern<MaxPool2DGradGradOp> {
     Location loc = op.getLoc();
     auto inputType = cast<RankedTensorType>(adaptor.getX().getType());
     ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride();
-    std::string why;
-    auto geometry =
-        poolGeometry(inputType, kernel, stride, op.getPadMode(), why);
-    if (!geometry)
-      return rewriter.notifyMatchFailure(op, why);
+    auto geometry = poolGeometry(op, inputType, rewriter);
+    if (failed(geometry))
+      return failure();
     auto [h, w] = *geometry;
     Value x = padSpatialDims(rewriter, loc, adaptor.getX(), h, w,
                              -std::numeric_limits<double>::infinity());
