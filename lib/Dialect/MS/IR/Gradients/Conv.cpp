@@ -17,21 +17,50 @@ namespace ms {
 namespace grad {
 namespace {
 
+/// conv2d's geometry attributes, which every op of a conv's gradient
+/// carries unchanged.
+struct ConvGeometry {
+  StringAttr padMode;
+  DenseI64ArrayAttr padding, stride, dilation;
+  IntegerAttr group;
+
+  template <typename ConvLikeOp> static ConvGeometry of(ConvLikeOp op) {
+    return {op.getPadModeAttr(), op.getPaddingAttr(), op.getStrideAttr(),
+            op.getDilationAttr(), op.getGroupAttr()};
+  }
+};
+
+Value conv2d(OpBuilder &b, Location loc, Value input, Value weight,
+             const ConvGeometry &g) {
+  return Conv2DOp::create(b, loc, input, weight, Value(), g.padMode,
+                          g.padding, g.stride, g.dilation, g.group);
+}
+
+/// The input gradient of conv2d against dy, for an input shaped like
+/// `input`.
+Value inputGradient(OpBuilder &b, Location loc, Value dy, Value weight,
+                    Value input, const ConvGeometry &g) {
+  return Conv2DBackpropInputOp::create(
+      b, loc, dy, weight, b.getDenseI64ArrayAttr(tensorType(input).getShape()),
+      g.padMode, g.padding, g.stride, g.dilation, g.group);
+}
+
+/// The weight gradient of conv2d against dy, for a weight shaped like
+/// `weight`.
+Value weightGradient(OpBuilder &b, Location loc, Value dy, Value input,
+                     Value weight, const ConvGeometry &g) {
+  return Conv2DBackpropFilterOp::create(
+      b, loc, dy, input, b.getDenseI64ArrayAttr(tensorType(weight).getShape()),
+      g.padMode, g.padding, g.stride, g.dilation, g.group);
+}
+
 LogicalResult conv2dRule(Conv2DOp op, OpBuilder &b, ArrayRef<Value> dys,
                          MutableArrayRef<Value> dxs) {
   Location loc = op.getLoc();
   Value dy = dys[0];
-  auto shapeOf = [&](Value v) {
-    return b.getDenseI64ArrayAttr(tensorType(v).getShape());
-  };
-  dxs[0] = Conv2DBackpropInputOp::create(
-      b, loc, dy, op.getWeight(), shapeOf(op.getInput()), op.getPadModeAttr(),
-      op.getPaddingAttr(), op.getStrideAttr(), op.getDilationAttr(),
-      op.getGroupAttr());
-  dxs[1] = Conv2DBackpropFilterOp::create(
-      b, loc, dy, op.getInput(), shapeOf(op.getWeight()), op.getPadModeAttr(),
-      op.getPaddingAttr(), op.getStrideAttr(), op.getDilationAttr(),
-      op.getGroupAttr());
+  ConvGeometry g = ConvGeometry::of(op);
+  dxs[0] = inputGradient(b, loc, dy, op.getWeight(), op.getInput(), g);
+  dxs[1] = weightGradient(b, loc, dy, op.getInput(), op.getWeight(), g);
   if (op.getBias())
     dxs[2] = ReduceSumOp::create(b, loc, dy,
                                  b.getDenseI64ArrayAttr({0, 2, 3}), UnitAttr());
@@ -45,16 +74,9 @@ LogicalResult conv2dBackpropInputRule(Conv2DBackpropInputOp op, OpBuilder &b,
                                       ArrayRef<Value> dys,
                                       MutableArrayRef<Value> dxs) {
   Location loc = op.getLoc();
-  Value dy = dys[0];
-  dxs[0] = Conv2DOp::create(b, loc, dy, op.getOther(), Value(),
-                            op.getPadModeAttr(), op.getPaddingAttr(),
-                            op.getStrideAttr(), op.getDilationAttr(),
-                            op.getGroupAttr());
-  dxs[1] = Conv2DBackpropFilterOp::create(
-      b, loc, op.getDy(), dy,
-      b.getDenseI64ArrayAttr(tensorType(op.getOther()).getShape()),
-      op.getPadModeAttr(), op.getPaddingAttr(), op.getStrideAttr(),
-      op.getDilationAttr(), op.getGroupAttr());
+  ConvGeometry g = ConvGeometry::of(op);
+  dxs[0] = conv2d(b, loc, dys[0], op.getOther(), g);
+  dxs[1] = weightGradient(b, loc, op.getDy(), dys[0], op.getOther(), g);
   return success();
 }
 
@@ -65,16 +87,9 @@ LogicalResult conv2dBackpropFilterRule(Conv2DBackpropFilterOp op, OpBuilder &b,
                                        ArrayRef<Value> dys,
                                        MutableArrayRef<Value> dxs) {
   Location loc = op.getLoc();
-  Value ddw = dys[0];
-  dxs[0] = Conv2DOp::create(b, loc, op.getOther(), ddw, Value(),
-                            op.getPadModeAttr(), op.getPaddingAttr(),
-                            op.getStrideAttr(), op.getDilationAttr(),
-                            op.getGroupAttr());
-  dxs[1] = Conv2DBackpropInputOp::create(
-      b, loc, op.getDy(), ddw,
-      b.getDenseI64ArrayAttr(tensorType(op.getOther()).getShape()),
-      op.getPadModeAttr(), op.getPaddingAttr(), op.getStrideAttr(),
-      op.getDilationAttr(), op.getGroupAttr());
+  ConvGeometry g = ConvGeometry::of(op);
+  dxs[0] = conv2d(b, loc, op.getOther(), dys[0], g);
+  dxs[1] = inputGradient(b, loc, op.getDy(), dys[0], op.getOther(), g);
   return success();
 }
 

@@ -28,21 +28,15 @@ LogicalResult poolRule(PoolOp op, OpBuilder &b, ArrayRef<Value> dys,
   return success();
 }
 
-LogicalResult maxPoolGradRule(MaxPool2DGradOp op, OpBuilder &b,
-                              ArrayRef<Value> dys,
-                              MutableArrayRef<Value> dxs) {
-  dxs[1] = MaxPool2DGradGradOp::create(b, op.getLoc(), op.getX(), dys[0],
-                                       op.getKernelSizeAttr(),
-                                       op.getStrideAttr(), op.getPadModeAttr());
-  return success();
-}
-
-LogicalResult maxPoolGradGradRule(MaxPool2DGradGradOp op, OpBuilder &b,
-                                  ArrayRef<Value> dys,
-                                  MutableArrayRef<Value> dxs) {
-  dxs[1] = MaxPool2DGradOp::create(b, op.getLoc(), op.getX(), dys[0],
-                                   op.getKernelSizeAttr(), op.getStrideAttr(),
-                                   op.getPadModeAttr());
+/// The rule of a pool gradient op that is linear in its second operand:
+/// that operand's cotangent is `TransposeOp` of x and the cotangent, with
+/// the same window; x gets none.
+template <typename GradOp, typename TransposeOp>
+LogicalResult transposeRule(GradOp op, OpBuilder &b, ArrayRef<Value> dys,
+                            MutableArrayRef<Value> dxs) {
+  dxs[1] = TransposeOp::create(b, op.getLoc(), op.getX(), dys[0],
+                               op.getKernelSizeAttr(), op.getStrideAttr(),
+                               op.getPadModeAttr());
   return success();
 }
 
@@ -59,8 +53,10 @@ LogicalResult avgPoolGradRule(AvgPool2DGradOp op, OpBuilder &b,
 void attachPoolingGradients(MLIRContext &context) {
   attachRule<MaxPool2DOp, poolRule<MaxPool2DOp, MaxPool2DGradOp>>(context);
   attachRule<AvgPool2DOp, poolRule<AvgPool2DOp, AvgPool2DGradOp>>(context);
-  attachRule<MaxPool2DGradOp, maxPoolGradRule>(context);
-  attachRule<MaxPool2DGradGradOp, maxPoolGradGradRule>(context);
+  attachRule<MaxPool2DGradOp,
+             transposeRule<MaxPool2DGradOp, MaxPool2DGradGradOp>>(context);
+  attachRule<MaxPool2DGradGradOp,
+             transposeRule<MaxPool2DGradGradOp, MaxPool2DGradOp>>(context);
   attachRule<AvgPool2DGradOp, avgPoolGradRule>(context);
 }
 
