@@ -133,6 +133,21 @@ struct PoolPattern : OpConversionPattern<PoolOp> {
 // Gradients
 //===----------------------------------------------------------------------===//
 
+/// Inside a window generic over (n, c, oh, ow, kh, kw): the tap's
+/// row-major offset kh * KW + kw, as a float of `type` (how firstMaxIndex
+/// records a window's maximum).
+Value windowOffset(OpBuilder &b, Location loc, int64_t kw, Type type) {
+  Value row = linalg::IndexOp::create(b, loc, 4);
+  Value col = linalg::IndexOp::create(b, loc, 5);
+  Value flat = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, row,
+                            arith::ConstantIndexOp::create(b, loc, kw)),
+      col);
+  return arith::SIToFPOp::create(
+      b, loc, type, arith::IndexCastOp::create(b, loc, b.getI64Type(), flat));
+}
+
 /// Inside a window generic over (n, c, oh, ow, kh, kw): whether this is
 /// the window's first tap (kh = kw = 0).
 Value isFirstWindowTap(OpBuilder &b, Location loc) {
@@ -206,21 +221,10 @@ Value firstMaxIndex(OpBuilder &b, Location loc, Value padded,
                     RankedTensorType pooledType, ArrayRef<int64_t> kernel,
                     ArrayRef<int64_t> stride) {
   Type elementType = pooledType.getElementType();
-  int64_t kw = kernel[1];
-  return pickAtFirstMax(
-      b, loc, padded, Value(), pooledType, kernel, stride,
-      [&](OpBuilder &nb, Location l, Value) -> Value {
-        Value row = linalg::IndexOp::create(nb, l, 4);
-        Value col = linalg::IndexOp::create(nb, l, 5);
-        Value flat = arith::AddIOp::create(
-            nb, l,
-            arith::MulIOp::create(nb, l, row,
-                                  arith::ConstantIndexOp::create(nb, l, kw)),
-            col);
-        return arith::SIToFPOp::create(
-            nb, l, elementType,
-            arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat));
-      });
+  return pickAtFirstMax(b, loc, padded, Value(), pooledType, kernel, stride,
+                        [&](OpBuilder &nb, Location l, Value) {
+                          return windowOffset(nb, l, kernel[1], elementType);
+                        });
 }
 
 /// dx[n, c, i, j] = the sum over the window offsets (kh, kw), in row-major
@@ -320,18 +324,9 @@ struct MaxPoolGradPattern : OpConversionPattern<MaxPool2DGradOp> {
     Value result = gatherWindows(
         rewriter, loc, inputType, ValueRange{dy, index}, kernel, g->h, g->w,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value row = linalg::IndexOp::create(b, l, 4);
-          Value col = linalg::IndexOp::create(b, l, 5);
-          Value flat = arith::AddIOp::create(
-              b, l,
-              arith::MulIOp::create(b, l, row,
-                                    arith::ConstantIndexOp::create(b, l, kw)),
-              col);
-          Value flatF = arith::SIToFPOp::create(
-              b, l, args[0].getType(),
-              arith::IndexCastOp::create(b, l, b.getI64Type(), flat));
+          Value offset = windowOffset(b, l, kw, args[0].getType());
           Value isMax = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
-                                              args[1], flatF);
+                                              args[1], offset);
           return arith::SelectOp::create(
                      b, l, isMax, args[0],
                      floatConst(b, l, args[0].getType(), 0.0))
