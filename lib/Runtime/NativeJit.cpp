@@ -346,10 +346,11 @@ makeObjectLayer(llvm::orc::ExecutionSession &session) {
 /// no instruction, so it calls __truncdfhf2. The process lookup cannot see
 /// them when libgcc_s came in as a dependency of a module loaded without
 /// RTLD_GLOBAL (Python's extension modules), so the runtime searches the
-/// library itself, for its "__" helpers only: a handle's lookup also
-/// searches the library's dependencies (libc), which must keep coming from
-/// the process. dlopen of a loaded library only returns its handle. If it
-/// cannot be opened, such a call fails to link with the symbol named.
+/// library itself, for "__" names only: a handle's lookup also searches
+/// the library's dependencies, libc among them, whose ordinary names
+/// (memcpy, expf, ...) keep coming from the process. dlopen of a loaded
+/// library only returns its handle. If it cannot be opened, such a call
+/// fails to link with the symbol named.
 void addCompilerSupportLibrary(ProcessJit &jit) {
   char prefix = jit.lljit->getDataLayout().getGlobalPrefix();
   auto isHelper = [prefix](const llvm::orc::SymbolStringPtr &name) {
