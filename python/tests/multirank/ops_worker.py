@@ -71,9 +71,12 @@ def check_gradients(size):
     for name, reduce in (("sum", np.sum), ("max", np.max), ("min", np.min),
                          ("prod", np.prod)):
         y = reduce(inputs, axis=0)
-        expected = {"sum": total,
-                    "prod": (sens * y).sum(axis=0) / inputs[rank]}.get(
-                        name, np.where(inputs[rank] == y, total, 0.0))
+        if name == "sum":
+            expected = total
+        elif name == "prod":
+            expected = (sens * y).sum(axis=0) / inputs[rank]
+        else:
+            expected = np.where(inputs[rank] == y, total, 0.0)
         source = ("func.func @construct(%x: tensor<3x5xf64>) -> "
                   "tensor<3x5xf64> {\n"
                   f'  %r = ms.all_reduce %x reduce_op "{name}" : '
