@@ -30,6 +30,7 @@ captured as it is.
 
 import ast
 import copy
+import dis
 import inspect
 import textwrap
 import types
@@ -75,8 +76,24 @@ class _Unsupported(Exception):
     """The function uses something the conversion leaves alone."""
 
 
+# Opcodes any converted construct compiles to: a branch or loop jumps, and
+# `not` outside a condition is UNARY_NOT.
+_CONTROL_OPCODES = frozenset(dis.hasjrel + dis.hasjabs +
+                             [dis.opmap["UNARY_NOT"]])
+
+
+def _may_branch(code):
+    """Whether `code` (or a function nested in it) has a jump or a `not`.
+
+    Without one its source has nothing to convert, and reading and parsing
+    that source was most of a small Cell's capture time."""
+    return (any(op in _CONTROL_OPCODES for op in code.co_code[::2]) or
+            any(_may_branch(c) for c in code.co_consts
+                if isinstance(c, types.CodeType)))
+
+
 def _convert(func):
-    if func.__name__ == "<lambda>":
+    if func.__name__ == "<lambda>" or not _may_branch(func.__code__):
         raise _Unsupported()
     lines, first = inspect.getsourcelines(func)
     tree = ast.parse(textwrap.dedent("".join(lines)))

@@ -457,3 +457,50 @@ def test_ops_in_branches_keep_their_lines():
     line = _line_of(cf_elif, "y = x + 10.0")
     assert '"ms.add"' in source
     assert f'{os.path.basename(__file__)}":{line}:0' in source
+
+
+def _straight(x):
+    y = x * 2.0
+    return y + x
+
+
+def _negated(x):
+    y = not x
+    return y
+
+
+def _inner_branch(x):
+    def pick(v):
+        return v if v > 0 else -v
+    return pick(x)
+
+
+def _constant_branch(x):
+    if True:  # compiles to no jump at all
+        return x + 1.0
+
+
+@pytest.mark.parametrize("fn, parsed", [
+    (_straight, False), (cf_if, True), (cf_while, True), (cf_for_range, True),
+    (cf_ifexp, True), (cf_bool_ops, True), (_negated, True),
+    (_inner_branch, True), (_constant_branch, False)])
+def test_only_functions_that_may_branch_are_parsed(fn, parsed, monkeypatch):
+    # Reading and parsing source was most of a small Cell's capture time;
+    # a function whose bytecode has no jump and no `not` has nothing to
+    # convert and is captured as it is, unread.
+    from msmlir import _autograph
+    reads = []
+    original = _autograph.inspect.getsourcelines
+    monkeypatch.setattr(_autograph.inspect, "getsourcelines",
+                        lambda f: reads.append(f) or original(f))
+    monkeypatch.setattr(_autograph, "_CACHE", type(_autograph._CACHE)())
+    converted = convert(fn)
+    assert bool(reads) == parsed
+    if not parsed:
+        assert converted is fn
+
+
+def test_a_constant_branch_captured_unconverted_runs_as_python():
+    jitted = ms.jit(_constant_branch)
+    assert_bitwise(jitted(f32(1.0, 2.0)).asnumpy(),
+                   _constant_branch(f32(1.0, 2.0)).asnumpy())
