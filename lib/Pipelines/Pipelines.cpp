@@ -108,7 +108,7 @@ PipelineStage vectorizeStage(unsigned threads, GraphWork work) {
                                 : "ms-vectorize-convs{pool-epilogues=false}";
   if (work.packParameters)
     // First: it turns the transposed-weight matmuls it packs into plain ones.
-    convs = "ms-pack-parameters," + convs;
+    convs = "ms-pack-parameters" + threadsOption(threads) + "," + convs;
   return {"vectorize", convs + ",ms-transpose-matmul-operands,canonicalize,"
                                "ms-vectorize-matmuls" +
                            threadsOption(threads)};

@@ -3,6 +3,7 @@
 #include "ms/Runtime/PackedParams.h"
 
 #include "ms/Runtime/Diagnostics.h"
+#include "ms/Support/PackedRows.h"
 
 #include <algorithm>
 #include <atomic>
@@ -14,16 +15,17 @@ namespace {
 
 std::atomic<uint64_t> packEpoch{1};
 
-/// Copies a [rows, cols] matrix of `size`-byte elements to [cols, rows] in
-/// square blocks, so both sides stay in cache.
+/// Copies a [rows, cols] matrix of `size`-byte elements to [cols, rows],
+/// each of its rows `dstRow` elements apart, in square blocks, so both
+/// sides stay in cache.
 void transposeBlocked(const char *src, char *dst, int64_t rows, int64_t cols,
-                      size_t size) {
+                      int64_t dstRow, size_t size) {
   constexpr int64_t kBlock = 32;
   for (int64_t r0 = 0; r0 < rows; r0 += kBlock)
     for (int64_t c0 = 0; c0 < cols; c0 += kBlock)
       for (int64_t r = r0, re = std::min(rows, r0 + kBlock); r < re; ++r)
         for (int64_t c = c0, ce = std::min(cols, c0 + kBlock); c < ce; ++c)
-          std::memcpy(dst + (c * rows + r) * size,
+          std::memcpy(dst + (c * dstRow + r) * size,
                       src + (r * cols + c) * size, size);
 }
 
@@ -37,11 +39,21 @@ bool sameBuffer(const std::weak_ptr<void> &cached,
 std::optional<PackedLayout> parsePackedLayout(llvm::StringRef text) {
   if (text == "transpose")
     return PackedLayout::Transpose;
+  if (text == "transpose_padded")
+    return PackedLayout::TransposePadded;
   return std::nullopt;
 }
 
 llvm::StringRef packedLayoutName(PackedLayout layout) {
-  return layout == PackedLayout::Transpose ? "transpose" : "";
+  switch (layout) {
+  case PackedLayout::None:
+    return "";
+  case PackedLayout::Transpose:
+    return "transpose";
+  case PackedLayout::TransposePadded:
+    return "transpose_padded";
+  }
+  return "";
 }
 
 void invalidatePackedParams() { packEpoch.fetch_add(1); }
@@ -54,13 +66,18 @@ llvm::Expected<HostTensor> packTensor(const HostTensor &tensor,
     return makeError("cannot transpose a parameter of type " +
                      tensor.typeString() + " (not rank 2)");
   int64_t rows = tensor.shape()[0], cols = tensor.shape()[1];
+  size_t size = dtypeSize(tensor.dtype());
+  int64_t dstRow = layout == PackedLayout::TransposePadded
+                       ? paddedRowLength(rows, static_cast<int64_t>(size))
+                       : rows;
   llvm::Expected<HostTensor> packed =
-      HostTensor::allocate(tensor.dtype(), {cols, rows});
+      HostTensor::allocate(tensor.dtype(), {cols, dstRow});
   if (!packed)
     return packed.takeError();
+  // The padding stays as allocate() leaves it: zeros.
   transposeBlocked(static_cast<const char *>(tensor.data()),
-                   static_cast<char *>(packed->data()), rows, cols,
-                   dtypeSize(tensor.dtype()));
+                   static_cast<char *>(packed->data()), rows, cols, dstRow,
+                   size);
   return packed;
 }
 

@@ -12,11 +12,13 @@ from msmlir import Tensor
 from conftest import Network, assert_bitwise, rand
 
 
-@pytest.fixture
-def graph_o2():
-    ms.set_context(mode=ms.GRAPH_MODE)
+# Two threads split each dense's columns, and rows of 512 f32 are packed
+# padded ("transpose_padded"); one thread packs them plain.
+@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
+def graph_o2(request):
+    ms.set_context(mode=ms.GRAPH_MODE, runtime_num_threads=request.param)
     yield
-    ms.set_context(mode=ms.PYNATIVE_MODE)
+    ms.set_context(mode=ms.PYNATIVE_MODE, runtime_num_threads=0)
 
 
 def make_net():

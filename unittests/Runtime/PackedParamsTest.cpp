@@ -1,6 +1,7 @@
 //===- PackedParamsTest.cpp - Tests for the packed parameter cache --------===//
 
 #include "ms/Runtime/PackedParams.h"
+#include "ms/Support/PackedRows.h"
 
 #include "gtest/gtest.h"
 
@@ -37,6 +38,37 @@ TEST(PackedParamsTest, TransposeLayout) {
   for (int64_t r = 0; r < 3; ++r)
     for (int64_t c = 0; c < 37; ++c)
       EXPECT_EQ(t->dataAs<float>()[c * 3 + r], w.dataAs<float>()[r * 37 + c]);
+}
+
+TEST(PackedParamsTest, TransposePaddedLayout) {
+  EXPECT_EQ(parsePackedLayout("transpose_padded"),
+            PackedLayout::TransposePadded);
+  EXPECT_EQ(packedLayoutName(PackedLayout::TransposePadded),
+            "transpose_padded");
+  // 32 rows are two 64-byte lines of f32 once transposed: padded to three.
+  HostTensor w = matrix(32, 5, 1);
+  llvm::Expected<HostTensor> t = packTensor(w, PackedLayout::TransposePadded);
+  ASSERT_TRUE(bool(t));
+  ASSERT_EQ(t->shape(), llvm::ArrayRef<int64_t>({5, 48}));
+  for (int64_t c = 0; c < 5; ++c)
+    for (int64_t r = 0; r < 48; ++r)
+      EXPECT_EQ(t->dataAs<float>()[c * 48 + r],
+                r < 32 ? w.dataAs<float>()[r * 5 + c] : 0.f)
+          << "row " << c << ", element " << r;
+  // 48 rows are three lines already: the plain transpose.
+  llvm::Expected<HostTensor> odd =
+      packTensor(matrix(48, 5), PackedLayout::TransposePadded);
+  ASSERT_TRUE(bool(odd));
+  EXPECT_EQ(odd->shape(), llvm::ArrayRef<int64_t>({5, 48}));
+}
+
+TEST(PackedParamsTest, PaddedRowLengthMakesTheLinesOdd) {
+  EXPECT_EQ(ms::paddedRowLength(512, 4), 528);
+  EXPECT_EQ(ms::paddedRowLength(16, 4), 16);
+  EXPECT_EQ(ms::paddedRowLength(10, 4), 10);
+  EXPECT_EQ(ms::paddedRowLength(64, 2), 96);
+  EXPECT_EQ(ms::paddedRowLength(0, 4), 0);
+  EXPECT_EQ(ms::paddedRowLength(32, 0), 32);
 }
 
 TEST(PackedParamsTest, PacksOncePerBufferAndReuses) {

@@ -30,6 +30,9 @@ namespace runtime {
 enum class PackedLayout {
   None,
   Transpose, // a [rows, cols] parameter passed as [cols, rows]
+  // Passed as [cols, paddedRowLength(rows)] (ms/Support/PackedRows.h): the
+  // transpose, each row followed by zeros.
+  TransposePadded,
 };
 
 /// A trailing argument of a compiled entry that callers do not pass: the
@@ -40,7 +43,8 @@ struct PackedCopy {
   PackedLayout layout;
 };
 
-/// Parses an ms.packed value ("transpose"); nullopt if unknown.
+/// Parses an ms.packed value ("transpose", "transpose_padded"); nullopt if
+/// unknown.
 std::optional<PackedLayout> parsePackedLayout(llvm::StringRef text);
 
 /// The ms.packed value of `layout`; "" for None.

@@ -7,9 +7,11 @@
 
 #include "ms/Codegen/CPU/Passes.h"
 #include "ms/Support/ArgumentAttributes.h"
+#include "ms/Support/PackedRows.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -62,23 +64,47 @@ std::optional<WeightUses> classifyUses(BlockArgument arg, int64_t maxRows) {
   return uses;
 }
 
-/// x @ w^T becomes x @ wT with wT the packed argument; the accumulator and
-/// K order stay, so the bits do too.
-void rewriteMatmuls(Value packed, ArrayRef<Operation *> users) {
+/// How a weight of type [out, in] is packed: as [in, out], its rows padded
+/// to ms::paddedRowLength when threads share them.
+struct PackedWeight {
+  RankedTensorType type;
+  StringAttr layout; // the ms.packed value
+
+  PackedWeight(RankedTensorType weight, unsigned threads) {
+    int64_t out = weight.getDimSize(0), row = out;
+    if (threads > 1)
+      row = ms::paddedRowLength(
+          out, weight.getElementType().getIntOrFloatBitWidth() / 8);
+    type = RankedTensorType::get({weight.getDimSize(1), row},
+                                 weight.getElementType());
+    layout = StringAttr::get(weight.getContext(),
+                             row != out ? "transpose_padded" : "transpose");
+  }
+};
+
+/// x @ w^T becomes x @ wT with wT the packed argument (its [in, out] part
+/// when its rows are padded); the accumulator and K order stay, so the bits
+/// do too.
+void rewriteMatmuls(Value packed, RankedTensorType weightType,
+                    ArrayRef<Operation *> users) {
+  int64_t in = weightType.getDimSize(1), out = weightType.getDimSize(0);
   for (Operation *user : users) {
     auto matmul = cast<linalg::MatmulOp>(user);
     OpBuilder b(matmul);
+    Value rhs = packed;
+    if (cast<RankedTensorType>(packed.getType()).getDimSize(1) != out) {
+      SmallVector<OpFoldResult> zeros(2, b.getIndexAttr(0)),
+          ones(2, b.getIndexAttr(1)),
+          sizes{b.getIndexAttr(in), b.getIndexAttr(out)};
+      rhs = tensor::ExtractSliceOp::create(b, matmul.getLoc(), packed, zeros,
+                                           sizes, ones);
+    }
     auto plain = linalg::MatmulOp::create(
         b, matmul.getLoc(), matmul->getResultTypes(),
-        ValueRange{matmul.getDpsInputs()[0], packed}, matmul.getDpsInits());
+        ValueRange{matmul.getDpsInputs()[0], rhs}, matmul.getDpsInits());
     matmul->replaceAllUsesWith(plain);
     matmul->erase();
   }
-}
-
-RankedTensorType transposedType(RankedTensorType type) {
-  return RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
-                               type.getElementType());
 }
 
 /// Updates a function's type after its arguments changed type.
@@ -90,11 +116,12 @@ void syncFunctionType(func::FuncOp func) {
 
 /// Only small matmuls read the weight: the argument itself becomes [in, out].
 void packInPlace(func::FuncOp func, BlockArgument arg,
-                 const WeightUses &uses) {
-  arg.setType(transposedType(cast<RankedTensorType>(arg.getType())));
-  rewriteMatmuls(arg, uses.small);
-  func.setArgAttr(arg.getArgNumber(), kPackedAttr,
-                  StringAttr::get(func.getContext(), "transpose"));
+                 const WeightUses &uses, unsigned threads) {
+  auto type = cast<RankedTensorType>(arg.getType());
+  PackedWeight packed(type, threads);
+  arg.setType(packed.type);
+  rewriteMatmuls(arg, type, uses.small);
+  func.setArgAttr(arg.getArgNumber(), kPackedAttr, packed.layout);
   syncFunctionType(func);
 }
 
@@ -103,24 +130,25 @@ void packInPlace(func::FuncOp func, BlockArgument arg,
 /// the runtime makes from the caller's argument `ms.packed_copy_of`; the
 /// large ones keep the register-tiled x @ w^T path of a static graph.
 void appendPackedCopy(func::FuncOp func, BlockArgument arg,
-                      const WeightUses &uses) {
+                      const WeightUses &uses, unsigned threads) {
   MLIRContext *ctx = func.getContext();
   unsigned i = arg.getArgNumber();
+  auto type = cast<RankedTensorType>(arg.getType());
+  PackedWeight packed(type, threads);
   Builder b(ctx);
   NamedAttrList attrs;
   attrs.set(kParamAttr, func.getArgAttr(i, kParamAttr));
-  attrs.set(kPackedAttr, b.getStringAttr("transpose"));
+  attrs.set(kPackedAttr, packed.layout);
   attrs.set(kPackedCopyOfAttr, b.getI64IntegerAttr(i));
   unsigned index = func.getNumArguments();
-  if (failed(func.insertArgument(
-          index, transposedType(cast<RankedTensorType>(arg.getType())),
-          attrs.getDictionary(ctx), arg.getLoc())))
+  if (failed(func.insertArgument(index, packed.type,
+                                 attrs.getDictionary(ctx), arg.getLoc())))
     return;
-  rewriteMatmuls(func.getArgument(index), uses.small);
+  rewriteMatmuls(func.getArgument(index), type, uses.small);
 }
 
 /// Packs the weights of `func`'s small-batch matmuls.
-void packArguments(func::FuncOp func, int64_t maxRows) {
+void packArguments(func::FuncOp func, int64_t maxRows, unsigned threads) {
   SmallVector<BlockArgument> args(func.getArguments());
   for (BlockArgument arg : args) {
     unsigned i = arg.getArgNumber();
@@ -133,9 +161,9 @@ void packArguments(func::FuncOp func, int64_t maxRows) {
     if (!uses || uses->small.empty())
       continue;
     if (uses->large.empty())
-      packInPlace(func, arg, *uses);
+      packInPlace(func, arg, *uses, threads);
     else
-      appendPackedCopy(func, arg, *uses);
+      appendPackedCopy(func, arg, *uses, threads);
   }
 }
 
@@ -150,7 +178,7 @@ struct MSPackParametersPass
       if (func.isExternal() ||
           !SymbolTable::symbolKnownUseEmpty(func, module))
         continue;
-      packArguments(func, maxRows);
+      packArguments(func, maxRows, numThreads);
     }
   }
 };

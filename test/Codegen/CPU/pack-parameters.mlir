@@ -2,6 +2,8 @@
 // The output parses again and a second run changes nothing.
 // RUN: ms-opt %s --ms-pack-parameters --split-input-file | ms-opt --ms-pack-parameters --split-input-file | FileCheck %s
 // RUN: ms-opt %s --ms-pack-parameters=max-rows=0 --split-input-file | FileCheck %s --check-prefix=NONE
+// RUN: ms-opt %s --ms-pack-parameters=num-threads=2 --split-input-file | FileCheck %s --check-prefix=THREADS
+// RUN: ms-opt %s --ms-pack-parameters=num-threads=2 --split-input-file | ms-opt --ms-pack-parameters=num-threads=2 --split-input-file | FileCheck %s --check-prefix=THREADS
 
 #mA = affine_map<(m, n, k) -> (m, k)>
 #mBt = affine_map<(m, n, k) -> (n, k)>
@@ -104,4 +106,46 @@ func.func @tiles(%x1: tensor<1x16xf32>, %x64: tensor<64x16xf32>,
   %f64 = linalg.fill ins(%c0 : f32) outs(%e64 : tensor<64x8xf32>) -> tensor<64x8xf32>
   %r64 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x64, %w : tensor<64x16xf32>, tensor<8x16xf32>) outs(%f64 : tensor<64x8xf32>) -> tensor<64x8xf32>
   return %r1, %r64 : tensor<1x8xf32>, tensor<64x8xf32>
+}
+
+// -----
+
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+// Rows of 32 f32 are two cache lines. Threads split them, so with two the
+// packed rows get a third line of zeros and the matmuls read the [in, out]
+// slice; one thread reads whole rows, unpadded. Rows of 48 f32 (three
+// lines) are never padded.
+// CHECK-LABEL: func.func @padded
+// CHECK-SAME: tensor<16x32xf32> {ms.packed = "transpose", ms.param = "fc.weight"}
+// CHECK-SAME: tensor<16x48xf32> {ms.packed = "transpose", ms.param = "odd.weight"}
+// CHECK-NOT: tensor.extract_slice
+// THREADS-LABEL: func.func @padded
+// THREADS-SAME: %[[W:arg[0-9]+]]: tensor<16x48xf32> {ms.packed = "transpose_padded", ms.param = "fc.weight"}
+// THREADS-SAME: %[[V:arg[0-9]+]]: tensor<16x48xf32> {ms.packed = "transpose", ms.param = "odd.weight"}
+// THREADS-SAME: %[[T:arg[0-9]+]]: tensor<16x48xf32> {ms.packed = "transpose_padded", ms.packed_copy_of = 3 : i64, ms.param = "tiles.weight"})
+// THREADS: %[[S:.*]] = tensor.extract_slice %[[W]][0, 0] [16, 32] [1, 1] : tensor<16x48xf32> to tensor<16x32xf32>
+// THREADS: linalg.matmul ins(%{{.*}}, %[[S]] : tensor<1x16xf32>, tensor<16x32xf32>)
+// THREADS: linalg.matmul ins(%{{.*}}, %[[V]] : tensor<1x16xf32>, tensor<16x48xf32>)
+// THREADS: %[[TS:.*]] = tensor.extract_slice %[[T]][0, 0] [16, 32] [1, 1]
+// THREADS: linalg.matmul ins(%{{.*}}, %[[TS]] : tensor<1x16xf32>, tensor<16x32xf32>)
+func.func @padded(%x: tensor<1x16xf32>, %w: tensor<32x16xf32> {ms.param = "fc.weight"},
+                  %v: tensor<48x16xf32> {ms.param = "odd.weight"},
+                  %t: tensor<32x16xf32> {ms.param = "tiles.weight"},
+                  %x64: tensor<64x16xf32>)
+    -> (tensor<1x32xf32>, tensor<1x48xf32>, tensor<1x32xf32>, tensor<64x32xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<1x32xf32>) -> tensor<1x32xf32>
+  %r = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %w : tensor<1x16xf32>, tensor<32x16xf32>) outs(%f : tensor<1x32xf32>) -> tensor<1x32xf32>
+  %e48 = tensor.empty() : tensor<1x48xf32>
+  %f48 = linalg.fill ins(%c0 : f32) outs(%e48 : tensor<1x48xf32>) -> tensor<1x48xf32>
+  %r48 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %v : tensor<1x16xf32>, tensor<48x16xf32>) outs(%f48 : tensor<1x48xf32>) -> tensor<1x48xf32>
+  %rt = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %t : tensor<1x16xf32>, tensor<32x16xf32>) outs(%f : tensor<1x32xf32>) -> tensor<1x32xf32>
+  %e64 = tensor.empty() : tensor<64x32xf32>
+  %f64 = linalg.fill ins(%c0 : f32) outs(%e64 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %r64 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x64, %t : tensor<64x16xf32>, tensor<32x16xf32>) outs(%f64 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %r, %r48, %rt, %r64 : tensor<1x32xf32>, tensor<1x48xf32>, tensor<1x32xf32>, tensor<64x32xf32>
 }

@@ -66,6 +66,13 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
     runtime transposes each bound parameter buffer once and caches the copy
     (include/ms/Runtime/PackedParams.h).
 
+    With more than one thread, a row of an even number of cache lines (512
+    f32) is padded by one line, `ms.packed = "transpose_padded"`, and the
+    matmul reads the `[in, out]` slice of it: each thread reads its slice
+    of every row, and with power-of-two rows those slices fall on half of
+    the L2's sets (include/ms/Support/PackedRows.h has the rule and the
+    figures). One thread reads whole rows, and the padding only adds bytes.
+
     A weight that small and larger matmuls read alike (a ?-batch graph,
     ms-split-dynamic-batch, reads each weight in tiles of 64, 32, 16, 4
     and 1 rows) keeps its argument for the larger ones, which stay on the
@@ -83,8 +90,12 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
   let options = [
     Option<"maxRows", "max-rows", "int64_t", /*default=*/"4",
            "Pack weights of matmuls with at most this many rows">,
+    Option<"numThreads", "num-threads", "unsigned", "1",
+           "Threads the matmuls split their columns over (more than one: "
+           "pad the packed rows)">,
   ];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def MSTransposeMatmulOperands
