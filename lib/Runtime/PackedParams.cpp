@@ -29,6 +29,27 @@ void transposeBlocked(const char *src, char *dst, int64_t rows, int64_t cols,
                       src + (r * cols + c) * size, size);
 }
 
+/// [rows, cols] as [rows / width, cols, width] (PackedLayout::Panels*).
+llvm::Expected<HostTensor> packPanels(const HostTensor &tensor,
+                                      int64_t width) {
+  int64_t rows = tensor.shape()[0], cols = tensor.shape()[1];
+  if (rows % width != 0)
+    return makeError("cannot pack " + tensor.typeString() + " in panels of " +
+                     llvm::Twine(width) + " rows");
+  llvm::Expected<HostTensor> packed =
+      HostTensor::allocate(tensor.dtype(), {rows / width, cols, width});
+  if (!packed)
+    return packed.takeError();
+  size_t size = dtypeSize(tensor.dtype());
+  auto *src = static_cast<const char *>(tensor.data());
+  auto *dst = static_cast<char *>(packed->data());
+  // Each panel is the transpose of its `width` rows.
+  for (int64_t p = 0; p < rows / width; ++p)
+    transposeBlocked(src + p * width * cols * size,
+                     dst + p * cols * width * size, width, cols, width, size);
+  return packed;
+}
+
 bool sameBuffer(const std::weak_ptr<void> &cached,
                 const std::shared_ptr<void> &current) {
   return !cached.owner_before(current) && !current.owner_before(cached);
@@ -36,24 +57,35 @@ bool sameBuffer(const std::weak_ptr<void> &cached,
 
 } // namespace
 
+constexpr std::pair<PackedLayout, llvm::StringLiteral> kLayoutNames[] = {
+    {PackedLayout::Transpose, "transpose"},
+    {PackedLayout::TransposePadded, "transpose_padded"},
+    {PackedLayout::Panels64, "panels64"},
+    {PackedLayout::Panels256, "panels256"}};
+
 std::optional<PackedLayout> parsePackedLayout(llvm::StringRef text) {
-  if (text == "transpose")
-    return PackedLayout::Transpose;
-  if (text == "transpose_padded")
-    return PackedLayout::TransposePadded;
+  for (auto [layout, name] : kLayoutNames)
+    if (text == name)
+      return layout;
   return std::nullopt;
 }
 
 llvm::StringRef packedLayoutName(PackedLayout layout) {
-  switch (layout) {
-  case PackedLayout::None:
-    return "";
-  case PackedLayout::Transpose:
-    return "transpose";
-  case PackedLayout::TransposePadded:
-    return "transpose_padded";
-  }
+  for (auto [known, name] : kLayoutNames)
+    if (layout == known)
+      return name;
   return "";
+}
+
+int64_t panelWidth(PackedLayout layout) {
+  switch (layout) {
+  case PackedLayout::Panels64:
+    return 64;
+  case PackedLayout::Panels256:
+    return 256;
+  default:
+    return 0;
+  }
 }
 
 void invalidatePackedParams() { packEpoch.fetch_add(1); }
@@ -67,6 +99,8 @@ llvm::Expected<HostTensor> packTensor(const HostTensor &tensor,
                      tensor.typeString() + " (not rank 2)");
   int64_t rows = tensor.shape()[0], cols = tensor.shape()[1];
   size_t size = dtypeSize(tensor.dtype());
+  if (int64_t width = panelWidth(layout))
+    return packPanels(tensor, width);
   int64_t dstRow = layout == PackedLayout::TransposePadded
                        ? paddedRowLength(rows, static_cast<int64_t>(size))
                        : rows;

@@ -13,18 +13,21 @@
 // RUN: %compare %t.o2.npy %t.expected.npy
 // RUN: %compare --exact %t.o2.npy %t.b64row0.npy
 // RUN: FileCheck %s --check-prefix=PACKED < %t.dump/03_vectorize.mlir
-// PACKED: %arg1: tensor<784x512xf32> {ms.packed = "transpose", ms.param = "dense_relu_sequential.0.weight"}
-// PACKED-SAME: %arg3: tensor<512x512xf32> {ms.packed = "transpose", ms.param = "dense_relu_sequential.2.weight"}
+// The 512-wide weights come in panels as wide as the register tile (256
+// with AVX-512, 64 with AVX2), one (vectorized) matmul per panel in an
+// scf.forall; the 10-wide one as [in, out].
+// PACKED: %arg1: tensor<{{2x784x256|8x784x64}}xf32> {ms.packed = "panels{{256|64}}", ms.param = "dense_relu_sequential.0.weight"}
+// PACKED-SAME: %arg3: tensor<{{2x512x256|8x512x64}}xf32> {ms.packed = "panels{{256|64}}", ms.param = "dense_relu_sequential.2.weight"}
 // PACKED-SAME: %arg5: tensor<512x10xf32> {ms.packed = "transpose", ms.param = "dense_relu_sequential.4.weight"}
-// Two threads split each dense's columns: rows of 512 f32 are padded by a
-// cache line (ms/Support/PackedRows.h), the 10-wide one is not.
+// PACKED: scf.forall
+// PACKED: tensor.parallel_insert_slice
+// PACKED: scf.forall
+// PACKED: tensor.parallel_insert_slice
+// Two threads share out the panels.
 // RUN: ms-run %s --jit-level=O2 --num-threads=2 --params=%S/reference/mlp/params.safetensors \
 // RUN:   --input=%t.input.npy --output=%t.o2t2.npy --dump-ir-after-all=%t.dump2
 // RUN: %compare --exact %t.o2t2.npy %t.o2.npy
-// RUN: FileCheck %s --check-prefix=PADDED < %t.dump2/03_vectorize.mlir
-// PADDED: %arg1: tensor<784x528xf32> {ms.packed = "transpose_padded", ms.param = "dense_relu_sequential.0.weight"}
-// PADDED-SAME: %arg3: tensor<512x528xf32> {ms.packed = "transpose_padded", ms.param = "dense_relu_sequential.2.weight"}
-// PADDED-SAME: %arg5: tensor<512x10xf32> {ms.packed = "transpose", ms.param = "dense_relu_sequential.4.weight"}
+// RUN: FileCheck %s --check-prefix=PACKED < %t.dump2/03_vectorize.mlir
 // RUN: ms-run %s --jit-level=O2 --exc-mode=no_sink --params=%S/reference/mlp/params.safetensors \
 // RUN:   --input=%t.input.npy --output=%t.nosink.npy
 // RUN: %compare --exact %t.nosink.npy %t.o2.npy

@@ -91,6 +91,18 @@ TEST(TileSizeModelTest, FewRowTilesTakeATallerTileThatDividesThem) {
   EXPECT_EQ(chooseMatmulTiles(kAvx2, 64, 512, 512).microRows, 6);
 }
 
+TEST(TileSizeModelTest, PackedPanelsAreAsWideAsTheFewRowTile) {
+  // A batch-1 dense's weight panels: one register tile wide.
+  EXPECT_EQ(choosePackedPanelWidth(kAvx512, 1, 512, 784), 256);
+  EXPECT_EQ(choosePackedPanelWidth(kAvx2, 1, 512, 784), 64);
+  // Four rows take 7 accumulators, so 4 vectors of 16.
+  EXPECT_EQ(choosePackedPanelWidth(kAvx512, 4, 512, 784), 64);
+  // One tile's worth of columns, or a part of one: no panels.
+  EXPECT_EQ(choosePackedPanelWidth(kAvx512, 1, 256, 784), 0);
+  EXPECT_EQ(choosePackedPanelWidth(kAvx512, 1, 10, 512), 0);
+  EXPECT_EQ(choosePackedPanelWidth(kAvx2, 1, 96, 784), 0);
+}
+
 TEST(TileSizeModelTest, FewRowMatmulsPutTheAccumulatorsInColumns) {
   // A batch-1 dense on a packed [in, out] weight: one row, as many columns
   // as the registers hold (less four) in a power of two of full vectors,

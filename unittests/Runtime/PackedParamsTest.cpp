@@ -62,6 +62,32 @@ TEST(PackedParamsTest, TransposePaddedLayout) {
   EXPECT_EQ(odd->shape(), llvm::ArrayRef<int64_t>({5, 48}));
 }
 
+TEST(PackedParamsTest, PanelLayouts) {
+  EXPECT_EQ(parsePackedLayout("panels64"), PackedLayout::Panels64);
+  EXPECT_EQ(parsePackedLayout("panels256"), PackedLayout::Panels256);
+  EXPECT_EQ(parsePackedLayout("panels16"), std::nullopt);
+  EXPECT_EQ(packedLayoutName(PackedLayout::Panels256), "panels256");
+  EXPECT_EQ(panelWidth(PackedLayout::Panels64), 64);
+  EXPECT_EQ(panelWidth(PackedLayout::Transpose), 0);
+  // [128, 3] in panels of 64: panel p, row k, lane j is w[p * 64 + j, k].
+  HostTensor w = matrix(128, 3, 1);
+  llvm::Expected<HostTensor> t = packTensor(w, PackedLayout::Panels64);
+  ASSERT_TRUE(bool(t));
+  ASSERT_EQ(t->shape(), llvm::ArrayRef<int64_t>({2, 3, 64}));
+  for (int64_t p = 0; p < 2; ++p)
+    for (int64_t k = 0; k < 3; ++k)
+      for (int64_t j = 0; j < 64; ++j)
+        EXPECT_EQ(t->dataAs<float>()[(p * 3 + k) * 64 + j],
+                  w.dataAs<float>()[(p * 64 + j) * 3 + k])
+            << "panel " << p << ", row " << k << ", lane " << j;
+  // Rows that are not whole panels are an error, not a short panel.
+  llvm::Expected<HostTensor> ragged =
+      packTensor(matrix(96, 3), PackedLayout::Panels64);
+  ASSERT_FALSE(bool(ragged));
+  EXPECT_EQ(llvm::toString(ragged.takeError()),
+            "cannot pack tensor<96x3xf32> in panels of 64 rows");
+}
+
 TEST(PackedParamsTest, PaddedRowLengthMakesTheLinesOdd) {
   EXPECT_EQ(ms::paddedRowLength(512, 4), 528);
   EXPECT_EQ(ms::paddedRowLength(16, 4), 16);

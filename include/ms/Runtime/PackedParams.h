@@ -33,7 +33,17 @@ enum class PackedLayout {
   // Passed as [cols, paddedRowLength(rows)] (ms/Support/PackedRows.h): the
   // transpose, each row followed by zeros.
   TransposePadded,
+  // Passed as [rows / W, cols, W]: panel p is the transpose of rows
+  // [p * W, (p + 1) * W), so each W-wide GEMV tile streams its own
+  // contiguous panel. W is the batch-1 register tile's width: 256 f32 with
+  // AVX-512, 64 with AVX2 (TileSizeModel's chooseSmallRowTiles).
+  Panels64,
+  Panels256,
 };
+
+/// W of a panel layout; 0 for the others.
+int64_t panelWidth(PackedLayout layout);
+
 
 /// A trailing argument of a compiled entry that callers do not pass: the
 /// runtime's copy of caller argument `arg` in `layout` (ms.packed_copy_of,
@@ -43,8 +53,8 @@ struct PackedCopy {
   PackedLayout layout;
 };
 
-/// Parses an ms.packed value ("transpose", "transpose_padded"); nullopt if
-/// unknown.
+/// Parses an ms.packed value ("transpose", "transpose_padded", "panels64",
+/// "panels256"); nullopt if unknown.
 std::optional<PackedLayout> parsePackedLayout(llvm::StringRef text);
 
 /// The ms.packed value of `layout`; "" for None.

@@ -6,11 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Codegen/CPU/Passes.h"
+#include "ms/Codegen/CPU/TileSizeModel.h"
 #include "ms/Support/ArgumentAttributes.h"
 #include "ms/Support/PackedRows.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -64,23 +67,55 @@ std::optional<WeightUses> classifyUses(BlockArgument arg, int64_t maxRows) {
   return uses;
 }
 
-/// How a weight of type [out, in] is packed: as [in, out], its rows padded
-/// to ms::paddedRowLength when threads share them.
+/// How a weight of type [out, in] is packed: in panels of `panelWidth`
+/// columns, [out / W, in, W], when that is not 0; else as [in, out], its
+/// rows padded to ms::paddedRowLength when threads share them.
 struct PackedWeight {
   RankedTensorType type;
   StringAttr layout; // the ms.packed value
+  int64_t panelWidth = 0;
 
-  PackedWeight(RankedTensorType weight, unsigned threads) {
-    int64_t out = weight.getDimSize(0), row = out;
+  PackedWeight(RankedTensorType weight, unsigned threads, int64_t panels)
+      : panelWidth(panels) {
+    int64_t out = weight.getDimSize(0), in = weight.getDimSize(1), row = out;
+    MLIRContext *ctx = weight.getContext();
+    if (panelWidth) {
+      type = RankedTensorType::get({out / panelWidth, in, panelWidth},
+                                   weight.getElementType());
+      layout = StringAttr::get(ctx, "panels" + std::to_string(panelWidth));
+      return;
+    }
     if (threads > 1)
       row = ms::paddedRowLength(
           out, weight.getElementType().getIntOrFloatBitWidth() / 8);
-    type = RankedTensorType::get({weight.getDimSize(1), row},
-                                 weight.getElementType());
-    layout = StringAttr::get(weight.getContext(),
-                             row != out ? "transpose_padded" : "transpose");
+    type = RankedTensorType::get({in, row}, weight.getElementType());
+    layout =
+        StringAttr::get(ctx, row != out ? "transpose_padded" : "transpose");
   }
 };
+
+/// The panel width for `weight`'s small matmuls: the one every matmul's
+/// register tile asks for, if they agree and the runtime has that layout
+/// (64 or 256: PackedLayout::Panels64 and Panels256 in
+/// include/ms/Runtime/PackedParams.h); 0 otherwise. `forced` (the pass
+/// option) instead when not negative.
+int64_t panelWidthFor(RankedTensorType weight, ArrayRef<Operation *> users,
+                      int64_t forced) {
+  int64_t out = weight.getDimSize(0), in = weight.getDimSize(1);
+  std::optional<int64_t> width;
+  if (forced >= 0)
+    width = forced > 0 && out % forced == 0 && out / forced >= 2 ? forced : 0;
+  for (Operation *user : forced >= 0 ? ArrayRef<Operation *>() : users) {
+    int64_t rows =
+        cast<RankedTensorType>(user->getOperand(0).getType()).getDimSize(0);
+    int64_t w =
+        ms::choosePackedPanelWidth(ms::CpuModel::host(), rows, out, in);
+    if (width && *width != w)
+      return 0;
+    width = w;
+  }
+  return width && (*width == 64 || *width == 256) ? *width : 0;
+}
 
 /// x @ w^T becomes x @ wT with wT the packed argument (its [in, out] part
 /// when its rows are padded); the accumulator and K order stay, so the bits
@@ -107,6 +142,65 @@ void rewriteMatmuls(Value packed, RankedTensorType weightType,
   }
 }
 
+/// x @ w^T as one matmul per W-wide panel of the packed weight
+/// [out / W, in, W], in an scf.forall over the panels: each register tile
+/// streams its own contiguous panel, and threads share whole panels. Each
+/// output keeps its accumulator and K order, so the bits stay.
+void rewriteMatmulsOverPanels(Value packed, int64_t width,
+                              ArrayRef<Operation *> users) {
+  auto packedType = cast<RankedTensorType>(packed.getType());
+  int64_t panels = packedType.getDimSize(0), in = packedType.getDimSize(1);
+  for (Operation *user : users) {
+    auto matmul = cast<linalg::MatmulOp>(user);
+    OpBuilder b(matmul);
+    Location loc = matmul.getLoc();
+    Value init = matmul.getDpsInits()[0];
+    int64_t rows = cast<RankedTensorType>(init.getType()).getDimSize(0);
+    auto forall = scf::ForallOp::create(
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(panels)},
+        ValueRange{init}, std::nullopt);
+    b.setInsertionPoint(forall.getTerminator());
+    Value panel = forall.getInductionVar(0);
+    OpFoldResult col = affine::makeComposedFoldedAffineApply(
+        b, loc, b.getAffineDimExpr(0) * width, {OpFoldResult(panel)});
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    auto weightType =
+        RankedTensorType::get({in, width}, packedType.getElementType());
+    Value weight = tensor::ExtractSliceOp::create(
+        b, loc, weightType, packed, {OpFoldResult(panel), zero, zero},
+        {one, b.getIndexAttr(in), b.getIndexAttr(width)}, {one, one, one});
+    SmallVector<OpFoldResult> offsets{zero, col}, sizes{b.getIndexAttr(rows),
+                                                        b.getIndexAttr(width)},
+        strides{one, one};
+    Value acc = tensor::ExtractSliceOp::create(
+        b, loc, forall.getRegionOutArgs()[0], offsets, sizes, strides);
+    // A zero start stays visible to ms-vectorize-matmuls: the fill moves
+    // into the panel.
+    if (auto fill = init.getDefiningOp<linalg::FillOp>())
+      acc = linalg::FillOp::create(b, loc, fill.getInputs(), acc).getResult(0);
+    Value part = linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
+                                          ValueRange{matmul.getDpsInputs()[0],
+                                                     weight},
+                                          ValueRange{acc})
+                     ->getResult(0);
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, part,
+                                          forall.getRegionOutArgs()[0],
+                                          offsets, sizes, strides);
+    matmul->replaceAllUsesWith(forall->getResults());
+    matmul->erase();
+  }
+}
+
+/// Rewrites `users` to read the packed weight `value` laid out as `packed`.
+void readPacked(Value value, const PackedWeight &packed,
+                RankedTensorType weightType, ArrayRef<Operation *> users) {
+  if (packed.panelWidth)
+    rewriteMatmulsOverPanels(value, packed.panelWidth, users);
+  else
+    rewriteMatmuls(value, weightType, users);
+}
+
 /// Updates a function's type after its arguments changed type.
 void syncFunctionType(func::FuncOp func) {
   func.setFunctionType(FunctionType::get(func.getContext(),
@@ -116,11 +210,10 @@ void syncFunctionType(func::FuncOp func) {
 
 /// Only small matmuls read the weight: the argument itself becomes [in, out].
 void packInPlace(func::FuncOp func, BlockArgument arg,
-                 const WeightUses &uses, unsigned threads) {
+                 const WeightUses &uses, const PackedWeight &packed) {
   auto type = cast<RankedTensorType>(arg.getType());
-  PackedWeight packed(type, threads);
   arg.setType(packed.type);
-  rewriteMatmuls(arg, type, uses.small);
+  readPacked(arg, packed, type, uses.small);
   func.setArgAttr(arg.getArgNumber(), kPackedAttr, packed.layout);
   syncFunctionType(func);
 }
@@ -130,11 +223,10 @@ void packInPlace(func::FuncOp func, BlockArgument arg,
 /// the runtime makes from the caller's argument `ms.packed_copy_of`; the
 /// large ones keep the register-tiled x @ w^T path of a static graph.
 void appendPackedCopy(func::FuncOp func, BlockArgument arg,
-                      const WeightUses &uses, unsigned threads) {
+                      const WeightUses &uses, const PackedWeight &packed) {
   MLIRContext *ctx = func.getContext();
   unsigned i = arg.getArgNumber();
   auto type = cast<RankedTensorType>(arg.getType());
-  PackedWeight packed(type, threads);
   Builder b(ctx);
   NamedAttrList attrs;
   attrs.set(kParamAttr, func.getArgAttr(i, kParamAttr));
@@ -144,11 +236,12 @@ void appendPackedCopy(func::FuncOp func, BlockArgument arg,
   if (failed(func.insertArgument(index, packed.type,
                                  attrs.getDictionary(ctx), arg.getLoc())))
     return;
-  rewriteMatmuls(func.getArgument(index), type, uses.small);
+  readPacked(func.getArgument(index), packed, type, uses.small);
 }
 
 /// Packs the weights of `func`'s small-batch matmuls.
-void packArguments(func::FuncOp func, int64_t maxRows, unsigned threads) {
+void packArguments(func::FuncOp func, int64_t maxRows, unsigned threads,
+                   int64_t forcedPanelWidth) {
   SmallVector<BlockArgument> args(func.getArguments());
   for (BlockArgument arg : args) {
     unsigned i = arg.getArgNumber();
@@ -160,10 +253,12 @@ void packArguments(func::FuncOp func, int64_t maxRows, unsigned threads) {
     std::optional<WeightUses> uses = classifyUses(arg, maxRows);
     if (!uses || uses->small.empty())
       continue;
+    PackedWeight packed(type, threads,
+                        panelWidthFor(type, uses->small, forcedPanelWidth));
     if (uses->large.empty())
-      packInPlace(func, arg, *uses, threads);
+      packInPlace(func, arg, *uses, packed);
     else
-      appendPackedCopy(func, arg, *uses, threads);
+      appendPackedCopy(func, arg, *uses, packed);
   }
 }
 
@@ -178,7 +273,7 @@ struct MSPackParametersPass
       if (func.isExternal() ||
           !SymbolTable::symbolKnownUseEmpty(func, module))
         continue;
-      packArguments(func, maxRows, numThreads);
+      packArguments(func, maxRows, numThreads, panelWidth);
     }
   }
 };

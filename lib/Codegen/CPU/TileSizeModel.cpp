@@ -197,6 +197,12 @@ MatmulTiles chooseMatmulTiles(const CpuModel &cpu, int64_t rows, int64_t cols,
   return tiles;
 }
 
+int64_t choosePackedPanelWidth(const CpuModel &cpu, int64_t rows,
+                               int64_t cols, int64_t k) {
+  int64_t width = chooseMatmulTiles(cpu, rows, cols, k, 1).microCols;
+  return width > 0 && cols % width == 0 && cols / width >= 2 ? width : 0;
+}
+
 int64_t choosePaddedRowLength(const CpuModel &cpu, const MatmulTiles &tiles,
                               int64_t rows, int64_t cols, int64_t k) {
   constexpr int64_t kMinRowTilesPerPanel = 8;

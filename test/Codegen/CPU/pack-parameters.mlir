@@ -3,6 +3,8 @@
 // RUN: ms-opt %s --ms-pack-parameters --split-input-file | ms-opt --ms-pack-parameters --split-input-file | FileCheck %s
 // RUN: ms-opt %s --ms-pack-parameters=max-rows=0 --split-input-file | FileCheck %s --check-prefix=NONE
 // RUN: ms-opt %s --ms-pack-parameters=num-threads=2 --split-input-file | FileCheck %s --check-prefix=THREADS
+// RUN: ms-opt %s --ms-pack-parameters=panel-width=64 --split-input-file | FileCheck %s --check-prefix=PANELS
+// RUN: ms-opt %s --ms-pack-parameters=panel-width=64 --split-input-file | ms-opt --ms-pack-parameters=panel-width=64 --split-input-file | FileCheck %s --check-prefix=PANELS
 // RUN: ms-opt %s --ms-pack-parameters=num-threads=2 --split-input-file | ms-opt --ms-pack-parameters=num-threads=2 --split-input-file | FileCheck %s --check-prefix=THREADS
 
 #mA = affine_map<(m, n, k) -> (m, k)>
@@ -148,4 +150,44 @@ func.func @padded(%x: tensor<1x16xf32>, %w: tensor<32x16xf32> {ms.param = "fc.we
   %f64 = linalg.fill ins(%c0 : f32) outs(%e64 : tensor<64x32xf32>) -> tensor<64x32xf32>
   %r64 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x64, %t : tensor<64x16xf32>, tensor<32x16xf32>) outs(%f64 : tensor<64x32xf32>) -> tensor<64x32xf32>
   return %r, %r48, %rt, %r64 : tensor<1x32xf32>, tensor<1x48xf32>, tensor<1x32xf32>, tensor<64x32xf32>
+}
+
+// -----
+
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+// 128 outputs are two panels of 64: the weight comes as [2, 16, 64] and the
+// matmul runs once per panel in an scf.forall, each reading its panel and
+// writing its 64 columns, from a zero fill of its own (so the register
+// tiles still start from zero). 96 outputs are not whole panels of 64
+// (nor two of them): [in, out]. Without the option the host's register
+// tile picks the width; these shapes are too small for either.
+// PANELS-LABEL: func.func @panels
+// PANELS-SAME: %[[X:arg[0-9]+]]: tensor<1x16xf32>
+// PANELS-SAME: %[[W:arg[0-9]+]]: tensor<2x16x64xf32> {ms.packed = "panels64", ms.param = "fc.weight"}
+// PANELS-SAME: tensor<16x96xf32> {ms.packed = "transpose", ms.param = "ragged.weight"}
+// PANELS: %[[FILL:.*]] = linalg.fill
+// PANELS: %[[R:.*]] = scf.forall (%[[P:.*]]) in (2) shared_outs(%[[O:.*]] = %[[FILL]]) -> (tensor<1x128xf32>)
+// PANELS: %[[COL:.*]] = affine.apply #{{.*}}(%[[P]])
+// PANELS: %[[PANEL:.*]] = tensor.extract_slice %[[W]][%[[P]], 0, 0] [1, 16, 64] [1, 1, 1] : tensor<2x16x64xf32> to tensor<16x64xf32>
+// PANELS: %[[ACC:.*]] = tensor.extract_slice %[[O]][0, %[[COL]]] [1, 64] [1, 1]
+// PANELS: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[ACC]] : tensor<1x64xf32>)
+// PANELS: %[[PART:.*]] = linalg.matmul ins(%[[X]], %[[PANEL]] : tensor<1x16xf32>, tensor<16x64xf32>) outs(%[[ZERO]] : tensor<1x64xf32>)
+// PANELS: tensor.parallel_insert_slice %[[PART]] into %[[O]][0, %[[COL]]] [1, 64] [1, 1]
+// PANELS: return %[[R]]
+// CHECK-LABEL: func.func @panels
+// CHECK-NOT: scf.forall
+func.func @panels(%x: tensor<1x16xf32>, %w: tensor<128x16xf32> {ms.param = "fc.weight"},
+                  %v: tensor<96x16xf32> {ms.param = "ragged.weight"})
+    -> (tensor<1x128xf32>, tensor<1x96xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x128xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<1x128xf32>) -> tensor<1x128xf32>
+  %r = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %w : tensor<1x16xf32>, tensor<128x16xf32>) outs(%f : tensor<1x128xf32>) -> tensor<1x128xf32>
+  %e96 = tensor.empty() : tensor<1x96xf32>
+  %f96 = linalg.fill ins(%c0 : f32) outs(%e96 : tensor<1x96xf32>) -> tensor<1x96xf32>
+  %r96 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %v : tensor<1x16xf32>, tensor<96x16xf32>) outs(%f96 : tensor<1x96xf32>) -> tensor<1x96xf32>
+  return %r, %r96 : tensor<1x128xf32>, tensor<1x96xf32>
 }

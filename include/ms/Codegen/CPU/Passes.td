@@ -66,8 +66,15 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
     runtime transposes each bound parameter buffer once and caches the copy
     (include/ms/Runtime/PackedParams.h).
 
-    With more than one thread, a row of an even number of cache lines (512
-    f32) is padded by one line, `ms.packed = "transpose_padded"`, and the
+    When the outputs are at least two register tiles (`out` a multiple of
+    the few-row tile's width W, choosePackedPanelWidth: 256 with AVX-512,
+    64 with AVX2), the weight comes in panels instead, `[out / W, in, W]`,
+    `ms.packed = "panels<W>"`, and each matmul becomes an `scf.forall`
+    over the panels, one W-wide matmul per panel (with a zero fill of its
+    own, so its register tile still starts from zero): each tile streams
+    one contiguous panel, and threads share whole panels. Otherwise, with
+    more than one thread, a row of an even number of cache lines (512 f32)
+    is padded by one line, `ms.packed = "transpose_padded"`, and the
     matmul reads the `[in, out]` slice of it: each thread reads its slice
     of every row, and with power-of-two rows those slices fall on half of
     the L2's sets (include/ms/Support/PackedRows.h has the rule and the
@@ -93,8 +100,13 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
     Option<"numThreads", "num-threads", "unsigned", "1",
            "Threads the matmuls split their columns over (more than one: "
            "pad the packed rows)">,
+    Option<"panelWidth", "panel-width", "int64_t", /*default=*/"-1",
+           "Columns per weight panel (0: no panels; -1: the host's register "
+           "tile, choosePackedPanelWidth)">,
   ];
-  let dependentDialects = ["mlir::linalg::LinalgDialect",
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect"];
 }
 

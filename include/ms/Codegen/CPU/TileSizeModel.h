@@ -83,6 +83,18 @@ int64_t chooseOverlappedColumnStart(int64_t cols, int64_t lanes);
 int64_t choosePaddedRowLength(const CpuModel &cpu, const MatmulTiles &tiles,
                               int64_t rows, int64_t cols, int64_t k);
 
+/// The panel width W in which a batch-1 dense's packed [in, out] weight is
+/// asked for (ms-pack-parameters): [out / W, in, W], one contiguous panel
+/// per register tile, so each tile (and each thread's share of them)
+/// streams its weight from one place. W is the register tile's width for
+/// `rows` rows; 0 (no panels) when the columns are not at least two whole
+/// tiles. Measured on a 2 MiB-L2 Xeon, `ms-bench-read-bandwidth
+/// --benchmark_filter=GemvLayout`: two threads read 784 x 512 and
+/// 512 x 512 weights at 79-83 GB/s as [in, out], 165-174 with rows padded
+/// by a line, 242-262 as panels of 256.
+int64_t choosePackedPanelWidth(const CpuModel &cpu, int64_t rows,
+                               int64_t cols, int64_t k);
+
 /// The fewest multiply-adds a matmul in a sequential loop shares out over
 /// threads. A conv's filter gradient runs a small matmul per image
 /// ([16 x 100] x [100 x 150] in LeNet-5, 0.24M) in a loop over the batch
