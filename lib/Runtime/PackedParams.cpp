@@ -29,27 +29,6 @@ void transposeBlocked(const char *src, char *dst, int64_t rows, int64_t cols,
                       src + (r * cols + c) * size, size);
 }
 
-/// [rows, cols] as [rows / width, cols, width] (PackedLayout::Panels*).
-llvm::Expected<HostTensor> packPanels(const HostTensor &tensor,
-                                      int64_t width) {
-  int64_t rows = tensor.shape()[0], cols = tensor.shape()[1];
-  if (rows % width != 0)
-    return makeError("cannot pack " + tensor.typeString() + " in panels of " +
-                     llvm::Twine(width) + " rows");
-  llvm::Expected<HostTensor> packed =
-      HostTensor::allocate(tensor.dtype(), {rows / width, cols, width});
-  if (!packed)
-    return packed.takeError();
-  size_t size = dtypeSize(tensor.dtype());
-  auto *src = static_cast<const char *>(tensor.data());
-  auto *dst = static_cast<char *>(packed->data());
-  // Each panel is the transpose of its `width` rows.
-  for (int64_t p = 0; p < rows / width; ++p)
-    transposeBlocked(src + p * width * cols * size,
-                     dst + p * cols * width * size, width, cols, width, size);
-  return packed;
-}
-
 bool sameBuffer(const std::weak_ptr<void> &cached,
                 const std::shared_ptr<void> &current) {
   return !cached.owner_before(current) && !current.owner_before(cached);
@@ -90,28 +69,52 @@ int64_t panelWidth(PackedLayout layout) {
 
 void invalidatePackedParams() { packEpoch.fetch_add(1); }
 
+std::optional<std::vector<int64_t>>
+packedShape(PackedLayout layout, llvm::ArrayRef<int64_t> shape,
+            size_t elementBytes) {
+  if (layout == PackedLayout::None)
+    return std::vector<int64_t>(shape.begin(), shape.end());
+  if (shape.size() != 2 || shape[0] < 0 || shape[1] < 0)
+    return std::nullopt;
+  int64_t rows = shape[0], cols = shape[1];
+  if (int64_t width = panelWidth(layout)) {
+    if (rows % width != 0)
+      return std::nullopt;
+    return std::vector<int64_t>{rows / width, cols, width};
+  }
+  if (layout == PackedLayout::TransposePadded)
+    return std::vector<int64_t>{
+        cols, paddedRowLength(rows, static_cast<int64_t>(elementBytes))};
+  return std::vector<int64_t>{cols, rows};
+}
+
 llvm::Expected<HostTensor> packTensor(const HostTensor &tensor,
                                       PackedLayout layout) {
   if (layout == PackedLayout::None)
     return tensor;
-  if (tensor.rank() != 2)
-    return makeError("cannot transpose a parameter of type " +
-                     tensor.typeString() + " (not rank 2)");
-  int64_t rows = tensor.shape()[0], cols = tensor.shape()[1];
   size_t size = dtypeSize(tensor.dtype());
-  if (int64_t width = panelWidth(layout))
-    return packPanels(tensor, width);
-  int64_t dstRow = layout == PackedLayout::TransposePadded
-                       ? paddedRowLength(rows, static_cast<int64_t>(size))
-                       : rows;
+  std::optional<std::vector<int64_t>> shape =
+      packedShape(layout, tensor.shape(), size);
+  if (!shape)
+    return makeError("cannot pack a parameter of type " +
+                     tensor.typeString() + " as " +
+                     packedLayoutName(layout));
   llvm::Expected<HostTensor> packed =
-      HostTensor::allocate(tensor.dtype(), {cols, dstRow});
+      HostTensor::allocate(tensor.dtype(), *shape);
   if (!packed)
     return packed.takeError();
-  // The padding stays as allocate() leaves it: zeros.
-  transposeBlocked(static_cast<const char *>(tensor.data()),
-                   static_cast<char *>(packed->data()), rows, cols, dstRow,
-                   size);
+  int64_t rows = tensor.shape()[0], cols = tensor.shape()[1];
+  auto *src = static_cast<const char *>(tensor.data());
+  auto *dst = static_cast<char *>(packed->data());
+  // A panel of `width` rows is their transpose; the transposes are one
+  // panel of all the rows, with each row of the copy (padding zeroed by
+  // allocate()) as long as the packed shape's last dimension.
+  int64_t width = panelWidth(layout) ? panelWidth(layout) : rows;
+  int64_t dstRow = shape->back();
+  for (int64_t p = 0; p < rows / std::max<int64_t>(width, 1); ++p)
+    transposeBlocked(src + p * width * cols * size,
+                     dst + p * cols * dstRow * size, width, cols, dstRow,
+                     size);
   return packed;
 }
 

@@ -191,6 +191,33 @@ llvm::Expected<PackedLayout> packedLayoutOf(func::FuncOp func, unsigned i,
   return *parsed;
 }
 
+/// Checks that argument `i` of `func`, which reads the caller's `spec` in
+/// `layout`, has the type of the copy the runtime will pass: a hand-written
+/// or stale ms.packed must not make the code read a buffer of another
+/// shape.
+llvm::Error checkPackedType(func::FuncOp func, unsigned i,
+                            PackedLayout layout, const TensorSpec &spec,
+                            llvm::StringRef entry) {
+  auto type = dyn_cast<ShapedType>(func.getArgumentTypes()[i]);
+  std::optional<std::vector<int64_t>> shape =
+      packedShape(layout, spec.shape, dtypeSize(spec.dtype));
+  if (type && shape && type.hasStaticShape() &&
+      type.getShape() == llvm::ArrayRef<int64_t>(*shape))
+    return llvm::Error::success();
+  std::string expected = "which that layout cannot hold";
+  if (shape) {
+    TensorSpec packed = spec;
+    packed.shape = *shape;
+    expected = "which is " + packed.typeString();
+  }
+  std::string actual;
+  llvm::raw_string_ostream(actual) << func.getArgumentTypes()[i];
+  return makeError("@" + entry + " argument " + llvm::Twine(i) + " reads " +
+                   spec.typeString() + " packed as " +
+                   packedLayoutName(layout) + ", " + expected +
+                   ", but has type " + actual);
+}
+
 /// The gradient buckets' buffers right after the caller's arguments;
 /// returns the index of the first argument after them.
 llvm::Expected<unsigned> readCommBuffers(func::FuncOp func,
@@ -237,6 +264,9 @@ llvm::Error readPackedCopies(func::FuncOp func, unsigned first,
         *layout == PackedLayout::None)
       return makeError("@" + sig.entry + " argument " + llvm::Twine(i) +
                        " is not a packed copy of an argument callers pass");
+    if (auto err = checkPackedType(func, i, *layout,
+                                   sig.args[source.getInt()], sig.entry))
+      return err;
     copies.push_back({size_t(source.getInt()), *layout});
   }
   // Later stages keep the arguments but may not keep their attributes.
@@ -257,8 +287,11 @@ llvm::Error readPackedLayouts(Operation *op, EntrySignature &sig) {
     llvm::Expected<PackedLayout> layout = packedLayoutOf(func, i, sig.entry);
     if (!layout)
       return layout.takeError();
-    if (*layout != PackedLayout::None)
-      spec.packed = *layout;
+    if (*layout == PackedLayout::None)
+      continue;
+    if (auto err = checkPackedType(func, i, *layout, spec, sig.entry))
+      return err;
+    spec.packed = *layout;
   }
   llvm::Expected<unsigned> afterBuffers = readCommBuffers(func, sig);
   if (!afterBuffers)

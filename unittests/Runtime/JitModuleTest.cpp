@@ -61,12 +61,15 @@ func.func @construct(%x: tensor<2x3xf32>,
 }
 )mlir";
 
-/// readPackedLayouts on kPackedCopyNet with `copyOf` in ms.packed_copy_of,
-/// for a caller that passes the first two arguments.
-llvm::Expected<EntrySignature> readPackedCopy(mlir::MLIRContext &context,
-                                              int copyOf) {
+/// readPackedLayouts on kPackedCopyNet with `copyOf` in ms.packed_copy_of
+/// (and `layout` in place of "transpose"), for a caller that passes the
+/// first two arguments.
+llvm::Expected<EntrySignature>
+readPackedCopy(mlir::MLIRContext &context, int copyOf,
+               llvm::StringRef layout = "transpose") {
   std::string source = kPackedCopyNet;
   source.replace(source.find("COPY"), 4, std::to_string(copyOf));
+  source.replace(source.find("transpose"), 9, layout.str());
   auto module = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
   EXPECT_TRUE(module);
   mlir::Operation *func = &module->getBody()->front();
@@ -137,6 +140,16 @@ TEST_F(JitModuleTest, PackedCopyOfAnArgumentCallersDoNotPassIsAnError) {
   EXPECT_EQ(llvm::toString(sig.takeError()),
             "@construct argument 2 is not a packed copy of an argument "
             "callers pass");
+}
+
+TEST_F(JitModuleTest, PackedCopyOfAnotherTypeIsAnError) {
+  // The copy is [3, 4], the transpose of w; panels of 64 cannot hold w.
+  llvm::Expected<EntrySignature> sig =
+      readPackedCopy(context, 1, "panels64");
+  ASSERT_FALSE(bool(sig));
+  EXPECT_EQ(llvm::toString(sig.takeError()),
+            "@construct argument 2 reads tensor<4x3xf32> packed as panels64, "
+            "which that layout cannot hold, but has type tensor<3x4xf32>");
 }
 
 TEST_F(JitModuleTest, RunsAndOwnsItsResults) {

@@ -85,7 +85,7 @@ TEST(PackedParamsTest, PanelLayouts) {
       packTensor(matrix(96, 3), PackedLayout::Panels64);
   ASSERT_FALSE(bool(ragged));
   EXPECT_EQ(llvm::toString(ragged.takeError()),
-            "cannot pack tensor<96x3xf32> in panels of 64 rows");
+            "cannot pack a parameter of type tensor<96x3xf32> as panels64");
 }
 
 TEST(PackedParamsTest, PaddedRowLengthMakesTheLinesOdd) {

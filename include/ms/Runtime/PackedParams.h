@@ -60,7 +60,14 @@ std::optional<PackedLayout> parsePackedLayout(llvm::StringRef text);
 /// The ms.packed value of `layout`; "" for None.
 llvm::StringRef packedLayoutName(PackedLayout layout);
 
-/// `tensor` (rank 2) in `layout`, in a new buffer.
+/// The shape a [rows, cols] parameter of `elementBytes`-byte elements has
+/// in `layout`; nullopt when the layout cannot hold it (not rank 2, or
+/// rows that are not whole panels).
+std::optional<std::vector<int64_t>>
+packedShape(PackedLayout layout, llvm::ArrayRef<int64_t> shape,
+            size_t elementBytes);
+
+/// `tensor` (rank 2) in `layout`, in a new buffer of packedShape().
 llvm::Expected<HostTensor> packTensor(const HostTensor &tensor,
                                       PackedLayout layout);
 

@@ -95,26 +95,28 @@ struct PackedWeight {
 };
 
 /// The panel width for `weight`'s small matmuls: the one every matmul's
-/// register tile asks for, if they agree and the runtime has that layout
-/// (64 or 256: PackedLayout::Panels64 and Panels256 in
-/// include/ms/Runtime/PackedParams.h); 0 otherwise. `forced` (the pass
-/// option) instead when not negative.
+/// register tile asks for (or `forced`, the pass option, when not
+/// negative), if they agree, it makes two panels or more, and the runtime
+/// has that layout (64 or 256: PackedLayout::Panels64 and Panels256 in
+/// include/ms/Runtime/PackedParams.h); 0 otherwise.
 int64_t panelWidthFor(RankedTensorType weight, ArrayRef<Operation *> users,
                       int64_t forced) {
   int64_t out = weight.getDimSize(0), in = weight.getDimSize(1);
   std::optional<int64_t> width;
   if (forced >= 0)
-    width = forced > 0 && out % forced == 0 && out / forced >= 2 ? forced : 0;
-  for (Operation *user : forced >= 0 ? ArrayRef<Operation *>() : users) {
-    int64_t rows =
-        cast<RankedTensorType>(user->getOperand(0).getType()).getDimSize(0);
-    int64_t w =
-        ms::choosePackedPanelWidth(ms::CpuModel::host(), rows, out, in);
-    if (width && *width != w)
-      return 0;
-    width = w;
-  }
-  return width && (*width == 64 || *width == 256) ? *width : 0;
+    width = forced;
+  else
+    for (Operation *user : users) {
+      int64_t rows =
+          cast<RankedTensorType>(user->getOperand(0).getType()).getDimSize(0);
+      int64_t w =
+          ms::choosePackedPanelWidth(ms::CpuModel::host(), rows, out, in);
+      if (width && *width != w)
+        return 0;
+      width = w;
+    }
+  bool known = width && (*width == 64 || *width == 256);
+  return known && out % *width == 0 && out / *width >= 2 ? *width : 0;
 }
 
 /// x @ w^T becomes x @ wT with wT the packed argument (its [in, out] part
