@@ -144,51 +144,54 @@ void rewriteMatmuls(Value packed, RankedTensorType weightType,
   }
 }
 
+/// In the body of a forall over panels: x times panel `panel` of `packed`
+/// ([panels, in, W]) into columns [panel * W, (panel + 1) * W) of the
+/// forall's output, from the matmul's `init`.
+void multiplyPanel(OpBuilder &b, Location loc, scf::ForallOp forall,
+                   Value x, Value packed, Value init) {
+  auto packedType = cast<RankedTensorType>(packed.getType());
+  int64_t in = packedType.getDimSize(1), width = packedType.getDimSize(2);
+  int64_t rows = cast<RankedTensorType>(init.getType()).getDimSize(0);
+  Value panel = forall.getInductionVar(0), out = forall.getRegionOutArgs()[0];
+  b.setInsertionPoint(forall.getTerminator());
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  Value weight = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({in, width}, packedType.getElementType()),
+      packed, {OpFoldResult(panel), zero, zero},
+      {one, b.getIndexAttr(in), b.getIndexAttr(width)}, {one, one, one});
+  OpFoldResult col = affine::makeComposedFoldedAffineApply(
+      b, loc, b.getAffineDimExpr(0) * width, {OpFoldResult(panel)});
+  SmallVector<OpFoldResult> offsets{zero, col},
+      sizes{b.getIndexAttr(rows), b.getIndexAttr(width)}, strides{one, one};
+  Value acc =
+      tensor::ExtractSliceOp::create(b, loc, out, offsets, sizes, strides);
+  // A zero start stays visible to ms-vectorize-matmuls: the fill moves
+  // into the panel.
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    acc = linalg::FillOp::create(b, loc, fill.getInputs(), acc).getResult(0);
+  Value part = linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
+                                        ValueRange{x, weight}, ValueRange{acc})
+                   ->getResult(0);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, part, out, offsets, sizes,
+                                        strides);
+}
+
 /// x @ w^T as one matmul per W-wide panel of the packed weight
 /// [out / W, in, W], in an scf.forall over the panels: each register tile
 /// streams its own contiguous panel, and threads share whole panels. Each
 /// output keeps its accumulator and K order, so the bits stay.
-void rewriteMatmulsOverPanels(Value packed, int64_t width,
-                              ArrayRef<Operation *> users) {
-  auto packedType = cast<RankedTensorType>(packed.getType());
-  int64_t panels = packedType.getDimSize(0), in = packedType.getDimSize(1);
+void rewriteMatmulsOverPanels(Value packed, ArrayRef<Operation *> users) {
+  int64_t panels = cast<RankedTensorType>(packed.getType()).getDimSize(0);
   for (Operation *user : users) {
     auto matmul = cast<linalg::MatmulOp>(user);
     OpBuilder b(matmul);
-    Location loc = matmul.getLoc();
     Value init = matmul.getDpsInits()[0];
-    int64_t rows = cast<RankedTensorType>(init.getType()).getDimSize(0);
     auto forall = scf::ForallOp::create(
-        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(panels)},
+        b, matmul.getLoc(), ArrayRef<OpFoldResult>{b.getIndexAttr(panels)},
         ValueRange{init}, std::nullopt);
-    b.setInsertionPoint(forall.getTerminator());
-    Value panel = forall.getInductionVar(0);
-    OpFoldResult col = affine::makeComposedFoldedAffineApply(
-        b, loc, b.getAffineDimExpr(0) * width, {OpFoldResult(panel)});
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    auto weightType =
-        RankedTensorType::get({in, width}, packedType.getElementType());
-    Value weight = tensor::ExtractSliceOp::create(
-        b, loc, weightType, packed, {OpFoldResult(panel), zero, zero},
-        {one, b.getIndexAttr(in), b.getIndexAttr(width)}, {one, one, one});
-    SmallVector<OpFoldResult> offsets{zero, col}, sizes{b.getIndexAttr(rows),
-                                                        b.getIndexAttr(width)},
-        strides{one, one};
-    Value acc = tensor::ExtractSliceOp::create(
-        b, loc, forall.getRegionOutArgs()[0], offsets, sizes, strides);
-    // A zero start stays visible to ms-vectorize-matmuls: the fill moves
-    // into the panel.
-    if (auto fill = init.getDefiningOp<linalg::FillOp>())
-      acc = linalg::FillOp::create(b, loc, fill.getInputs(), acc).getResult(0);
-    Value part = linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
-                                          ValueRange{matmul.getDpsInputs()[0],
-                                                     weight},
-                                          ValueRange{acc})
-                     ->getResult(0);
-    b.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(b, loc, part,
-                                          forall.getRegionOutArgs()[0],
-                                          offsets, sizes, strides);
+    multiplyPanel(b, matmul.getLoc(), forall, matmul.getDpsInputs()[0],
+                  packed, init);
     matmul->replaceAllUsesWith(forall->getResults());
     matmul->erase();
   }
@@ -198,7 +201,7 @@ void rewriteMatmulsOverPanels(Value packed, int64_t width,
 void readPacked(Value value, const PackedWeight &packed,
                 RankedTensorType weightType, ArrayRef<Operation *> users) {
   if (packed.panelWidth)
-    rewriteMatmulsOverPanels(value, packed.panelWidth, users);
+    rewriteMatmulsOverPanels(value, users);
   else
     rewriteMatmuls(value, weightType, users);
 }

@@ -170,8 +170,8 @@ func.func @padded(%x: tensor<1x16xf32>, %w: tensor<32x16xf32> {ms.param = "fc.we
 // PANELS-SAME: tensor<16x96xf32> {ms.packed = "transpose", ms.param = "ragged.weight"}
 // PANELS: %[[FILL:.*]] = linalg.fill
 // PANELS: %[[R:.*]] = scf.forall (%[[P:.*]]) in (2) shared_outs(%[[O:.*]] = %[[FILL]]) -> (tensor<1x128xf32>)
-// PANELS: %[[COL:.*]] = affine.apply #{{.*}}(%[[P]])
 // PANELS: %[[PANEL:.*]] = tensor.extract_slice %[[W]][%[[P]], 0, 0] [1, 16, 64] [1, 1, 1] : tensor<2x16x64xf32> to tensor<16x64xf32>
+// PANELS: %[[COL:.*]] = affine.apply #{{.*}}(%[[P]])
 // PANELS: %[[ACC:.*]] = tensor.extract_slice %[[O]][0, %[[COL]]] [1, 64] [1, 1]
 // PANELS: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[ACC]] : tensor<1x64xf32>)
 // PANELS: %[[PART:.*]] = linalg.matmul ins(%[[X]], %[[PANEL]] : tensor<1x16xf32>, tensor<16x64xf32>) outs(%[[ZERO]] : tensor<1x64xf32>)
