@@ -24,6 +24,10 @@
 #include <chrono>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
 using namespace mlir;
 
 namespace ms {
@@ -62,6 +66,41 @@ llvm::Expected<HostTensor> constantTensor(arith::ConstantOp constant) {
                 dense.isSplat() ? raw.size() : bytes);
   return tensor;
 }
+
+/// The kernels' run time (EagerStats::runSeconds) in ticks of a cheap
+/// counter. Two steady_clock reads per op took 45 ns of a 259 ns native
+/// dispatch on a KVM guest, whose vDSO clock is slow (`ms-bench-eager`
+/// BM_Chain100_PyNative: 255-263 ns an op with them, 207-217 without,
+/// 2026-12-05); x86's timestamp counter costs a few. Ticks become seconds
+/// at the counter's rate over the executor's life, measured against
+/// steady_clock when the stats are read (the counter runs at a constant
+/// rate on the CPUs ms targets; elsewhere the ticks are steady_clock's).
+class RunClock {
+public:
+  RunClock() : startTicks(ticks()), startTime(Wall::now()) {}
+
+  static uint64_t ticks() {
+#if defined(__x86_64__)
+    return __rdtsc();
+#else
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               Wall::now().time_since_epoch())
+        .count();
+#endif
+  }
+
+  /// `elapsed` ticks in seconds.
+  double seconds(uint64_t elapsed) const {
+    std::chrono::duration<double> wall = Wall::now() - startTime;
+    uint64_t span = ticks() - startTicks;
+    return span == 0 ? 0.0 : double(elapsed) * (wall.count() / double(span));
+  }
+
+private:
+  using Wall = std::chrono::steady_clock;
+  uint64_t startTicks;
+  Wall::time_point startTime;
+};
 
 /// The Cell path(s) a location names ("dense_relu_sequential.0").
 std::string cellPathOf(Location loc) {
@@ -106,7 +145,9 @@ struct EagerExecutor::Impl {
   // Result shapes of the reshapes run so far, by kernel key; cleared when it
   // holds as many as the kernel cache may.
   llvm::StringMap<std::vector<int64_t>> reshapes;
-  EagerStats stats;
+  EagerStats stats; // runSeconds from runTicks when read (stats())
+  RunClock runClock;
+  uint64_t runTicks = 0;
   std::string key; // reused so a cache hit allocates nothing for the key
 };
 
@@ -251,7 +292,10 @@ EagerExecutor::EagerExecutor(EagerOptions options)
 
 EagerExecutor::~EagerExecutor() = default;
 
-const EagerStats &EagerExecutor::stats() const { return impl->stats; }
+const EagerStats &EagerExecutor::stats() const {
+  impl->stats.runSeconds = impl->runClock.seconds(impl->runTicks);
+  return impl->stats;
+}
 
 size_t EagerExecutor::numKernels() const { return impl->cache.size(); }
 
@@ -298,14 +342,13 @@ EagerExecutor::run(const OpCall &op, llvm::ArrayRef<HostTensor> inputs) {
     kernel = impl->cache.insert(impl->key, std::move(*compiled));
     impl->stats.evictions = impl->cache.evictions();
   }
-  auto start = Clock::now();
+  uint64_t start = RunClock::ticks();
   llvm::Expected<std::vector<HostTensor>> results = kernel->allocateResults();
   if (!results)
     return results.takeError();
   if (auto err = kernel->runUnchecked(inputs, *results))
     return std::move(err);
-  impl->stats.runSeconds +=
-      std::chrono::duration<double>(Clock::now() - start).count();
+  impl->runTicks += RunClock::ticks() - start;
   return results;
 }
 

@@ -5,6 +5,8 @@
 
 #include "gtest/gtest.h"
 
+#include <chrono>
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -45,6 +47,21 @@ TEST_F(EagerExecutorTest, RunsOneOpOnRealBuffers) {
   // The input is untouched: results live in buffers the executor allocated.
   EXPECT_EQ(x.dataAs<float>()[0], -2.0f);
   EXPECT_NE(y.data(), x.data());
+}
+
+TEST_F(EagerExecutorTest, RunTimeIsTheKernelsShareOfTheWallTime) {
+  // runSeconds is counted in timestamp ticks and converted when read: it
+  // must be positive and within the wall time the runs took.
+  HostTensor x(DType::F32, {256, 256});
+  ASSERT_TRUE(static_cast<bool>(executor.run({"ms.tanh", ""}, {x})));
+  double before = executor.stats().runSeconds; // the first run's
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 200; ++i)
+    ASSERT_TRUE(static_cast<bool>(executor.run({"ms.tanh", ""}, {x})));
+  std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+  double ran = executor.stats().runSeconds - before;
+  EXPECT_GT(ran, 0.0);
+  EXPECT_LE(ran, wall.count() * 1.05);
 }
 
 TEST_F(EagerExecutorTest, CachesKernelsByOpAttributesAndTypes) {
