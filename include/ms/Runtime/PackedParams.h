@@ -44,7 +44,6 @@ enum class PackedLayout {
 /// W of a panel layout; 0 for the others.
 int64_t panelWidth(PackedLayout layout);
 
-
 /// A trailing argument of a compiled entry that callers do not pass: the
 /// runtime's copy of caller argument `arg` in `layout` (ms.packed_copy_of,
 /// for a weight that the entry reads in both layouts).

@@ -18,8 +18,8 @@ namespace ms {
 /// the Parameter's buffer.
 inline constexpr llvm::StringLiteral kParamAttr = "ms.param";
 /// The layout a parameter argument is read in ("transpose",
-/// "transpose_padded"), which the runtime makes from the Parameter once and
-/// caches (`ms-pack-parameters`).
+/// "transpose_padded", "panels64", "panels256"), which the runtime makes
+/// from the Parameter once and caches (`ms-pack-parameters`).
 inline constexpr llvm::StringLiteral kPackedAttr = "ms.packed";
 /// A trailing packed copy of caller argument k, which callers do not pass.
 inline constexpr llvm::StringLiteral kPackedCopyOfAttr = "ms.packed_copy_of";

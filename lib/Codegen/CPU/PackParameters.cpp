@@ -7,6 +7,7 @@
 
 #include "ms/Codegen/CPU/Passes.h"
 #include "ms/Codegen/CPU/TileSizeModel.h"
+#include "ms/Codegen/CPU/VectorizationUtils.h"
 #include "ms/Support/ArgumentAttributes.h"
 #include "ms/Support/PackedRows.h"
 
@@ -124,18 +125,13 @@ int64_t panelWidthFor(RankedTensorType weight, ArrayRef<Operation *> users,
 /// do too.
 void rewriteMatmuls(Value packed, RankedTensorType weightType,
                     ArrayRef<Operation *> users) {
-  int64_t in = weightType.getDimSize(1), out = weightType.getDimSize(0);
+  int64_t out = weightType.getDimSize(0);
   for (Operation *user : users) {
     auto matmul = cast<linalg::MatmulOp>(user);
     OpBuilder b(matmul);
     Value rhs = packed;
-    if (cast<RankedTensorType>(packed.getType()).getDimSize(1) != out) {
-      SmallVector<OpFoldResult> zeros(2, b.getIndexAttr(0)),
-          ones(2, b.getIndexAttr(1)),
-          sizes{b.getIndexAttr(in), b.getIndexAttr(out)};
-      rhs = tensor::ExtractSliceOp::create(b, matmul.getLoc(), packed, zeros,
-                                           sizes, ones);
-    }
+    if (cast<RankedTensorType>(packed.getType()).getDimSize(1) != out)
+      rhs = ms::sliceColumns(b, matmul.getLoc(), packed, 0, out);
     auto plain = linalg::MatmulOp::create(
         b, matmul.getLoc(), matmul->getResultTypes(),
         ValueRange{matmul.getDpsInputs()[0], rhs}, matmul.getDpsInits());

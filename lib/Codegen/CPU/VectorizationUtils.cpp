@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -145,6 +146,15 @@ void recordSchedule(Operation *op, DictionaryAttr schedule) {
     llvm::append_range(schedules, recorded.getValue());
   schedules.push_back(schedule);
   func->setAttr(kSchedulesAttr, ArrayAttr::get(op->getContext(), schedules));
+}
+
+Value sliceColumns(OpBuilder &b, Location loc, Value matrix, int64_t col,
+                   int64_t width) {
+  int64_t rows = cast<RankedTensorType>(matrix.getType()).getDimSize(0);
+  return tensor::ExtractSliceOp::create(
+      b, loc, matrix, {b.getIndexAttr(0), b.getIndexAttr(col)},
+      {b.getIndexAttr(rows), b.getIndexAttr(width)},
+      {b.getIndexAttr(1), b.getIndexAttr(1)});
 }
 
 } // namespace ms

@@ -335,16 +335,6 @@ std::string transformScript(StringRef body) {
       .str();
 }
 
-/// `width` columns of the matrix `matrix` from column `col`.
-Value sliceColumns(OpBuilder &b, Location loc, Value matrix, int64_t col,
-                   int64_t width) {
-  int64_t rows = cast<RankedTensorType>(matrix.getType()).getDimSize(0);
-  return tensor::ExtractSliceOp::create(
-      b, loc, matrix, {b.getIndexAttr(0), b.getIndexAttr(col)},
-      {b.getIndexAttr(rows), b.getIndexAttr(width)},
-      {b.getIndexAttr(1), b.getIndexAttr(1)});
-}
-
 /// `part` written into `matrix` from column `col`.
 Value insertColumns(OpBuilder &b, Location loc, Value part, Value matrix,
                     int64_t col) {
@@ -368,10 +358,10 @@ SmallVector<linalg::MatmulOp> splitOverlappedColumns(linalg::MatmulOp op,
   int64_t cols = cast<RankedTensorType>(acc.getType()).getDimSize(1);
   int64_t lanes = cols - start, head = cols / lanes * lanes;
   auto part = [&](int64_t col, int64_t width) {
-    Value init = sliceColumns(b, loc, acc, col, width);
+    Value init = ms::sliceColumns(b, loc, acc, col, width);
     return linalg::MatmulOp::create(
         b, loc, TypeRange{init.getType()},
-        ValueRange{lhs, sliceColumns(b, loc, rhs, col, width)},
+        ValueRange{lhs, ms::sliceColumns(b, loc, rhs, col, width)},
         ValueRange{init});
   };
   linalg::MatmulOp whole = part(0, head), last = part(start, lanes);
@@ -397,7 +387,7 @@ void readRhsFromPaddedRows(linalg::MatmulOp op, int64_t length) {
       {b.getIndexAttr(0), b.getIndexAttr(0)},
       {b.getIndexAttr(0), b.getIndexAttr(length - cols)}, poison,
       /*nofold=*/true);
-  op->setOperand(1, sliceColumns(b, loc, padded, 0, cols));
+  op->setOperand(1, ms::sliceColumns(b, loc, padded, 0, cols));
 }
 
 /// A plain row-major matmul on static, non-empty f32 tensors. The rest keep

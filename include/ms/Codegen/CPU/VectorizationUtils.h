@@ -1,7 +1,8 @@
 //===- VectorizationUtils.h - Helpers of the vectorizers --------*- C++ -*-===//
 //
-// Small queries the pooling and convolution vectorizers both make about
-// linalg ops and vector shapes.
+// Small queries and builders the CPU codegen passes share (the pooling,
+// convolution and matmul vectorizers, ms-pack-parameters) about linalg
+// ops, tensor slices and vector shapes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MS_CODEGEN_CPU_VECTORIZATIONUTILS_H
@@ -20,6 +21,11 @@ namespace ms {
 /// times constants with no constant term.
 std::optional<llvm::SmallVector<int64_t>>
 linearCoefficients(mlir::AffineExpr expr, unsigned numDims);
+
+/// `width` columns of the rank-2 tensor `matrix` from column `col` (a
+/// tensor.extract_slice).
+mlir::Value sliceColumns(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value matrix, int64_t col, int64_t width);
 
 /// The scalar a fill-like op writes everywhere: linalg.fill, or a generic
 /// with no inputs that yields a value from outside its body. Null otherwise.
