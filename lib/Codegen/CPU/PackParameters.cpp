@@ -13,7 +13,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -75,9 +77,14 @@ struct PackedWeight {
   RankedTensorType type;
   StringAttr layout; // the ms.packed value
   int64_t panelWidth = 0;
+  /// Every other call reads the panels from the last (one thread only:
+  /// with more, each thread's share of the panels would move to another).
+  bool alternatePanels = false;
 
-  PackedWeight(RankedTensorType weight, unsigned threads, int64_t panels)
-      : panelWidth(panels) {
+  PackedWeight(RankedTensorType weight, unsigned threads, int64_t panels,
+               bool alternate)
+      : panelWidth(panels),
+        alternatePanels(panels && alternate && threads == 1) {
     int64_t out = weight.getDimSize(0), in = weight.getDimSize(1), row = out;
     MLIRContext *ctx = weight.getContext();
     if (panelWidth) {
@@ -140,16 +147,61 @@ void rewriteMatmuls(Value packed, RankedTensorType weightType,
   }
 }
 
+/// A call counter of its own for one matmul over panels: an i32
+/// memref.global, private to the module.
+memref::GlobalOp createCallCounter(OpBuilder &b, Location loc,
+                                   ModuleOp module) {
+  OpBuilder detached(b.getContext());
+  auto type = MemRefType::get({}, b.getI32Type());
+  auto zero = DenseElementsAttr::get(
+      RankedTensorType::get({}, b.getI32Type()), b.getI32IntegerAttr(0));
+  auto counter = memref::GlobalOp::create(
+      detached, loc, "__ms_panel_calls", b.getStringAttr("private"), type,
+      zero, /*constant=*/false, /*alignment=*/nullptr);
+  // Inserted by the symbol table, which renames it if the name is taken.
+  SymbolTable(module).insert(counter, module.getBody()->begin());
+  return counter;
+}
+
+/// True on every other call: counts the call in its own counter (atomically:
+/// two threads may call the same function) and tests the old count's low
+/// bit.
+Value isReversedCall(OpBuilder &b, Location loc, ModuleOp module) {
+  memref::GlobalOp counter = createCallCounter(b, loc, module);
+  Value ref = memref::GetGlobalOp::create(b, loc, counter.getType(),
+                                          counter.getSymName());
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+  Value calls = memref::AtomicRMWOp::create(
+      b, loc, arith::AtomicRMWKind::addi, one, ref, ValueRange{});
+  Value low = arith::AndIOp::create(b, loc, calls, one);
+  return arith::TruncIOp::create(b, loc, b.getI1Type(), low);
+}
+
+/// The panel a forall iteration multiplies: its index, or, when `reversed`
+/// holds, the panels counted from the last.
+Value panelIndex(OpBuilder &b, Location loc, scf::ForallOp forall,
+                 Value reversed) {
+  Value i = forall.getInductionVar(0);
+  if (!reversed)
+    return i;
+  int64_t panels = *getConstantIntValue(forall.getMixedUpperBound()[0]);
+  Value last = arith::ConstantIndexOp::create(b, loc, panels - 1);
+  Value fromLast = arith::SubIOp::create(b, loc, last, i);
+  return arith::SelectOp::create(b, loc, reversed, fromLast, i);
+}
+
 /// In the body of a forall over panels: x times panel `panel` of `packed`
 /// ([panels, in, W]) into columns [panel * W, (panel + 1) * W) of the
-/// forall's output, from the matmul's `init`.
+/// forall's output, from the matmul's `init`. `panel` is the iteration's
+/// index, or counts from the last when `reversed` (null: never) holds.
 void multiplyPanel(OpBuilder &b, Location loc, scf::ForallOp forall,
-                   Value x, Value packed, Value init) {
+                   Value x, Value packed, Value init, Value reversed) {
   auto packedType = cast<RankedTensorType>(packed.getType());
   int64_t in = packedType.getDimSize(1), width = packedType.getDimSize(2);
   int64_t rows = cast<RankedTensorType>(init.getType()).getDimSize(0);
-  Value panel = forall.getInductionVar(0), out = forall.getRegionOutArgs()[0];
+  Value out = forall.getRegionOutArgs()[0];
   b.setInsertionPoint(forall.getTerminator());
+  Value panel = panelIndex(b, loc, forall, reversed);
   OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
   Value weight = tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get({in, width}, packedType.getElementType()),
@@ -176,18 +228,26 @@ void multiplyPanel(OpBuilder &b, Location loc, scf::ForallOp forall,
 /// x @ w^T as one matmul per W-wide panel of the packed weight
 /// [out / W, in, W], in an scf.forall over the panels: each register tile
 /// streams its own contiguous panel, and threads share whole panels. Each
-/// output keeps its accumulator and K order, so the bits stay.
-void rewriteMatmulsOverPanels(Value packed, ArrayRef<Operation *> users) {
+/// output keeps its accumulator and K order, so the bits stay, in whatever
+/// order the panels run. With `alternate`, every other call runs them from
+/// the last: one thread's weights can be larger than its L2, and the panels
+/// the previous call read last are the ones still there.
+void rewriteMatmulsOverPanels(Value packed, ArrayRef<Operation *> users,
+                              bool alternate) {
   int64_t panels = cast<RankedTensorType>(packed.getType()).getDimSize(0);
   for (Operation *user : users) {
     auto matmul = cast<linalg::MatmulOp>(user);
     OpBuilder b(matmul);
+    Location loc = matmul.getLoc();
+    Value reversed =
+        alternate ? isReversedCall(b, loc, matmul->getParentOfType<ModuleOp>())
+                  : Value();
     Value init = matmul.getDpsInits()[0];
     auto forall = scf::ForallOp::create(
-        b, matmul.getLoc(), ArrayRef<OpFoldResult>{b.getIndexAttr(panels)},
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(panels)},
         ValueRange{init}, std::nullopt);
-    multiplyPanel(b, matmul.getLoc(), forall, matmul.getDpsInputs()[0],
-                  packed, init);
+    multiplyPanel(b, loc, forall, matmul.getDpsInputs()[0], packed, init,
+                  reversed);
     matmul->replaceAllUsesWith(forall->getResults());
     matmul->erase();
   }
@@ -197,7 +257,7 @@ void rewriteMatmulsOverPanels(Value packed, ArrayRef<Operation *> users) {
 void readPacked(Value value, const PackedWeight &packed,
                 RankedTensorType weightType, ArrayRef<Operation *> users) {
   if (packed.panelWidth)
-    rewriteMatmulsOverPanels(value, users);
+    rewriteMatmulsOverPanels(value, users, packed.alternatePanels);
   else
     rewriteMatmuls(value, weightType, users);
 }
@@ -242,7 +302,7 @@ void appendPackedCopy(func::FuncOp func, BlockArgument arg,
 
 /// Packs the weights of `func`'s small-batch matmuls.
 void packArguments(func::FuncOp func, int64_t maxRows, unsigned threads,
-                   int64_t forcedPanelWidth) {
+                   int64_t forcedPanelWidth, bool alternatePanels) {
   SmallVector<BlockArgument> args(func.getArguments());
   for (BlockArgument arg : args) {
     unsigned i = arg.getArgNumber();
@@ -255,7 +315,8 @@ void packArguments(func::FuncOp func, int64_t maxRows, unsigned threads,
     if (!uses || uses->small.empty())
       continue;
     PackedWeight packed(type, threads,
-                        panelWidthFor(type, uses->small, forcedPanelWidth));
+                        panelWidthFor(type, uses->small, forcedPanelWidth),
+                        alternatePanels);
     if (uses->large.empty())
       packInPlace(func, arg, *uses, packed);
     else
@@ -274,7 +335,7 @@ struct MSPackParametersPass
       if (func.isExternal() ||
           !SymbolTable::symbolKnownUseEmpty(func, module))
         continue;
-      packArguments(func, maxRows, numThreads, panelWidth);
+      packArguments(func, maxRows, numThreads, panelWidth, alternatePanels);
     }
   }
 };

@@ -5,6 +5,8 @@
 // RUN: ms-opt %s --ms-pack-parameters=num-threads=2 --split-input-file | FileCheck %s --check-prefix=THREADS
 // RUN: ms-opt %s --ms-pack-parameters=panel-width=64 --split-input-file | FileCheck %s --check-prefix=PANELS
 // RUN: ms-opt %s --ms-pack-parameters=panel-width=64 --split-input-file | ms-opt --ms-pack-parameters=panel-width=64 --split-input-file | FileCheck %s --check-prefix=PANELS
+// RUN: ms-opt %s --ms-pack-parameters="panel-width=64 alternate-panels=false" --split-input-file | FileCheck %s --check-prefix=IN-ORDER
+// RUN: ms-opt %s --ms-pack-parameters="panel-width=64 num-threads=2" --split-input-file | FileCheck %s --check-prefix=IN-ORDER
 // RUN: ms-opt %s --ms-pack-parameters=num-threads=2 --split-input-file | ms-opt --ms-pack-parameters=num-threads=2 --split-input-file | FileCheck %s --check-prefix=THREADS
 
 #mA = affine_map<(m, n, k) -> (m, k)>
@@ -164,12 +166,25 @@ func.func @padded(%x: tensor<1x16xf32>, %w: tensor<32x16xf32> {ms.param = "fc.we
 // tiles still start from zero). 96 outputs are not whole panels of 64
 // (nor two of them): [in, out]. Without the option the host's register
 // tile picks the width; these shapes are too small for either.
+// On one thread every other call runs the panels from the last: the
+// matmul counts its calls in a private global of its own and takes panel
+// 1 - p when the count before this call is odd. With alternate-panels=false
+// or two threads (each would get the other's panels) panel p is p.
+// PANELS: memref.global "private" @[[CALLS:__ms_panel_calls]] : memref<i32> = dense<0>
 // PANELS-LABEL: func.func @panels
 // PANELS-SAME: %[[X:arg[0-9]+]]: tensor<1x16xf32>
 // PANELS-SAME: %[[W:arg[0-9]+]]: tensor<2x16x64xf32> {ms.packed = "panels64", ms.param = "fc.weight"}
 // PANELS-SAME: tensor<16x96xf32> {ms.packed = "transpose", ms.param = "ragged.weight"}
 // PANELS: %[[FILL:.*]] = linalg.fill
-// PANELS: %[[R:.*]] = scf.forall (%[[P:.*]]) in (2) shared_outs(%[[O:.*]] = %[[FILL]]) -> (tensor<1x128xf32>)
+// PANELS: %[[REF:.*]] = memref.get_global @[[CALLS]] : memref<i32>
+// PANELS: %[[ONE:.*]] = arith.constant 1 : i32
+// PANELS: %[[COUNT:.*]] = memref.atomic_rmw addi %[[ONE]], %[[REF]][] : (i32, memref<i32>) -> i32
+// PANELS: %[[LOW:.*]] = arith.andi %[[COUNT]], %[[ONE]] : i32
+// PANELS: %[[ODD:.*]] = arith.trunci %[[LOW]] : i32 to i1
+// PANELS: %[[R:.*]] = scf.forall (%[[I:.*]]) in (2) shared_outs(%[[O:.*]] = %[[FILL]]) -> (tensor<1x128xf32>)
+// PANELS: %[[LAST:.*]] = arith.constant 1 : index
+// PANELS: %[[BACK:.*]] = arith.subi %[[LAST]], %[[I]] : index
+// PANELS: %[[P:.*]] = arith.select %[[ODD]], %[[BACK]], %[[I]] : index
 // PANELS: %[[PANEL:.*]] = tensor.extract_slice %[[W]][%[[P]], 0, 0] [1, 16, 64] [1, 1, 1] : tensor<2x16x64xf32> to tensor<16x64xf32>
 // PANELS: %[[COL:.*]] = affine.apply #{{.*}}(%[[P]])
 // PANELS: %[[ACC:.*]] = tensor.extract_slice %[[O]][0, %[[COL]]] [1, 64] [1, 1]
@@ -177,6 +192,12 @@ func.func @padded(%x: tensor<1x16xf32>, %w: tensor<32x16xf32> {ms.param = "fc.we
 // PANELS: %[[PART:.*]] = linalg.matmul ins(%[[X]], %[[PANEL]] : tensor<1x16xf32>, tensor<16x64xf32>) outs(%[[ZERO]] : tensor<1x64xf32>)
 // PANELS: tensor.parallel_insert_slice %[[PART]] into %[[O]][0, %[[COL]]] [1, 64] [1, 1]
 // PANELS: return %[[R]]
+// IN-ORDER-NOT: memref.global
+// IN-ORDER-LABEL: func.func @panels
+// IN-ORDER-SAME: %[[W:arg[0-9]+]]: tensor<2x16x64xf32> {ms.packed = "panels64"
+// IN-ORDER-NOT: atomic_rmw
+// IN-ORDER: scf.forall (%[[P:.*]]) in (2)
+// IN-ORDER-NEXT: tensor.extract_slice %[[W]][%[[P]], 0, 0] [1, 16, 64]
 // CHECK-LABEL: func.func @panels
 // CHECK-NOT: scf.forall
 func.func @panels(%x: tensor<1x16xf32>, %w: tensor<128x16xf32> {ms.param = "fc.weight"},

@@ -72,7 +72,12 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
     `ms.packed = "panels<W>"`, and each matmul becomes an `scf.forall`
     over the panels, one W-wide matmul per panel (with a zero fill of its
     own, so its register tile still starts from zero): each tile streams
-    one contiguous panel, and threads share whole panels. Otherwise, with
+    one contiguous panel, and threads share whole panels. On one thread
+    (`alternate-panels`) every other call runs the panels from the last: a
+    thread's weights can exceed its L2, and the panels the previous call
+    read last are the ones still there. A private `memref.global` counts
+    each matmul's calls (`memref.atomic_rmw`). Every panel sums in its own
+    order whichever runs first, so the bits stay. Otherwise, with
     more than one thread, a row of an even number of cache lines (512 f32)
     is padded by one line, `ms.packed = "transpose_padded"`, and the
     matmul reads the `[in, out]` slice of it: each thread reads its slice
@@ -103,9 +108,14 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
     Option<"panelWidth", "panel-width", "int64_t", /*default=*/"-1",
            "Columns per weight panel (0: no panels; -1: the host's register "
            "tile, choosePackedPanelWidth)">,
+    Option<"alternatePanels", "alternate-panels", "bool", /*default=*/"true",
+           "On one thread, read the panels from the last on every other "
+           "call">,
   ];
   let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect"];
 }
