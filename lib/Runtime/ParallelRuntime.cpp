@@ -102,8 +102,9 @@ private:
   static constexpr auto kSpin = std::chrono::milliseconds(1);
 
   void startWorkers(unsigned count);
-  void workerLoop();
+  void workerLoop(unsigned home);
   uint64_t waitForRegion(uint64_t seen);
+  void waitForTurn(uint64_t region, unsigned home);
   /// Claims the next of the `slots` of region `generation`; false when
   /// none is left.
   bool claim(uint64_t generation, unsigned &slot, unsigned &slots);
@@ -171,10 +172,26 @@ uint64_t Pool::waitForRegion(uint64_t seen) {
   return RegionWord::generation(word.load(std::memory_order_acquire));
 }
 
-void Pool::workerLoop() {
+// Slots are claimed in order, so waiting until `home` slots are taken
+// makes slot `home` this worker's whenever it is on time, and slot 0 the
+// caller's: a slot's data stays in one core's caches from region to region
+// (a batch-1 layer's weight panels in its L2). A late worker's slots go
+// to whoever claims next, as before; waiting for them to be claimed ends.
+void Pool::waitForTurn(uint64_t region, unsigned home) {
+  for (;;) {
+    uint64_t seen = word.load(std::memory_order_acquire);
+    if (RegionWord::generation(seen) != region ||
+        RegionWord::next(seen) >= std::min(home, RegionWord::slots(seen)))
+      return;
+    cpuRelax();
+  }
+}
+
+void Pool::workerLoop(unsigned home) {
   uint64_t seen = 0;
   for (;;) {
     seen = waitForRegion(seen);
+    waitForTurn(seen, home);
     runClaimed(seen, /*isWorker=*/true);
   }
 }
@@ -182,9 +199,9 @@ void Pool::workerLoop() {
 void Pool::startWorkers(unsigned count) {
   while (started < count) {
     // Detached and never stopped: compiled code may start a region until
-    // the process ends.
-    std::thread([this] { workerLoop(); }).detach();
-    ++started;
+    // the process ends. Worker i's home is slot i (the caller's is 0).
+    unsigned home = static_cast<unsigned>(++started);
+    std::thread([this, home] { workerLoop(home); }).detach();
   }
 }
 
