@@ -147,26 +147,31 @@ MS_READ_SIZES(BM_ReadAvx2);
 // [out / 256][in][256], so each tile streams one contiguous panel. With
 // two threads each computes its 256 of the 512 outputs, as the compiled
 // GEMV splits them, and reads the same half of every row on every call.
+// "panels_alternating" runs the panels from the last on every other call,
+// as ms-pack-parameters has one thread do (alternate-panels): the panels
+// the previous call read last are still in L2.
 // Compare their bytes_per_second with BM_ReadAvx512/Mlp in the same run.
 
 constexpr int64_t kTile = 256;
 
-enum class GemvLayout { RowMajor, Padded, Panels };
+enum class GemvLayout { RowMajor, Padded, Panels, PanelsAlternating };
 
-/// y[j, j + 256) for each 256-tile j in [first, last) of a k x n GEMV.
+/// y[j, j + 256) for each 256-tile j in [first, last) of a k x n GEMV,
+/// the last tile first when `reversed`.
 template <GemvLayout Layout>
-__attribute__((target("avx512f"))) void gemvTiles(const float *x,
-                                                  const float *w, float *y,
-                                                  int64_t k, int64_t n,
-                                                  int64_t first,
-                                                  int64_t last) {
+__attribute__((target("avx512f"))) void
+gemvTiles(const float *x, const float *w, float *y, int64_t k, int64_t n,
+          int64_t first, int64_t last, bool reversed) {
+  constexpr bool panels = Layout == GemvLayout::Panels ||
+                          Layout == GemvLayout::PanelsAlternating;
   int64_t rowLength = Layout == GemvLayout::Padded ? n + 16 : n;
-  for (int64_t j = first; j < last; j += kTile) {
+  for (int64_t t = first; t < last; t += kTile) {
+    int64_t j = reversed ? first + last - kTile - t : t;
     __m512 acc[kTile / 16];
     for (__m512 &a : acc)
       a = _mm512_setzero_ps();
-    const float *base = Layout == GemvLayout::Panels ? w + j * k : w + j;
-    int64_t stride = Layout == GemvLayout::Panels ? kTile : rowLength;
+    const float *base = panels ? w + j * k : w + j;
+    int64_t stride = panels ? kTile : rowLength;
     for (int64_t i = 0; i < k; ++i) {
       __m512 xi = _mm512_set1_ps(x[i]);
       const float *row = base + i * stride;
@@ -195,10 +200,14 @@ void BM_GemvLayout(benchmark::State &state) {
   // Each thread's outputs of the first layer stand in for the whole
   // hidden vector the second reads (the threads do not synchronize).
   std::vector<float> x(in, 0.5f), h(hidden, 0.5f), y(hidden);
+  bool reversed = false;
   for (auto _ : state) {
-    gemvTiles<Layout>(x.data(), w, h.data(), in, hidden, first, last);
-    gemvTiles<Layout>(h.data(), w2, y.data(), hidden, hidden, first, last);
+    gemvTiles<Layout>(x.data(), w, h.data(), in, hidden, first, last,
+                      reversed);
+    gemvTiles<Layout>(h.data(), w2, y.data(), hidden, hidden, first, last,
+                      reversed);
     benchmark::DoNotOptimize(y.data());
+    reversed = Layout == GemvLayout::PanelsAlternating && !reversed;
   }
   state.SetBytesProcessed(state.iterations() * 4 * (last - first) *
                           (in + hidden));
@@ -215,6 +224,7 @@ void BM_GemvLayout(benchmark::State &state) {
 MS_GEMV_LAYOUT(RowMajor, "rowmajor");
 MS_GEMV_LAYOUT(Padded, "padded");
 MS_GEMV_LAYOUT(Panels, "panels");
+MS_GEMV_LAYOUT(PanelsAlternating, "panels_alternating");
 
 } // namespace
 
