@@ -100,11 +100,14 @@ private:
   // Spinning this long after a region keeps the next one of the same call
   // (microseconds away) from waiting for a wake-up; then workers sleep.
   static constexpr auto kSpin = std::chrono::milliseconds(1);
+  // How long a worker waits for the slots before its own to be claimed
+  // (pauses: a few microseconds).
+  static constexpr unsigned kTurnSpins = 256;
 
   void startWorkers(unsigned count);
   void workerLoop(unsigned home);
   uint64_t waitForRegion(uint64_t seen);
-  void waitForTurn(uint64_t region, unsigned home);
+  bool waitForTurn(uint64_t region, unsigned home);
   /// Claims the next of the `slots` of region `generation`; false when
   /// none is left.
   bool claim(uint64_t generation, unsigned &slot, unsigned &slots);
@@ -172,27 +175,33 @@ uint64_t Pool::waitForRegion(uint64_t seen) {
   return RegionWord::generation(word.load(std::memory_order_acquire));
 }
 
-// Slots are claimed in order, so waiting until `home` slots are taken
-// makes slot `home` this worker's whenever it is on time, and slot 0 the
-// caller's: a slot's data stays in one core's caches from region to region
-// (a batch-1 layer's weight panels in its L2). A late worker's slots go
-// to whoever claims next, as before; waiting for them to be claimed ends.
-void Pool::waitForTurn(uint64_t region, unsigned home) {
-  for (;;) {
+// Slot 0 is the caller's, and the others are claimed in order, so
+// waiting until `home` slots are taken makes slot `home` this worker's
+// whenever it is on time: a slot's data stays in one core's caches from
+// region to region (a batch-1 layer's weight panels in its L2). The wait
+// is short: if the workers before this one are late, it claims whatever
+// is next, as every worker did before. False when the region has no slot
+// for this worker.
+bool Pool::waitForTurn(uint64_t region, unsigned home) {
+  for (unsigned spins = 0; spins < kTurnSpins; ++spins) {
     uint64_t seen = word.load(std::memory_order_acquire);
-    if (RegionWord::generation(seen) != region ||
-        RegionWord::next(seen) >= std::min(home, RegionWord::slots(seen)))
-      return;
+    if (RegionWord::generation(seen) != region)
+      return false;
+    if (home >= RegionWord::slots(seen))
+      return false;
+    if (RegionWord::next(seen) >= home)
+      return true;
     cpuRelax();
   }
+  return true;
 }
 
 void Pool::workerLoop(unsigned home) {
   uint64_t seen = 0;
   for (;;) {
     seen = waitForRegion(seen);
-    waitForTurn(seen, home);
-    runClaimed(seen, /*isWorker=*/true);
+    if (waitForTurn(seen, home))
+      runClaimed(seen, /*isWorker=*/true);
   }
 }
 
@@ -218,11 +227,15 @@ void Pool::run(unsigned slots, ParallelTask task, void *captures) {
   finished.store(0, std::memory_order_relaxed);
   // Only a caller holding `callers` changes the generation.
   uint64_t region = RegionWord::generation(word.load()) + 1;
-  word.store(RegionWord::pack(region, slots, 0)); // releases the task
+  // Published with slot 0 taken: it is always the caller's (see
+  // waitForTurn). The store releases the task.
+  word.store(RegionWord::pack(region, slots, 1));
   if (sleepers.load() > 0) {
     std::lock_guard<std::mutex> wakeUp(sleep);
     wake.notify_all();
   }
+  runSlot(task, captures, 0, slots);
+  finished.fetch_add(1, std::memory_order_release);
   runClaimed(region, /*isWorker=*/false);
   // Only slots a worker claimed are left; wait for those.
   while (finished.load(std::memory_order_acquire) != slots)

@@ -13,6 +13,11 @@
 // RUN: %compare %t.o2.npy %t.expected.npy
 // RUN: %compare --exact %t.o2.npy %t.b64row0.npy
 // RUN: FileCheck %s --check-prefix=PACKED < %t.dump/03_vectorize.mlir
+// One thread reads the panels from the last on every other call: the
+// second call's result (after one warm-up call) has the same bits.
+// RUN: ms-run %s --jit-level=O2 --num-threads=1 --warmup=1 --params=%S/reference/mlp/params.safetensors \
+// RUN:   --input=%t.input.npy --output=%t.o2second.npy
+// RUN: %compare --exact %t.o2second.npy %t.o2.npy
 // The 512-wide weights come in panels as wide as the register tile (256
 // with AVX-512, 64 with AVX2), one (vectorized) matmul per panel in an
 // scf.forall; the 10-wide one as [in, out].

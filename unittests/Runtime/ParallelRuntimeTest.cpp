@@ -55,23 +55,28 @@ TEST(ParallelRuntimeTest, WorkersTakeSlots) {
   EXPECT_GT(parallelSlotsRunByWorkers(), before);
 }
 
-/// Records which thread ran slot 0 of each region.
+/// Records which thread ran slot 0 of each region; each slot takes a few
+/// microseconds, so a spinning worker claims one while the caller runs.
 void logSlotZero(int32_t *slot, int32_t *, void *captures) {
   if (*slot == 0)
     *static_cast<std::thread::id *>(captures) = std::this_thread::get_id();
+  auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(5);
+  while (std::chrono::steady_clock::now() < end) {
+  }
 }
 
 TEST(ParallelRuntimeTest, SlotZeroStaysWithTheCaller) {
   // Workers claim after the caller, so a slot's data stays in one core's
-  // caches from region to region. Short slots: a spinning worker would
-  // otherwise win the race for slot 0 in some of them.
+  // caches from region to region; the workers still take the other slot.
+  uint64_t before = parallelSlotsRunByWorkers();
   int elsewhere = 0;
-  for (int region = 0; region < 20000; ++region) {
+  for (int region = 0; region < 4000; ++region) {
     std::thread::id ran;
     runParallel(2, logSlotZero, &ran);
     elsewhere += ran != std::this_thread::get_id();
   }
   EXPECT_EQ(elsewhere, 0);
+  EXPECT_GT(parallelSlotsRunByWorkers(), before);
 }
 
 TEST(ParallelRuntimeTest, AbsentWorkersDelayNothing) {

@@ -14,10 +14,10 @@
 // is `n` slots, one per requested thread. The caller and the workers claim
 // slots; the caller runs what it claims, then waits only for the slots a
 // worker has claimed. A worker that is not running when a region starts
-// delays nothing: the caller runs its slot as well. Slots go in order, and
-// worker i claims only once i slots are taken, so on time it runs slot i
-// and the caller slot 0: what a slot reads stays in one core's caches from
-// region to region.
+// delays nothing: the caller runs its slot as well. The caller always runs
+// slot 0, the others go in order, and worker i waits (briefly) until i
+// slots are taken before it claims, so on time it runs slot i: what a slot
+// reads stays in one core's caches from region to region.
 //
 // What a slot computes depends only on its number, never on the thread that
 // runs it, so results are the same bits whoever runs which slot.

@@ -5,6 +5,10 @@
 // RUN: ms-opt %s --ms-pack-parameters=num-threads=2 --split-input-file | FileCheck %s --check-prefix=THREADS
 // RUN: ms-opt %s --ms-pack-parameters=panel-width=64 --split-input-file | FileCheck %s --check-prefix=PANELS
 // RUN: ms-opt %s --ms-pack-parameters=panel-width=64 --split-input-file | ms-opt --ms-pack-parameters=panel-width=64 --split-input-file | FileCheck %s --check-prefix=PANELS
+// Each matmul over panels has a counter of its own (three here), and a
+// second run adds none.
+// RUN: ms-opt %s --ms-pack-parameters=panel-width=64 --split-input-file | ms-opt --ms-pack-parameters=panel-width=64 --split-input-file | grep -c 'memref.global "private" @__ms_panel_calls' | FileCheck %s --check-prefix=COUNTERS
+// COUNTERS: 3
 // RUN: ms-opt %s --ms-pack-parameters="panel-width=64 alternate-panels=false" --split-input-file | FileCheck %s --check-prefix=IN-ORDER
 // RUN: ms-opt %s --ms-pack-parameters="panel-width=64 num-threads=2" --split-input-file | FileCheck %s --check-prefix=IN-ORDER
 // RUN: ms-opt %s --ms-pack-parameters=num-threads=2 --split-input-file | ms-opt --ms-pack-parameters=num-threads=2 --split-input-file | FileCheck %s --check-prefix=THREADS
@@ -211,4 +215,29 @@ func.func @panels(%x: tensor<1x16xf32>, %w: tensor<128x16xf32> {ms.param = "fc.w
   %f96 = linalg.fill ins(%c0 : f32) outs(%e96 : tensor<1x96xf32>) -> tensor<1x96xf32>
   %r96 = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %v : tensor<1x16xf32>, tensor<96x16xf32>) outs(%f96 : tensor<1x96xf32>) -> tensor<1x96xf32>
   return %r, %r96 : tensor<1x128xf32>, tensor<1x96xf32>
+}
+
+// -----
+
+#mA = affine_map<(m, n, k) -> (m, k)>
+#mBt = affine_map<(m, n, k) -> (n, k)>
+#mC = affine_map<(m, n, k) -> (m, n)>
+
+// Two batch-1 matmuls read one weight: each counts its own calls.
+// PANELS: memref.global "private" @[[ONE:__ms_panel_calls[_0-9]*]] : memref<i32> = dense<0>
+// PANELS: memref.global "private" @[[TWO:__ms_panel_calls[_0-9]*]] : memref<i32> = dense<0>
+// PANELS-LABEL: func.func @two_readers
+// PANELS: memref.get_global @[[ONE]]
+// PANELS: scf.forall
+// PANELS: memref.get_global @[[TWO]]
+// PANELS: scf.forall
+func.func @two_readers(%x: tensor<1x16xf32>, %z: tensor<1x16xf32>,
+                       %w: tensor<128x16xf32> {ms.param = "fc.weight"})
+    -> (tensor<1x128xf32>, tensor<1x128xf32>) {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x128xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<1x128xf32>) -> tensor<1x128xf32>
+  %r = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %w : tensor<1x16xf32>, tensor<128x16xf32>) outs(%f : tensor<1x128xf32>) -> tensor<1x128xf32>
+  %s = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%z, %w : tensor<1x16xf32>, tensor<128x16xf32>) outs(%f : tensor<1x128xf32>) -> tensor<1x128xf32>
+  return %r, %s : tensor<1x128xf32>, tensor<1x128xf32>
 }
