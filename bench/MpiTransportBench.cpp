@@ -26,7 +26,11 @@
 //     MPI_Iallreduce then the update, as ms runs it, against backward
 //     writing its gradients straight into the shared window and the update
 //     summing both ranks' as it reads them (no copy through MPI's buffers,
-//     no pass over the sum of its own).
+//     no pass over the sum of its own);
+//   - that tail with backward's writes into the window timed too, against
+//     a design ms does not have: one shared copy of the weights, each rank
+//     updating its half (docs/distributed.md, "What either way costs"),
+//     and the next forward's read of those weights.
 // Rates are bytes read per second, and bytes read plus written for copies.
 // Two ranks that all-reduce BYTES must each bring in at least BYTES from the
 // other core (half the peer's input to reduce, half the peer's result), so
@@ -198,6 +202,68 @@ double windowStepTail(const SharedSegments &shared, int step, int rank,
   });
 }
 
+/// windowStepTail with backward's writes into the window timed too: what
+/// splitUpdateStepTail below compares with.
+double writtenWindowStepTail(const SharedSegments &shared, int step,
+                             int rank, float *weights,
+                             const std::vector<float> &own) {
+  long n = static_cast<long>(own.size());
+  float *mine = shared.own[step % 2];
+  const float *theirs = shared.peer[step % 2];
+  const float *first = rank == 0 ? mine : theirs;
+  const float *second = rank == 0 ? theirs : mine;
+  MPI_Barrier(MPI_COMM_WORLD);
+  return timed([&] {
+    std::memcpy(mine, own.data(), n * sizeof(float));
+    syncWindow(shared.win, shared.node);
+    for (long i = 0; i < n; ++i)
+      weights[i] -= kLearningRate * ((first[i] + second[i]) * 0.5f);
+  });
+}
+
+/// A step's tail in a design ms does not have (docs/distributed.md, "What
+/// either way costs"): one copy of the weights in the shared window (rank
+/// 0's first buffer), each rank updating its half. Backward writes the
+/// other rank's half of its gradients into the rank's second buffer (the
+/// half the other rank updates); after the synchronization each rank
+/// updates its half, adding its own gradients (here read from `own`; in
+/// tiles they would be in registers) and the other rank's, rank 0's
+/// first; a second synchronization ends the step, since the next forward
+/// reads both halves.
+double splitUpdateStepTail(const SharedSegments &shared, int rank,
+                           const std::vector<float> &own) {
+  long n = static_cast<long>(own.size()), half = n / 2;
+  float *weights =
+      rank == 0 ? shared.own[0] : const_cast<float *>(shared.peer[0]);
+  long mineFrom = rank == 0 ? 0 : half, mineTo = rank == 0 ? half : n;
+  long theirsFrom = rank == 0 ? half : 0;
+  float *partial = shared.own[1];
+  const float *theirs = shared.peer[1];
+  MPI_Barrier(MPI_COMM_WORLD);
+  return timed([&] {
+    std::memcpy(partial, own.data() + theirsFrom,
+                (n - half) * sizeof(float));
+    syncWindow(shared.win, shared.node);
+    for (long i = mineFrom; i < mineTo; ++i) {
+      float a = own[i], b = theirs[i - mineFrom];
+      float sum = rank == 0 ? a + b : b + a;
+      weights[i] -= kLearningRate * (sum * 0.5f);
+    }
+    syncWindow(shared.win, shared.node);
+  });
+}
+
+/// The next forward's read of the weights the split update left, half of
+/// them written by the other core.
+double splitWeightsRead(const SharedSegments &shared, int rank,
+                        const std::vector<float> &own) {
+  long n = static_cast<long>(own.size());
+  const float *weights = rank == 0 ? shared.own[0] : shared.peer[0];
+  splitUpdateStepTail(shared, rank, own);
+  volatile float sink = 0;
+  return timed([&] { sink = sink + sumOf(weights, n); });
+}
+
 /// The update of the tail above on the other rank's gradients alone (both
 /// ranks at once): what reading them across cores costs, over the update
 /// of the rank's own.
@@ -341,6 +407,13 @@ int main(int argc, char **argv) {
   double windowTail = medianSeconds(reps, [&] {
     return windowStepTail(shared, step++, rank, weights.data(), mine);
   });
+  double writtenTail = medianSeconds(reps, [&] {
+    return writtenWindowStepTail(shared, step++, rank, weights.data(), mine);
+  });
+  double splitTail = medianSeconds(
+      reps, [&] { return splitUpdateStepTail(shared, rank, mine); });
+  double splitRead = medianSeconds(
+      reps, [&] { return splitWeightsRead(shared, rank, mine); });
   double sync = medianSeconds(reps, [&] {
     MPI_Barrier(MPI_COMM_WORLD);
     return timed([&] { syncWindow(shared.win, shared.node); });
@@ -375,6 +448,15 @@ int main(int argc, char **argv) {
              "(two buffers), summed inside the SGD update",
              windowTail, n * 4.0);
     printRow("the shared window's synchronization alone", sync, 0);
+    printRow("a step's tail as ms runs it, backward's writes into the "
+             "window included",
+             writtenTail, n * 4.0);
+    printRow("a step's tail, not built: shared weights, each rank updating "
+             "its half (the other half's gradients through the window)",
+             splitTail, n * 4.0);
+    printRow("the next forward's read of those weights (half of them "
+             "written by the other core)",
+             splitRead, n * 4.0);
     printRow("the SGD update on the other rank's gradients alone (in the "
              "window, after the synchronization)",
              peerUpdate, n * 4.0);
