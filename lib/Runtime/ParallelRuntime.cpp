@@ -112,6 +112,8 @@ private:
   /// none is left.
   bool claim(uint64_t generation, unsigned &slot, unsigned &slots);
   void runClaimed(uint64_t generation, bool isWorker);
+  /// Runs slot `slot` of the current region and counts it finished.
+  void runAndCount(unsigned slot, unsigned slots, bool isWorker);
 
   std::atomic<uint64_t> word{0};
   // The region's task, written before its word is published.
@@ -146,13 +148,16 @@ bool Pool::claim(uint64_t region, unsigned &slot, unsigned &slots) {
 
 void Pool::runClaimed(uint64_t region, bool isWorker) {
   unsigned slot, slots;
-  while (claim(region, slot, slots)) {
-    // The claim acquired the word this region's task was published with.
-    runSlot(task, captures, slot, slots);
-    if (isWorker)
-      byWorkers.fetch_add(1, std::memory_order_relaxed);
-    finished.fetch_add(1, std::memory_order_release);
-  }
+  // The claim acquired the word this region's task was published with.
+  while (claim(region, slot, slots))
+    runAndCount(slot, slots, isWorker);
+}
+
+void Pool::runAndCount(unsigned slot, unsigned slots, bool isWorker) {
+  runSlot(task, captures, slot, slots);
+  if (isWorker)
+    byWorkers.fetch_add(1, std::memory_order_relaxed);
+  finished.fetch_add(1, std::memory_order_release);
 }
 
 uint64_t Pool::waitForRegion(uint64_t seen) {
@@ -234,8 +239,7 @@ void Pool::run(unsigned slots, ParallelTask task, void *captures) {
     std::lock_guard<std::mutex> wakeUp(sleep);
     wake.notify_all();
   }
-  runSlot(task, captures, 0, slots);
-  finished.fetch_add(1, std::memory_order_release);
+  runAndCount(0, slots, /*isWorker=*/false);
   runClaimed(region, /*isWorker=*/false);
   // Only slots a worker claimed are left; wait for those.
   while (finished.load(std::memory_order_acquire) != slots)

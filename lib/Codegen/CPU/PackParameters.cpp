@@ -177,14 +177,13 @@ Value isReversedCall(OpBuilder &b, Location loc, ModuleOp module) {
   return arith::TruncIOp::create(b, loc, b.getI1Type(), low);
 }
 
-/// The panel a forall iteration multiplies: its index, or, when `reversed`
-/// holds, the panels counted from the last.
+/// The panel of `panels` a forall iteration multiplies: its index, or,
+/// when `reversed` holds, the panels counted from the last.
 Value panelIndex(OpBuilder &b, Location loc, scf::ForallOp forall,
-                 Value reversed) {
+                 int64_t panels, Value reversed) {
   Value i = forall.getInductionVar(0);
   if (!reversed)
     return i;
-  int64_t panels = *getConstantIntValue(forall.getMixedUpperBound()[0]);
   Value last = arith::ConstantIndexOp::create(b, loc, panels - 1);
   Value fromLast = arith::SubIOp::create(b, loc, last, i);
   return arith::SelectOp::create(b, loc, reversed, fromLast, i);
@@ -201,7 +200,8 @@ void multiplyPanel(OpBuilder &b, Location loc, scf::ForallOp forall,
   int64_t rows = cast<RankedTensorType>(init.getType()).getDimSize(0);
   Value out = forall.getRegionOutArgs()[0];
   b.setInsertionPoint(forall.getTerminator());
-  Value panel = panelIndex(b, loc, forall, reversed);
+  Value panel =
+      panelIndex(b, loc, forall, packedType.getDimSize(0), reversed);
   OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
   Value weight = tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get({in, width}, packedType.getElementType()),
