@@ -57,6 +57,7 @@ constexpr float kErfSmallCoeffs[] = {
     -0.026862017810344696f, 0.005213546101003885f,  -0.0008396828197874129f,
     0.0001074355750461109f, -8.397018973482773e-06f};
 // log(erfc(x)) as a polynomial in x - 2, kErfCut <= x <= kErfOne.
+constexpr float kLog2e = static_cast<float>(M_LOG2E);
 constexpr float kErfOne = 3.92f; // erf(x) rounds to 1 from here on
 constexpr float kErfLargeCoeffs[] = {
     -5.364941120147705f,    -4.4181599617004395f,  -0.9237546920776367f,
@@ -138,19 +139,27 @@ public:
   }
 
   /// exp(x) = 2^k exp(r), x = k ln2 + r, |r| <= ln2/2.
-  Value exp(Value x, bool mayBeNaN = true) {
+  Value exp(Value x) {
     // exp(89) overflows and exp(-104) rounds to 0; NaN clamps to a number
     // (the result is replaced below), so the conversion to int is defined.
     Value below = minnum(x, f(89.0f));
     Value xc = maxnum(below, f(-104.0f));
+    Value res = expInRange(xc, mul(xc, f(kLog2e)));
+    return select(isNaN(x), x, res);
+  }
+
+  /// exp(x) for x in [-104, 89], never NaN; `xLog2e` is x * log2(e) as
+  /// one rounded product. Callers that know their range skip exp's clamps
+  /// and may form that product from a value x is an exact multiple of.
+  Value expInRange(Value x, Value xLog2e) {
     // Round to nearest even by the 1.5 * 2^23 shift (|k| < 2^22).
     Value magic = f(12582912.0f);
-    Value kf = sub(add(mul(xc, f(static_cast<float>(M_LOG2E))), magic), magic);
+    Value kf = sub(add(xLog2e, magic), magic);
     // ln2 = kLn2Hi + kLn2Lo; the first fma is exact (Cody-Waite by fma).
     const float ln2Hi = static_cast<float>(M_LN2);
     const float ln2Lo = static_cast<float>(M_LN2 - static_cast<double>(ln2Hi));
     Value nk = neg(kf);
-    Value r = fma(nk, f(ln2Hi), xc);
+    Value r = fma(nk, f(ln2Hi), x);
     r = fma(nk, f(ln2Lo), r);
     Value p = horner(kExpCoeffs, r);
     // k in [-150, 129]: scale by 2^(k/2) twice, so that 2^k never needs
@@ -160,8 +169,7 @@ public:
     Value k1 = ashr(k, i(1));
     Value k2 = isub(k, k1);
     Value scaled = mul(p, pow2(k1));
-    Value res = mul(scaled, pow2(k2));
-    return mayBeNaN ? select(isNaN(x), x, res) : res;
+    return mul(scaled, pow2(k2));
   }
 
   /// log(x) = e ln2 + log1p(f), x = 2^e (1 + f), 1 + f in [sqrt(1/2), sqrt(2)).
@@ -209,7 +217,12 @@ public:
     Value small = fma(a, mul(s, horner(kTanhCoeffs, s)), a);
     // tanh(10) rounds to 1; NaN clamps to 10 and is replaced below.
     Value ac = minnum(a, f(10.0f));
-    Value e = exp(add(ac, ac), /*mayBeNaN=*/false);
+    // 2|x| is in [0, 20], inside exp's range. 2 ac is exact and so is
+    // 2 log2(e) as a float: ac * (2 log2 e) rounds the same product as
+    // (2 ac) * log2 e, one addition earlier on tanh's critical path.
+    Value twice = add(ac, ac);
+    Value twiceLog2e = mul(ac, f(2.0f * kLog2e));
+    Value e = expInRange(twice, twiceLog2e);
     Value ePlusOne = add(e, f(1.0f));
     Value two = f(2.0f);
     Value quotient = div(two, ePlusOne);
@@ -227,7 +240,9 @@ public:
     Value small = fma(a, horner(kErfSmallCoeffs, mul(x, x)), a);
     Value ac = minnum(a, f(kErfOne));
     Value logErfc = horner(kErfLargeCoeffs, sub(ac, f(2.0f)));
-    Value erfc = exp(logErfc, /*mayBeNaN=*/false);
+    // The fit of log erfc on [0, kErfOne] stays in [-17.4, 0), inside
+    // exp's range (exhaustively checked: the same bits as with clamps).
+    Value erfc = expInRange(logErfc, mul(logErfc, f(kLog2e)));
     Value big = sub(f(1.0f), erfc);
     Value saturated = cmp(P::OGE, a, f(kErfOne));
     big = select(saturated, f(1.0f), big);

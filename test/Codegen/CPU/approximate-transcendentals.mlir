@@ -1,4 +1,6 @@
 // RUN: ms-opt %s --ms-approximate-transcendentals | FileCheck %s
+// RUN: ms-opt %s --ms-approximate-transcendentals \
+// RUN:   | FileCheck %s --check-prefix=CLAMPS
 // RUN: ms-opt %s --ms-approximate-transcendentals --convert-math-to-llvm \
 // RUN:   --convert-arith-to-llvm --convert-func-to-llvm \
 // RUN:   --reconcile-unrealized-casts | FileCheck %s --check-prefix=LLVM
@@ -72,21 +74,32 @@ func.func @log_scalar(%x: f32) -> f32 {
 }
 
 // tanh: odd polynomial below 0.875, 1 - 2 / (exp(2|x|) + 1) above, sign
-// copied from x.
+// copied from x. |x| is clamped to 10 once: exp's own clamps to
+// [-104, 89] would be no-ops on 2 min(|x|, 10), and k is rounded from
+// min(|x|, 10) * (2 log2 e), the same product as (2 min(|x|, 10)) * log2 e.
 // CHECK-LABEL: func @tanh_vector
 // CHECK-SAME: (%[[X:.*]]: vector<8xf32>)
 // CHECK: %[[A:.*]] = math.absf %[[X]]
-// CHECK: arith.minnumf %[[A]]
+// CHECK: %[[AC:.*]] = arith.minnumf %[[A]]
+// CHECK: %[[TWICE:.*]] = arith.addf %[[AC]], %[[AC]]
+// CHECK: %[[L2E:.*]] = arith.constant dense<2.885390{{[0-9]*}}e+00>
+// CHECK: %[[KX:.*]] = arith.mulf %[[AC]], %[[L2E]]
+// CHECK: arith.addf %[[KX]]
+// CHECK: math.fma %{{.*}}, %{{.*}}, %[[TWICE]]
 // CHECK: arith.divf
 // CHECK: %[[SEL:.*]] = arith.select
 // CHECK: math.copysign %[[SEL]], %[[X]] : vector<8xf32>
+// CLAMPS-LABEL: func @tanh_vector
+// CLAMPS: arith.minnumf
+// CLAMPS-NOT: arith.m{{in|ax}}numf
+// CLAMPS: return
 func.func @tanh_vector(%x: vector<8xf32>) -> vector<8xf32> {
   %0 = math.tanh %x : vector<8xf32>
   return %0 : vector<8xf32>
 }
 
 // erf: polynomial in x^2 below 1.125, 1 - exp(P(|x| - 2)) above (the exp
-// without its NaN check), 1 from 3.92.
+// without its clamps or NaN check: P stays in [-17.4, 0)), 1 from 3.92.
 // CHECK-LABEL: func @erf_scalar
 // CHECK: math.absf
 // CHECK-COUNT-8: math.fma
@@ -97,6 +110,10 @@ func.func @tanh_vector(%x: vector<8xf32>) -> vector<8xf32> {
 // CHECK: arith.cmpf uno
 // CHECK-NOT: arith.cmpf uno
 // CHECK: return
+// CLAMPS-LABEL: func @erf_scalar
+// CLAMPS: arith.minnumf
+// CLAMPS-NOT: arith.m{{in|ax}}numf
+// CLAMPS: return
 func.func @erf_scalar(%x: f32) -> f32 {
   %0 = math.erf %x : f32
   return %0 : f32
