@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace ms {
 #define GEN_PASS_DEF_MSAPPROXIMATETRANSCENDENTALS
@@ -144,14 +145,16 @@ public:
     // (the result is replaced below), so the conversion to int is defined.
     Value below = minnum(x, f(89.0f));
     Value xc = maxnum(below, f(-104.0f));
-    Value res = expInRange(xc, mul(xc, f(kLog2e)));
+    auto [k, p] = reduceExp(xc, mul(xc, f(kLog2e)));
+    Value res = scaleTwice(p, k);
     return select(isNaN(x), x, res);
   }
 
-  /// exp(x) for x in [-104, 89], never NaN; `xLog2e` is x * log2(e) as
-  /// one rounded product. Callers that know their range skip exp's clamps
-  /// and may form that product from a value x is an exact multiple of.
-  Value expInRange(Value x, Value xLog2e) {
+  /// Splits exp(x) = 2^k p for x in [-104, 89], never NaN: returns k (as
+  /// i32) and p = exp(x - k ln2). `xLog2e` is x * log2(e) as one rounded
+  /// product. Callers that know their range skip exp's clamps and may form
+  /// that product from a value x is an exact multiple of.
+  std::pair<Value, Value> reduceExp(Value x, Value xLog2e) {
     // Round to nearest even by the 1.5 * 2^23 shift (|k| < 2^22).
     Value magic = f(12582912.0f);
     Value kf = sub(add(xLog2e, magic), magic);
@@ -162,15 +165,22 @@ public:
     Value r = fma(nk, f(ln2Hi), x);
     r = fma(nk, f(ln2Lo), r);
     Value p = horner(kExpCoeffs, r);
-    // k in [-150, 129]: scale by 2^(k/2) twice, so that 2^k never needs
-    // to be a float itself; the first product is exact and the second
-    // rounds once, also into the subnormals.
-    Value k = toInt(kf);
+    return {toInt(kf), p};
+  }
+
+  /// p 2^k for k in [-150, 129]: scaled by 2^(k/2) twice, so that 2^k never
+  /// needs to be a float itself; the first product is exact and the second
+  /// rounds once, also into the subnormals.
+  Value scaleTwice(Value p, Value k) {
     Value k1 = ashr(k, i(1));
     Value k2 = isub(k, k1);
     Value scaled = mul(p, pow2(k1));
     return mul(scaled, pow2(k2));
   }
+
+  /// p 2^k in one product, for k in [-126, 127] with p 2^k normal: then
+  /// both products of scaleTwice are exact, and so is this one.
+  Value scaleOnce(Value p, Value k) { return mul(p, pow2(k)); }
 
   /// log(x) = e ln2 + log1p(f), x = 2^e (1 + f), 1 + f in [sqrt(1/2), sqrt(2)).
   Value log(Value x) {
@@ -222,7 +232,9 @@ public:
     // (2 ac) * log2 e, one addition earlier on tanh's critical path.
     Value twice = add(ac, ac);
     Value twiceLog2e = mul(ac, f(2.0f * kLog2e));
-    Value e = expInRange(twice, twiceLog2e);
+    // k = round(2 ac log2 e) is in [0, 29].
+    auto [k, p] = reduceExp(twice, twiceLog2e);
+    Value e = scaleOnce(p, k);
     Value ePlusOne = add(e, f(1.0f));
     Value two = f(2.0f);
     Value quotient = div(two, ePlusOne);
@@ -242,7 +254,9 @@ public:
     Value logErfc = horner(kErfLargeCoeffs, sub(ac, f(2.0f)));
     // The fit of log erfc on [0, kErfOne] stays in [-17.4, 0), inside
     // exp's range (exhaustively checked: the same bits as with clamps).
-    Value erfc = expInRange(logErfc, mul(logErfc, f(kLog2e)));
+    // k is in [-25, 0] and erfc is at least 2^-26.
+    auto [k, p] = reduceExp(logErfc, mul(logErfc, f(kLog2e)));
+    Value erfc = scaleOnce(p, k);
     Value big = sub(f(1.0f), erfc);
     Value saturated = cmp(P::OGE, a, f(kErfOne));
     big = select(saturated, f(1.0f), big);
