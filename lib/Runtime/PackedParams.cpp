@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <iterator>
 
 namespace ms {
 namespace runtime {
@@ -55,6 +56,11 @@ llvm::StringRef packedLayoutName(PackedLayout layout) {
       return name;
   return "";
 }
+
+// One PackedLayout per width the compiler may ask for.
+static_assert(std::size(kPanelWidths) == 2 && isPanelWidth(64) &&
+                  isPanelWidth(256),
+              "PackedLayout::Panels<W> must match ms::kPanelWidths");
 
 int64_t panelWidth(PackedLayout layout) {
   switch (layout) {

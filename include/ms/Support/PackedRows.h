@@ -1,7 +1,7 @@
-//===- PackedRows.h - Row length of a packed [in, out] weight ---*- C++ -*-===//
+//===- PackedRows.h - Shapes of packed weights ------------------*- C++ -*-===//
 //
 // The compiler (ms-pack-parameters) and the runtime (PackedParams) must
-// agree on it: one asks for the type, the other makes the buffer.
+// agree on these: one asks for the type, the other makes the buffer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MS_SUPPORT_PACKEDROWS_H
@@ -28,6 +28,17 @@ inline int64_t paddedRowLength(int64_t length, int64_t elementBytes) {
   if (length % lineElements != 0 || (length / lineElements) % 2 != 0)
     return length;
   return length + lineElements;
+}
+
+/// The panel widths the runtime can pack a weight into ("panels64",
+/// "panels256"): a batch-1 register tile's width with AVX2 and AVX-512.
+inline constexpr int64_t kPanelWidths[] = {64, 256};
+
+inline constexpr bool isPanelWidth(int64_t width) {
+  for (int64_t known : kPanelWidths)
+    if (width == known)
+      return true;
+  return false;
 }
 
 } // namespace ms

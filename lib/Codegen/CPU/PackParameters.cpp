@@ -105,8 +105,7 @@ struct PackedWeight {
 /// The panel width for `weight`'s small matmuls: the one every matmul's
 /// register tile asks for (or `forced`, the pass option, when not
 /// negative), if they agree, it makes two panels or more, and the runtime
-/// has that layout (64 or 256: PackedLayout::Panels64 and Panels256 in
-/// include/ms/Runtime/PackedParams.h); 0 otherwise.
+/// has that layout (ms::kPanelWidths); 0 otherwise.
 int64_t panelWidthFor(RankedTensorType weight, ArrayRef<Operation *> users,
                       int64_t forced) {
   int64_t out = weight.getDimSize(0), in = weight.getDimSize(1);
@@ -123,7 +122,7 @@ int64_t panelWidthFor(RankedTensorType weight, ArrayRef<Operation *> users,
         return 0;
       width = w;
     }
-  bool known = width && (*width == 64 || *width == 256);
+  bool known = width && ms::isPanelWidth(*width);
   return known && out % *width == 0 && out / *width >= 2 ? *width : 0;
 }
 
