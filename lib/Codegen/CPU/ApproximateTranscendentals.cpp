@@ -139,11 +139,12 @@ public:
     return fromBits(shl(biased, i(23)));
   }
 
-  /// exp(x) = 2^k exp(r), x = k ln2 + r, |r| <= ln2/2.
-  Value exp(Value x) {
+  /// exp(x) = 2^k exp(r), x = k ln2 + r, |r| <= ln2/2. `nonPositive`:
+  /// x is -|y| (sigmoid's), so only the lower clamp can change it.
+  Value exp(Value x, bool nonPositive) {
     // exp(89) overflows and exp(-104) rounds to 0; NaN clamps to a number
     // (the result is replaced below), so the conversion to int is defined.
-    Value below = minnum(x, f(89.0f));
+    Value below = nonPositive ? x : minnum(x, f(89.0f));
     Value xc = maxnum(below, f(-104.0f));
     auto [k, p] = reduceExp(xc, mul(xc, f(kLog2e)));
     Value res = scaleTwice(p, k);
@@ -270,6 +271,12 @@ private:
   Type ft, it;
 };
 
+/// Whether `x` is -|y|: at most -0, or NaN.
+bool isNegatedAbs(Value x) {
+  auto neg = x.getDefiningOp<arith::NegFOp>();
+  return neg && neg.getOperand().getDefiningOp<math::AbsFOp>();
+}
+
 bool isF32OrF32Vector(Type t) {
   if (auto vt = dyn_cast<VectorType>(t))
     return vt.getElementType().isF32() && !vt.isScalable();
@@ -291,7 +298,9 @@ struct MSApproximateTranscendentalsPass
       Emitter em(b, op->getLoc(), op->getResult(0).getType());
       Value x = op->getOperand(0);
       Value res = llvm::TypeSwitch<Operation *, Value>(op)
-                      .Case([&](math::ExpOp) { return em.exp(x); })
+                      .Case([&](math::ExpOp) {
+                        return em.exp(x, isNegatedAbs(x));
+                      })
                       .Case([&](math::LogOp) { return em.log(x); })
                       .Case([&](math::TanhOp) { return em.tanh(x); })
                       .Case([&](math::ErfOp) { return em.erf(x); });

@@ -123,6 +123,21 @@ func.func @erf_scalar(%x: f32) -> f32 {
   return %0 : f32
 }
 
+// exp(-|x|) (sigmoid's): the argument is at most -0, so only the lower
+// clamp remains; NaN still clamps to a number and is restored at the end.
+// CHECK-LABEL: func @exp_of_negated_abs
+// CHECK-NOT: arith.minnumf
+// CHECK: arith.maxnumf
+// CHECK-NOT: arith.minnumf
+// CHECK: arith.cmpf uno
+// CHECK: return
+func.func @exp_of_negated_abs(%x: vector<16xf32>) -> vector<16xf32> {
+  %a = math.absf %x : vector<16xf32>
+  %n = arith.negf %a : vector<16xf32>
+  %0 = math.exp %n : vector<16xf32>
+  return %0 : vector<16xf32>
+}
+
 // Multi-dimensional vectors keep their shape.
 // CHECK-LABEL: func @exp_2d
 // CHECK: math.fma %{{.*}} : vector<2x4xf32>
