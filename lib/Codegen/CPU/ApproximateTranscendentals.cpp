@@ -32,6 +32,8 @@ using namespace mlir;
 
 namespace {
 
+constexpr float kLog2e = static_cast<float>(M_LOG2E);
+
 // exp(r) on [-ln2/2, ln2/2], degree 6: 1 + r + r^2 (c2 + c3 r + ...).
 constexpr float kExpCoeffs[] = {1.0f,
                                 1.0f,
@@ -58,7 +60,6 @@ constexpr float kErfSmallCoeffs[] = {
     -0.026862017810344696f, 0.005213546101003885f,  -0.0008396828197874129f,
     0.0001074355750461109f, -8.397018973482773e-06f};
 // log(erfc(x)) as a polynomial in x - 2, kErfCut <= x <= kErfOne.
-constexpr float kLog2e = static_cast<float>(M_LOG2E);
 constexpr float kErfOne = 3.92f; // erf(x) rounds to 1 from here on
 constexpr float kErfLargeCoeffs[] = {
     -5.364941120147705f,    -4.4181599617004395f,  -0.9237546920776367f,
