@@ -88,6 +88,10 @@ struct GraphWork {
   /// concatenation's pieces are computed in their slices of it
   /// (ms-concat-in-place) (O2).
   bool planBuffers = false;
+  /// Sign facts across the fused ops: a tanh of a value never negative
+  /// without sign handling, a maximum with |x| without the signed-zero
+  /// blend (ms-sign-facts) (O2).
+  bool signFacts = false;
 };
 
 // Each stage below is the same at every level unless `work` says otherwise,
@@ -207,9 +211,13 @@ PipelineStage loopsStage(unsigned threads, GraphWork work) {
   return {"loops", loops + ",convert-scf-to-cf,canonicalize,cse"};
 }
 
-PipelineStage llvmStage(unsigned threads) {
-  std::string llvm =
-      "convert-vector-to-scf{full-unroll=true},ms-approximate-transcendentals,"
+PipelineStage llvmStage(unsigned threads, GraphWork work) {
+  // Sign facts read the fused ops as they are before tanh and erf expand.
+  std::string llvm = "convert-vector-to-scf{full-unroll=true},";
+  if (work.signFacts)
+    llvm += "ms-sign-facts,";
+  llvm +=
+      "ms-approximate-transcendentals,"
       "convert-scf-to-cf,convert-math-to-llvm,"
       "convert-math-to-libm,expand-strided-metadata,lower-affine,"
       // aligned_alloc keeps the pointer LLVM knows is unaliased; malloc plus
@@ -239,7 +247,7 @@ std::vector<PipelineStage> kernelStages(const CompileOptions &options,
           genericStage(threads, work),
           bufferizeStage(threads, work),
           loopsStage(threads, work),
-          llvmStage(threads)};
+          llvmStage(threads, work)};
 }
 
 std::vector<PipelineStage> o0Stages(const CompileOptions &options) {
@@ -253,11 +261,13 @@ std::vector<PipelineStage> o1Stages(const CompileOptions &options) {
 }
 
 std::vector<PipelineStage> o2Stages(const CompileOptions &options) {
-  // Whole-graph work: parameter prepacking and buffer planning. Cross-op
-  // tiling would go here, as stages of its own or GraphWork flags.
+  // Whole-graph work: parameter prepacking, buffer planning and sign
+  // facts. Cross-op tiling would go here, as stages of its own or
+  // GraphWork flags.
   return kernelStages(options, GraphWork{/*fuse=*/true,
                                         /*packParameters=*/true,
-                                        /*planBuffers=*/true});
+                                        /*planBuffers=*/true,
+                                        /*signFacts=*/true});
 }
 
 LogicalResult addStages(OpPassManager &pm,

@@ -5,7 +5,7 @@
 // (elementwise chains, conv + relu + pool in the conv tiles, elementwise
 // epilogues in the matmul tiles, batch loops); O2 adds whole-graph work
 // (parameter prepacking, buffer planning, concatenations computed in
-// place). Every level makes a data-parallel step's gradient buckets
+// place, sign facts across the fused ops). Every level makes a data-parallel step's gradient buckets
 // arguments the runtime provides. Threads serve every level.
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,O0
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFUSE
@@ -49,6 +49,7 @@
 // ALL: affine-scalrep
 // PACK: ms-plan-buffers{num-threads=1}
 // ALL: ownership-based-buffer-deallocation
+// PACK: ms-sign-facts
 // ALL: ms-approximate-transcendentals
 // ALL: reconcile-unrealized-casts
 
@@ -60,10 +61,12 @@
 // O1 and O2 fuse across ops, so they need no within-op fusion.
 // ACROSS-NOT: ms-fuse-within-ops
 
-// Parameter prepacking and buffer planning are whole-graph work: O2 only.
+// Parameter prepacking, buffer planning and sign facts are whole-graph
+// work: O2 only.
 // NOPACK-NOT: ms-pack-parameters
 // NOPACK-NOT: ms-plan-buffers
 // NOPACK-NOT: ms-concat-in-place
+// NOPACK-NOT: ms-sign-facts
 // PLAN2: ms-plan-buffers{num-threads=2}
 // PLAN2-NEXT: scf-forall-to-parallel
 

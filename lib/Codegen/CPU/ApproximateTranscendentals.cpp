@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Codegen/CPU/Passes.h"
+#include "ms/Codegen/CPU/SignFacts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -221,10 +222,11 @@ public:
   }
 
   /// tanh(|x|): an odd polynomial below kTanhCut, 1 - 2 / (exp(2|x|) + 1)
-  /// above; the sign of x (±0 included) is copied at the end.
-  Value tanh(Value x) {
+  /// above; the sign of x (±0 included) is copied at the end, unless x is
+  /// `nonNegative` (never negative unless NaN; see SignFacts.h).
+  Value tanh(Value x, bool nonNegative) {
     using P = arith::CmpFPredicate;
-    Value a = abs(x);
+    Value a = nonNegative ? x : abs(x);
     Value s = mul(x, x);
     Value small = fma(a, mul(s, horner(kTanhCoeffs, s)), a);
     // tanh(10) rounds to 1; NaN clamps to 10 and is replaced below.
@@ -242,15 +244,15 @@ public:
     Value quotient = div(two, ePlusOne);
     Value one = f(1.0f);
     Value big = sub(one, quotient);
-    Value res = copysign(select(cmp(P::OLT, a, f(kTanhCut)), small, big), x);
-    return select(isNaN(x), x, res);
+    Value res = select(cmp(P::OLT, a, f(kTanhCut)), small, big);
+    return signAndNaN(res, x, nonNegative);
   }
 
   /// erf(|x|): a polynomial below kErfCut, 1 - exp(log erfc) above, 1 from
-  /// kErfOne; the sign of x is copied at the end.
-  Value erf(Value x) {
+  /// kErfOne; the sign of x is copied at the end, as for tanh.
+  Value erf(Value x, bool nonNegative) {
     using P = arith::CmpFPredicate;
-    Value a = abs(x);
+    Value a = nonNegative ? x : abs(x);
     Value small = fma(a, horner(kErfSmallCoeffs, mul(x, x)), a);
     Value ac = minnum(a, f(kErfOne));
     Value logErfc = horner(kErfLargeCoeffs, sub(ac, f(2.0f)));
@@ -262,8 +264,16 @@ public:
     Value big = sub(f(1.0f), erfc);
     Value saturated = cmp(P::OGE, a, f(kErfOne));
     big = select(saturated, f(1.0f), big);
-    Value res = copysign(select(cmp(P::OLT, a, f(kErfCut)), small, big), x);
-    return select(isNaN(x), x, res);
+    Value res = select(cmp(P::OLT, a, f(kErfCut)), small, big);
+    return signAndNaN(res, x, nonNegative);
+  }
+
+  /// An odd function's value at x from its value `res` at |x| (+0 or
+  /// positive): x's sign copied (not needed for a `nonNegative` x), and x
+  /// itself where it is NaN.
+  Value signAndNaN(Value res, Value x, bool nonNegative) {
+    Value signedRes = nonNegative ? res : copysign(res, x);
+    return select(isNaN(x), x, signedRes);
   }
 
 private:
@@ -276,6 +286,11 @@ private:
 bool isNegatedAbs(Value x) {
   auto neg = x.getDefiningOp<arith::NegFOp>();
   return neg && neg.getOperand().getDefiningOp<math::AbsFOp>();
+}
+
+/// Marked by ms-sign-facts: the operand is never negative unless NaN.
+bool nonNegative(Operation *op) {
+  return op->hasAttr(ms::kNonNegativeOperandAttr);
 }
 
 bool isF32OrF32Vector(Type t) {
@@ -303,8 +318,12 @@ struct MSApproximateTranscendentalsPass
                         return em.exp(x, isNegatedAbs(x));
                       })
                       .Case([&](math::LogOp) { return em.log(x); })
-                      .Case([&](math::TanhOp) { return em.tanh(x); })
-                      .Case([&](math::ErfOp) { return em.erf(x); });
+                      .Case([&](math::TanhOp) {
+                        return em.tanh(x, nonNegative(op));
+                      })
+                      .Case([&](math::ErfOp) {
+                        return em.erf(x, nonNegative(op));
+                      });
       op->getResult(0).replaceAllUsesWith(res);
       op->erase();
     }

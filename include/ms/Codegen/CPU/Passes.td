@@ -631,6 +631,28 @@ def MSInterchangeContractions : Pass<"ms-interchange-contractions"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def MSSignFacts : Pass<"ms-sign-facts"> {
+  let summary = "Simplify fused f32 code by what is known of its signs (O2)";
+  let description = [{
+    Across the ops a kernel fused, some sign handling is dead, and this
+    pass removes it without changing a bit (lib/Codegen/CPU/SignFacts.cpp
+    argues each rewrite):
+    - `|(-u) - y|` becomes `|u + y|`;
+    - `math.tanh` and `math.erf` whose operand is never negative unless NaN
+      (the maximum of |a| and y, an exp, a product of such values, ...) get
+      the unit attribute `ms.non_negative_operand`, and
+      `ms-approximate-transcendentals` then expands them without |x| and
+      the final copysign;
+    - a vector `arith.maximumf(a, y)` whose `a` has a clear sign bit
+      (|x|, a non-negative constant) becomes `y` where y is NaN, else
+      `y > a ? y : a`: the backend's own expansion of llvm.maximum once
+      a's sign is known, without its sign test and blends.
+    The facts span ops, so they are whole-graph work: O2 runs the pass
+    (docs/pipelines.md), just before `ms-approximate-transcendentals`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def MSApproximateTranscendentals
     : Pass<"ms-approximate-transcendentals", "mlir::ModuleOp"> {
   let summary = "Expand f32 exp, log, tanh and erf into polynomial arithmetic";
@@ -645,7 +667,9 @@ def MSApproximateTranscendentals
     jit_level stay bit for bit equal. Max errors measured on the compiled
     code (scripts/transcendentals_ulp.py): exp 0.88, log 0.93, tanh 1.02,
     erf 1.21 ulp; subnormal results, denormal inputs, signed zeros,
-    infinities and NaN are handled (docs/pipelines.md, Numerics).
+    infinities and NaN are handled (docs/pipelines.md, Numerics). A tanh or
+    erf that `ms-sign-facts` marked `ms.non_negative_operand` is expanded
+    without |x| and the final copysign, which cannot change its value.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect"];
