@@ -3,8 +3,11 @@
 // Google Benchmark:
 //   BM_DispatchHit             one relu on [1, 10] through the executor, a
 //                              kernel-cache hit every time
-//   BM_Chain100/pynative|graph 100 small elementwise ops on [1, 10]
-//   BM_MLP/pynative|graph      the seed MLP forward at batch 64, O0
+//   BM_Chain100_PyNative       100 small elementwise ops on [1, 10], op
+//                              by op
+//   BM_Chain100_Graph/L        the same as one graph at jit level O<L>
+//   BM_MLP_PyNative            the seed MLP forward at batch 64, op by op
+//   BM_MLP_Graph/L             the same as one graph at jit level O<L>
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,17 +115,29 @@ void BM_Chain100_PyNative(benchmark::State &state) {
 }
 BENCHMARK(BM_Chain100_PyNative)->Unit(benchmark::kMicrosecond);
 
+/// The jit level a benchmark's argument names (0, 1 or 2).
+CompileOptions atLevel(benchmark::State &state) {
+  CompileOptions options;
+  options.jitLevel = static_cast<JitLevel>(state.range(0));
+  state.SetLabel(jitLevelName(options.jitLevel).str());
+  return options;
+}
+
 void BM_Chain100_Graph(benchmark::State &state) {
   GraphCompiler compiler;
   auto jit = check(compiler.compile(chainSource(100), "construct",
-                                    CompileOptions()));
+                                    atLevel(state)));
   HostTensor x = randomTensor({1, 10}, 1), y = randomTensor({1, 10}, 2);
   for (auto _ : state) {
     auto out = jit->run({x, y});
     benchmark::DoNotOptimize(out->front().data());
   }
 }
-BENCHMARK(BM_Chain100_Graph)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Chain100_Graph)
+    ->Unit(benchmark::kMicrosecond)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2);
 
 /// The seed MLP from examples/mlp.mlir with initialized parameters.
 struct Mlp {
@@ -154,15 +169,18 @@ void BM_MLP_PyNative(benchmark::State &state) {
 }
 BENCHMARK(BM_MLP_PyNative)->Unit(benchmark::kMillisecond);
 
-void BM_MLP_GraphO0(benchmark::State &state) {
+void BM_MLP_Graph(benchmark::State &state) {
   Mlp mlp;
   mlir::OwningOpRef<mlir::ModuleOp> copy = mlp.module->clone();
-  auto jit = check(JitModule::compile(*copy, "construct",
-                                      CompileOptions()));
+  auto jit = check(JitModule::compile(*copy, "construct", atLevel(state)));
   for (auto _ : state)
     benchmark::DoNotOptimize(check(jit->run(mlp.args)));
 }
-BENCHMARK(BM_MLP_GraphO0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MLP_Graph)
+    ->Unit(benchmark::kMillisecond)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2);
 
 } // namespace
 
