@@ -87,8 +87,8 @@ bool TensorSpec::matches(const HostTensor &tensor) const {
   return true;
 }
 
-std::vector<int64_t> TensorSpec::shapeAt(int64_t batch) const {
-  std::vector<int64_t> concrete(shape);
+llvm::SmallVector<int64_t, 4> TensorSpec::shapeAt(int64_t batch) const {
+  llvm::SmallVector<int64_t, 4> concrete(shape.begin(), shape.end());
   for (int64_t &d : concrete)
     if (d == kDynamicDim)
       d = batch;

@@ -13,6 +13,7 @@
 #include "ms/Support/ByteSize.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -118,7 +119,9 @@ public:
 private:
   bool valid = false;
   DType elementType = DType::F32;
-  std::vector<int64_t> dims;
+  // Inline up to rank 4: PyNative copies operands and makes a result on
+  // every op, and a heap-allocated shape was a malloc and free each time.
+  llvm::SmallVector<int64_t, 4> dims;
   int64_t numElts = 0;
   std::shared_ptr<void> storage;
 };

@@ -45,7 +45,7 @@ struct TensorSpec {
   /// Same dtype and rank, and every static dim equal.
   bool matches(const HostTensor &tensor) const;
   /// The shape with each ? set to `batch`.
-  std::vector<int64_t> shapeAt(int64_t batch) const;
+  llvm::SmallVector<int64_t, 4> shapeAt(int64_t batch) const;
 };
 
 /// A trailing argument of a compiled step that callers do not pass: one of
