@@ -314,6 +314,12 @@ def elementwise(o, x, y):
     r = _same_dtype_first(o, x, y)
     if r is not None:
         return r
+    return promoting(o, x, y)
+
+
+def promoting(o, x, y):
+    """elementwise() once the operands are known to need more than the
+    kernel call: promoted to one dtype, bool operands checked."""
     x, y = promoted(o, x, y)
     if x._t.dtype == _BOOL_CODE:
         form = _BOOL_FORMS.get(o.call.name)
@@ -380,6 +386,70 @@ _DIV = op("ms.div")
 _NEG = op("ms.neg")
 _ABS = op("ms.abs")
 _MATMUL = op("ms.matmul")
+
+
+#===---------------------------------------------------------------------===#
+# PyNative's hot path, one Python call deep
+#===---------------------------------------------------------------------===#
+
+# A Python call costs about 30 ns, a tenth of a small op's whole dispatch
+# (bench/python/chain_bench.py), so the functions these two make run the
+# common case, concrete Tensors of the exact class, in their own body, and
+# hand every other case to the helpers above, which treat it the same way.
+# Tensor's operators and msmlir.ops's elementwise functions are made here.
+
+
+def _named(fn, o, doc):
+    fn.__name__ = fn.__qualname__ = o.public.rpartition(".")[2]
+    fn.__doc__ = doc
+    return fn
+
+
+def elementwise_fn(o, doc=None):
+    """elementwise(o, input, other) as a function of its own."""
+    call = o.call
+
+    def fn(input, other):
+        if input.__class__ is other.__class__ is Tensor:
+            a = input._t
+            b = other._t
+            if a.__class__ is _HT and b.__class__ is _HT:
+                try:
+                    h = _call(call, a, b)
+                except MSError:
+                    return promoting(o, input, other)
+                r = _onew(Tensor)
+                r._t = h
+                if STATE.tape is not None:
+                    STATE.tape.record(o, (input, other), r)
+                return r
+        return elementwise(o, input, other)
+    return _named(fn, o, doc)
+
+
+def unary_fn(o, float_valued=False, doc=None):
+    """unary(o, input), or float_unary(o, input) when `float_valued`, as a
+    function of its own."""
+    call = o.call
+    general = float_unary if float_valued else unary
+
+    def fn(input):
+        if input.__class__ is Tensor:
+            t = input._t
+            if t.__class__ is _HT:
+                try:
+                    h = _call(call, t)
+                except MSError:
+                    # Not a float (float_unary casts it), or an error that
+                    # unary() raises again, located.
+                    return general(o, input)
+                r = _onew(Tensor)
+                r._t = h
+                if STATE.tape is not None:
+                    STATE.tape.record(o, (input,), r)
+                return r
+        return general(o, input)
+    return _named(fn, o, doc)
 
 
 #===---------------------------------------------------------------------===#
@@ -787,20 +857,17 @@ class Tensor:
         return wrap(_copy_host(self._host("copies a tensor")))
 
     # -- arithmetic --------------------------------------------------------
-    def __add__(self, other):
-        return elementwise(_ADD, self, other)
+    __add__ = elementwise_fn(_ADD)
 
     def __radd__(self, other):
         return elementwise(_ADD, other, self)
 
-    def __sub__(self, other):
-        return elementwise(_SUB, self, other)
+    __sub__ = elementwise_fn(_SUB)
 
     def __rsub__(self, other):
         return elementwise(_SUB, other, self)
 
-    def __mul__(self, other):
-        return elementwise(_MUL, self, other)
+    __mul__ = elementwise_fn(_MUL)
 
     def __rmul__(self, other):
         return elementwise(_MUL, other, self)
@@ -836,14 +903,12 @@ class Tensor:
     def __rmod__(self, other):
         return ops.remainder(other, self)
 
-    def __neg__(self):
-        return unary(_NEG, self)
+    __neg__ = unary_fn(_NEG)
 
     def __pos__(self):
         return self
 
-    def __abs__(self):
-        return unary(_ABS, self)
+    __abs__ = unary_fn(_ABS)
 
     # Comparisons and logic: ms ops, so graphs capture them (results bool).
     def __gt__(self, other):

@@ -16,8 +16,8 @@ from . import dtype as mstype
 from . import _tensor as _tensor_layer
 from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
                       check_int_fits, elementwise, true_divide, float_unary,
-                      float_only, as_dtype, _ADD, _SUB, _MUL, _DIV, _NEG,
-                      _ABS)
+                      float_only, as_dtype, elementwise_fn, unary_fn, _ADD,
+                      _SUB, _MUL, _DIV, _NEG, _ABS)
 from ._ops_indexing import (
     equal, not_equal, greater, greater_equal, less, less_equal, eq, ne, gt,
     ge, lt, le, logical_and, logical_or, logical_not, where, select, cast,
@@ -112,17 +112,21 @@ def _tensor(x, what):
 # ms.cast first; the float-valued unary ops compute integer and bool
 # tensors in float32.
 
-def add(input, other):
-    """input + other, numpy broadcasting; either may be a number."""
-    return elementwise(_ADD, input, other)
-
-
-def sub(input, other):
-    return elementwise(_SUB, input, other)
-
-
-def mul(input, other):
-    return elementwise(_MUL, input, other)
+# PyNative's hot path in each function's own body (_tensor.elementwise_fn).
+add = elementwise_fn(
+    _ADD, """input + other, numpy broadcasting; either may be a number.""")
+sub = elementwise_fn(_SUB)
+mul = elementwise_fn(_MUL)
+maximum = elementwise_fn(_MAXIMUM)
+minimum = elementwise_fn(_MINIMUM)
+relu = unary_fn(_RELU)
+neg = unary_fn(_NEG)
+abs = unary_fn(_ABS)
+sigmoid = unary_fn(_SIGMOID, float_valued=True)
+tanh = unary_fn(_TANH, float_valued=True)
+exp = unary_fn(_EXP, float_valued=True)
+log = unary_fn(_LOG, float_valued=True)
+sqrt = unary_fn(_SQRT, float_valued=True)
 
 
 def div(input, other, *, rounding_mode=None):
@@ -130,46 +134,6 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         raise ValueError("ops.div: rounding_mode is not supported")
     return true_divide(_DIV, input, other)
-
-
-def maximum(input, other):
-    return elementwise(_MAXIMUM, input, other)
-
-
-def minimum(input, other):
-    return elementwise(_MINIMUM, input, other)
-
-
-def relu(input):
-    return unary(_RELU, input)
-
-
-def sigmoid(input):
-    return float_unary(_SIGMOID, input)
-
-
-def tanh(input):
-    return float_unary(_TANH, input)
-
-
-def exp(input):
-    return float_unary(_EXP, input)
-
-
-def log(input):
-    return float_unary(_LOG, input)
-
-
-def sqrt(input):
-    return float_unary(_SQRT, input)
-
-
-def neg(input):
-    return unary(_NEG, input)
-
-
-def abs(input):
-    return unary(_ABS, input)
 
 
 def square(input):
