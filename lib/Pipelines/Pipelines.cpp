@@ -59,6 +59,7 @@
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "ms/Codegen/CPU/SignFacts.h"
 #include "ms/Codegen/CPU/TileSizeModel.h"
 
 #include "mlir/Dialect/Func/Extensions/AllExtensions.h"
@@ -88,9 +89,9 @@ struct GraphWork {
   /// concatenation's pieces are computed in their slices of it
   /// (ms-concat-in-place) (O2).
   bool planBuffers = false;
-  /// Sign facts across the fused ops: a tanh of a value never negative
-  /// without sign handling, a maximum with |x| without the signed-zero
-  /// blend (ms-sign-facts) (O2).
+  /// Sign facts across the fused ops: a tanh of a value whose sign bit is
+  /// clear without sign handling, a maximum with |x| without the
+  /// signed-zero blend (ms-sign-facts) (O2).
   bool signFacts = false;
 };
 
@@ -215,7 +216,8 @@ PipelineStage llvmStage(unsigned threads, GraphWork work) {
   // Sign facts read the fused ops as they are before tanh and erf expand.
   std::string llvm = "convert-vector-to-scf{full-unroll=true},";
   if (work.signFacts)
-    llvm += "ms-sign-facts,";
+    llvm += std::string("ms-sign-facts{rewrite-maximum=") +
+            (hostExpandsMaximumWithMaxps() ? "true" : "false") + "},";
   llvm +=
       "ms-approximate-transcendentals,"
       "convert-scf-to-cf,convert-math-to-llvm,"

@@ -4,10 +4,14 @@ A Tensor holds either a native ``HostTensor`` (a real, 64-byte aligned
 buffer: PyNative mode) or a ``Sym`` (a value of the graph being captured).
 Every op goes through ``unary``/``binary``/``nary`` below: concrete operands
 run at once on the process-wide EagerExecutor (the PyNative hot path: one
-native call, no numpy), symbolic ones are recorded into the graph. While a
+native call, no numpy), symbolic ones are recorded into the graph. The
+Tensor operators and msmlir.ops's elementwise functions run the concrete
+case in their own body (``elementwise_fn``, ``unary_fn``). While a
 PyNative grad function runs, concrete ops are also recorded on the gradient
 tape (``STATE.tape``, see _autograd.py).
 """
+
+import sys
 
 import numpy as np
 
@@ -358,6 +362,12 @@ def float_unary(o, x):
             if STATE.tape is not None:
                 STATE.tape.record(o, (x,), r)
             return r
+    return _in_float(o, x)
+
+
+def _in_float(o, x):
+    """float_unary() once the op's kernel did not take `x`: integer and
+    bool tensors cast to float32 first."""
     try:
         code = x._t.dtype
     except AttributeError:
@@ -399,13 +409,16 @@ _MATMUL = op("ms.matmul")
 # Tensor's operators and msmlir.ops's elementwise functions are made here.
 
 
-def _named(fn, o, doc):
-    fn.__name__ = fn.__qualname__ = o.public.rpartition(".")[2]
+def _named(fn, qualname, doc):
+    """`fn` named as the caller's `qualname` (pickle and help() find it)."""
+    fn.__qualname__ = qualname
+    fn.__name__ = qualname.rpartition(".")[2]
+    fn.__module__ = sys._getframe(2).f_globals["__name__"]
     fn.__doc__ = doc
     return fn
 
 
-def elementwise_fn(o, doc=None):
+def elementwise_fn(o, qualname, doc=None):
     """elementwise(o, input, other) as a function of its own."""
     call = o.call
 
@@ -424,10 +437,10 @@ def elementwise_fn(o, doc=None):
                     STATE.tape.record(o, (input, other), r)
                 return r
         return elementwise(o, input, other)
-    return _named(fn, o, doc)
+    return _named(fn, qualname, doc)
 
 
-def unary_fn(o, float_valued=False, doc=None):
+def unary_fn(o, qualname, float_valued=False, doc=None):
     """unary(o, input), or float_unary(o, input) when `float_valued`, as a
     function of its own."""
     call = o.call
@@ -439,17 +452,17 @@ def unary_fn(o, float_valued=False, doc=None):
             if t.__class__ is _HT:
                 try:
                     h = _call(call, t)
-                except MSError:
-                    # Not a float (float_unary casts it), or an error that
-                    # unary() raises again, located.
-                    return general(o, input)
+                except MSError as e:
+                    if float_valued:
+                        return _in_float(o, input)
+                    raise _op_error(o, (input,), e) from None
                 r = _onew(Tensor)
                 r._t = h
                 if STATE.tape is not None:
                     STATE.tape.record(o, (input,), r)
                 return r
         return general(o, input)
-    return _named(fn, o, doc)
+    return _named(fn, qualname, doc)
 
 
 #===---------------------------------------------------------------------===#
@@ -857,17 +870,17 @@ class Tensor:
         return wrap(_copy_host(self._host("copies a tensor")))
 
     # -- arithmetic --------------------------------------------------------
-    __add__ = elementwise_fn(_ADD)
+    __add__ = elementwise_fn(_ADD, "Tensor.__add__")
 
     def __radd__(self, other):
         return elementwise(_ADD, other, self)
 
-    __sub__ = elementwise_fn(_SUB)
+    __sub__ = elementwise_fn(_SUB, "Tensor.__sub__")
 
     def __rsub__(self, other):
         return elementwise(_SUB, other, self)
 
-    __mul__ = elementwise_fn(_MUL)
+    __mul__ = elementwise_fn(_MUL, "Tensor.__mul__")
 
     def __rmul__(self, other):
         return elementwise(_MUL, other, self)
@@ -903,12 +916,12 @@ class Tensor:
     def __rmod__(self, other):
         return ops.remainder(other, self)
 
-    __neg__ = unary_fn(_NEG)
+    __neg__ = unary_fn(_NEG, "Tensor.__neg__")
 
     def __pos__(self):
         return self
 
-    __abs__ = unary_fn(_ABS)
+    __abs__ = unary_fn(_ABS, "Tensor.__abs__")
 
     # Comparisons and logic: ms ops, so graphs capture them (results bool).
     def __gt__(self, other):

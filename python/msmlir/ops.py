@@ -14,10 +14,10 @@ import numpy as np
 
 from . import dtype as mstype
 from . import _tensor as _tensor_layer
-from ._tensor import (Tensor, binary, unary, nary, op, scalar_like,
-                      check_int_fits, elementwise, true_divide, float_unary,
-                      float_only, as_dtype, elementwise_fn, unary_fn, _ADD,
-                      _SUB, _MUL, _DIV, _NEG, _ABS)
+from ._tensor import (Tensor, binary, unary, nary, op, check_int_fits,
+                      true_divide, float_unary, float_only, as_dtype,
+                      elementwise_fn, unary_fn, _ADD, _SUB, _MUL, _DIV, _NEG,
+                      _ABS)
 from ._ops_indexing import (
     equal, not_equal, greater, greater_equal, less, less_equal, eq, ne, gt,
     ge, lt, le, logical_and, logical_or, logical_not, where, select, cast,
@@ -114,19 +114,19 @@ def _tensor(x, what):
 
 # PyNative's hot path in each function's own body (_tensor.elementwise_fn).
 add = elementwise_fn(
-    _ADD, """input + other, numpy broadcasting; either may be a number.""")
-sub = elementwise_fn(_SUB)
-mul = elementwise_fn(_MUL)
-maximum = elementwise_fn(_MAXIMUM)
-minimum = elementwise_fn(_MINIMUM)
-relu = unary_fn(_RELU)
-neg = unary_fn(_NEG)
-abs = unary_fn(_ABS)
-sigmoid = unary_fn(_SIGMOID, float_valued=True)
-tanh = unary_fn(_TANH, float_valued=True)
-exp = unary_fn(_EXP, float_valued=True)
-log = unary_fn(_LOG, float_valued=True)
-sqrt = unary_fn(_SQRT, float_valued=True)
+    _ADD, "add", "input + other, numpy broadcasting; either may be a number.")
+sub = elementwise_fn(_SUB, "sub")
+mul = elementwise_fn(_MUL, "mul")
+maximum = elementwise_fn(_MAXIMUM, "maximum")
+minimum = elementwise_fn(_MINIMUM, "minimum")
+relu = unary_fn(_RELU, "relu")
+neg = unary_fn(_NEG, "neg")
+abs = unary_fn(_ABS, "abs")
+sigmoid = unary_fn(_SIGMOID, "sigmoid", float_valued=True)
+tanh = unary_fn(_TANH, "tanh", float_valued=True)
+exp = unary_fn(_EXP, "exp", float_valued=True)
+log = unary_fn(_LOG, "log", float_valued=True)
+sqrt = unary_fn(_SQRT, "sqrt", float_valued=True)
 
 
 def div(input, other, *, rounding_mode=None):

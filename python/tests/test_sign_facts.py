@@ -1,11 +1,12 @@
 """O2's sign facts (ms-sign-facts, docs/pipelines.md) change no bit.
 
 Each function below has a pattern the pass rewrites at O2 (a maximum of
-|x| and y, a tanh or erf of a value never negative, |(-x) - y|). It runs on
-every pair of special values (signed zeros, infinities, denormals, NaNs of
-both signs and several payloads), op by op in PyNative, whose kernels see
-one op each and so no facts, and as graphs at O0, O1 and O2 on one and two
-threads: all must give the same bits. [1, 10] tensors take the path that
+|x| and y, a tanh or erf of a value whose sign bit is clear unless NaN).
+It runs on every pair of special values (signed zeros, infinities,
+denormals, quiet and signalling NaNs of both signs and several payloads),
+op by op in PyNative, whose kernels see one op each and so no facts, and as
+graphs at O0, O1 and O2 on one and two threads: all must give the same
+bits. [1, 10] tensors take the path that
 vectorizes small elementwise ops whole; [4, 100] tensors take LLVM's loop
 vectorizer.
 """
@@ -28,6 +29,7 @@ SPECIAL_BITS = [
     0x00000001, 0x80000001,              # the smallest denormals
     0x7FC00000, 0xFFC00000,              # quiet NaNs of both signs
     0x7FC12345, 0xFFD00001,              # NaNs with payloads
+    0x7FA00001, 0xFF800001,              # signalling NaNs
 ]
 
 
@@ -52,13 +54,10 @@ def gelu_of_max_of_abs(x, y):
 
 def gelu_tanh_of_max_of_abs(x, y):
     # tanh's operand is c (m + 0.044715 m^3), m = 3 max(|x|, y): sums and
-    # products of values never negative. (Not relu(x) * y: with two NaN
-    # operands a fused product may return either payload, at O1 too.)
+    # products of clear-signed values. (Not relu(x) * y: with two NaN
+    # operands a fused product may return either payload, at O1 too; see
+    # docs/pipelines.md, Numerics.)
     return ops.gelu(ops.maximum(ops.abs(x), y) * 3.0, approximate="tanh")
-
-
-def abs_of_negated_difference(x, y):
-    return ops.abs(ops.neg(x) - y)
 
 
 def chain_cycle(x, y):
@@ -70,7 +69,7 @@ def chain_cycle(x, y):
 
 
 FUNCTIONS = [max_of_abs, tanh_of_max_of_abs, gelu_of_max_of_abs,
-             gelu_tanh_of_max_of_abs, abs_of_negated_difference, chain_cycle]
+             gelu_tanh_of_max_of_abs, chain_cycle]
 
 
 def run_pynative(fn, x, y):

@@ -5,8 +5,9 @@
 // (elementwise chains, conv + relu + pool in the conv tiles, elementwise
 // epilogues in the matmul tiles, batch loops); O2 adds whole-graph work
 // (parameter prepacking, buffer planning, concatenations computed in
-// place, sign facts across the fused ops). Every level makes a data-parallel step's gradient buckets
-// arguments the runtime provides. Threads serve every level.
+// place, sign facts across the fused ops). Every level makes a
+// data-parallel step's gradient buckets arguments the runtime provides.
+// Threads serve every level.
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,O0
 // RUN: ms-opt %s --ms-pipeline-O0=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFUSE
 // RUN: ms-opt %s --ms-pipeline-O1=num-threads=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefixes=ALL,FUSE

@@ -13,6 +13,7 @@
 
 #include "ms/Codegen/CPU/Passes.h"
 #include "ms/Codegen/CPU/SignFacts.h"
+#include "ms/Codegen/CPU/VectorizationUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -223,10 +224,10 @@ public:
 
   /// tanh(|x|): an odd polynomial below kTanhCut, 1 - 2 / (exp(2|x|) + 1)
   /// above; the sign of x (±0 included) is copied at the end, unless x is
-  /// `nonNegative` (never negative unless NaN; see SignFacts.h).
-  Value tanh(Value x, bool nonNegative) {
+  /// `signClear` (its sign bit is clear unless it is NaN; SignFacts.h).
+  Value tanh(Value x, bool signClear) {
     using P = arith::CmpFPredicate;
-    Value a = nonNegative ? x : abs(x);
+    Value a = signClear ? x : abs(x);
     Value s = mul(x, x);
     Value small = fma(a, mul(s, horner(kTanhCoeffs, s)), a);
     // tanh(10) rounds to 1; NaN clamps to 10 and is replaced below.
@@ -245,14 +246,14 @@ public:
     Value one = f(1.0f);
     Value big = sub(one, quotient);
     Value res = select(cmp(P::OLT, a, f(kTanhCut)), small, big);
-    return signAndNaN(res, x, nonNegative);
+    return signAndNaN(res, x, signClear);
   }
 
   /// erf(|x|): a polynomial below kErfCut, 1 - exp(log erfc) above, 1 from
   /// kErfOne; the sign of x is copied at the end, as for tanh.
-  Value erf(Value x, bool nonNegative) {
+  Value erf(Value x, bool signClear) {
     using P = arith::CmpFPredicate;
-    Value a = nonNegative ? x : abs(x);
+    Value a = signClear ? x : abs(x);
     Value small = fma(a, horner(kErfSmallCoeffs, mul(x, x)), a);
     Value ac = minnum(a, f(kErfOne));
     Value logErfc = horner(kErfLargeCoeffs, sub(ac, f(2.0f)));
@@ -265,14 +266,14 @@ public:
     Value saturated = cmp(P::OGE, a, f(kErfOne));
     big = select(saturated, f(1.0f), big);
     Value res = select(cmp(P::OLT, a, f(kErfCut)), small, big);
-    return signAndNaN(res, x, nonNegative);
+    return signAndNaN(res, x, signClear);
   }
 
   /// An odd function's value at x from its value `res` at |x| (+0 or
-  /// positive): x's sign copied (not needed for a `nonNegative` x), and x
+  /// positive): x's sign copied (not needed for a `signClear` x), and x
   /// itself where it is NaN.
-  Value signAndNaN(Value res, Value x, bool nonNegative) {
-    Value signedRes = nonNegative ? res : copysign(res, x);
+  Value signAndNaN(Value res, Value x, bool signClear) {
+    Value signedRes = signClear ? res : copysign(res, x);
     return select(isNaN(x), x, signedRes);
   }
 
@@ -288,15 +289,9 @@ bool isNegatedAbs(Value x) {
   return neg && neg.getOperand().getDefiningOp<math::AbsFOp>();
 }
 
-/// Marked by ms-sign-facts: the operand is never negative unless NaN.
-bool nonNegative(Operation *op) {
-  return op->hasAttr(ms::kNonNegativeOperandAttr);
-}
-
-bool isF32OrF32Vector(Type t) {
-  if (auto vt = dyn_cast<VectorType>(t))
-    return vt.getElementType().isF32() && !vt.isScalable();
-  return t.isF32();
+/// Marked by ms-sign-facts: the operand's sign bit is clear unless NaN.
+bool signClear(Operation *op) {
+  return op->hasAttr(ms::kSignClearOperandAttr);
 }
 
 struct MSApproximateTranscendentalsPass
@@ -306,7 +301,7 @@ struct MSApproximateTranscendentalsPass
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::ErfOp>(op) &&
-          isF32OrF32Vector(op->getResult(0).getType()))
+          ms::isF32OrF32Vector(op->getResult(0).getType()))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -319,10 +314,10 @@ struct MSApproximateTranscendentalsPass
                       })
                       .Case([&](math::LogOp) { return em.log(x); })
                       .Case([&](math::TanhOp) {
-                        return em.tanh(x, nonNegative(op));
+                        return em.tanh(x, signClear(op));
                       })
                       .Case([&](math::ErfOp) {
-                        return em.erf(x, nonNegative(op));
+                        return em.erf(x, signClear(op));
                       });
       op->getResult(0).replaceAllUsesWith(res);
       op->erase();

@@ -157,4 +157,10 @@ Value sliceColumns(OpBuilder &b, Location loc, Value matrix, int64_t col,
       {b.getIndexAttr(1), b.getIndexAttr(1)});
 }
 
+bool isF32OrF32Vector(Type t) {
+  if (auto vt = dyn_cast<VectorType>(t))
+    return vt.getElementType().isF32() && !vt.isScalable();
+  return t.isF32();
+}
+
 } // namespace ms

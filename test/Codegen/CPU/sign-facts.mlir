@@ -1,37 +1,11 @@
 // RUN: ms-opt %s --ms-sign-facts --split-input-file | FileCheck %s
 // RUN: ms-opt %s --ms-sign-facts --ms-approximate-transcendentals \
 // RUN:   --split-input-file | FileCheck %s --check-prefix=EXPANDED
+// RUN: ms-opt %s --ms-sign-facts=rewrite-maximum=false --split-input-file \
+// RUN:   | FileCheck %s --check-prefix=KEEPMAX
 
-// |(-u) - y| is |u + y|.
-// CHECK-LABEL: func @abs_of_negated_difference
-// CHECK-NOT: arith.negf
-// CHECK-NOT: arith.subf
-// CHECK: %[[S:.*]] = arith.addf %arg0, %arg1 : vector<16xf32>
-// CHECK: math.absf %[[S]]
-func.func @abs_of_negated_difference(%u: vector<16xf32>, %y: vector<16xf32>)
-    -> vector<16xf32> {
-  %n = arith.negf %u : vector<16xf32>
-  %d = arith.subf %n, %y : vector<16xf32>
-  %a = math.absf %d : vector<16xf32>
-  return %a : vector<16xf32>
-}
-
-// The difference has another use, which needs its sign: left alone.
-// CHECK-LABEL: func @negated_difference_used_twice
-// CHECK: arith.negf
-// CHECK: arith.subf
-// CHECK-NOT: arith.addf
-func.func @negated_difference_used_twice(%u: f32, %y: f32) -> (f32, f32) {
-  %n = arith.negf %u : f32
-  %d = arith.subf %n, %y : f32
-  %a = math.absf %d : f32
-  return %a, %d : f32, f32
-}
-
-// -----
-
-// tanh of max(|x|, y): never negative unless NaN, so the tanh is marked,
-// and it expands without |x| and copysign.
+// tanh of max(|x|, y): its sign bit is clear unless NaN, so the tanh is
+// marked, and it expands without |x| and copysign.
 // CHECK-LABEL: func @tanh_of_max_of_abs
 // CHECK: %[[A:.*]] = math.absf %arg0
 // CHECK: %[[GT:.*]] = arith.cmpf ogt, %arg1, %[[A]]
@@ -39,12 +13,16 @@ func.func @negated_difference_used_twice(%u: f32, %y: f32) -> (f32, f32) {
 // CHECK: %[[NAN:.*]] = arith.cmpf uno, %arg1, %arg1
 // CHECK: %[[M:.*]] = arith.select %[[NAN]], %arg1, %[[L]]
 // CHECK-NOT: arith.maximumf
-// CHECK: math.tanh %[[M]] {ms.non_negative_operand}
+// CHECK: math.tanh %[[M]] {ms.sign_clear_operand}
 // EXPANDED-LABEL: func @tanh_of_max_of_abs
 // EXPANDED: math.absf
 // EXPANDED-NOT: math.absf
 // EXPANDED-NOT: math.copysign
 // EXPANDED: return
+// Without the maximum rewrite the tanh is marked all the same.
+// KEEPMAX-LABEL: func @tanh_of_max_of_abs
+// KEEPMAX: %[[M:.*]] = arith.maximumf
+// KEEPMAX: math.tanh %[[M]] {ms.sign_clear_operand}
 func.func @tanh_of_max_of_abs(%x: vector<16xf32>, %y: vector<16xf32>)
     -> vector<16xf32> {
   %a = math.absf %x : vector<16xf32>
@@ -56,7 +34,7 @@ func.func @tanh_of_max_of_abs(%x: vector<16xf32>, %y: vector<16xf32>)
 // Unknown signs: no mark, and the expansion keeps its sign handling.
 // CHECK-LABEL: func @tanh_of_unknown_sign
 // CHECK: math.tanh %{{.*}} : vector<16xf32>
-// CHECK-NOT: ms.non_negative_operand
+// CHECK-NOT: ms.sign_clear_operand
 // EXPANDED-LABEL: func @tanh_of_unknown_sign
 // EXPANDED: math.absf
 // EXPANDED: math.copysign
@@ -70,10 +48,10 @@ func.func @tanh_of_unknown_sign(%x: vector<16xf32>, %y: vector<16xf32>)
 
 // -----
 
-// Sums, products and quotients of values never negative, an exp, a
-// non-negative constant: erf's operand is never negative unless NaN.
+// Sums, products and quotients of such values, an exp, a constant with a
+// clear sign bit: erf's operand's sign bit is clear unless NaN.
 // CHECK-LABEL: func @erf_of_products
-// CHECK: math.erf %{{.*}} {ms.non_negative_operand} : f32
+// CHECK: math.erf %{{.*}} {ms.sign_clear_operand} : f32
 // EXPANDED-LABEL: func @erf_of_products
 // EXPANDED-NOT: math.copysign
 // EXPANDED: return
@@ -88,11 +66,32 @@ func.func @erf_of_products(%x: f32, %y: f32) -> f32 {
   return %r : f32
 }
 
-// relu (max with +0) is never negative unless NaN; -0 as a constant is.
+// gelu's tanh form on m = 3 max(|x|, y): tanh's operand reads |x| through
+// seven ops, c (m + k m^3).
+// CHECK-LABEL: func @gelu_tanh_form
+// CHECK: math.tanh %{{.*}} {ms.sign_clear_operand} : f32
+func.func @gelu_tanh_form(%x: f32, %y: f32) -> f32 {
+  %three = arith.constant 3.0 : f32
+  %k = arith.constant 0.044715 : f32
+  %c = arith.constant 0.797884583 : f32
+  %a = math.absf %x : f32
+  %mx = arith.maximumf %a, %y : f32
+  %m = arith.mulf %mx, %three : f32
+  %m2 = arith.mulf %m, %m : f32
+  %m3 = arith.mulf %m2, %m : f32
+  %km3 = arith.mulf %m3, %k : f32
+  %s = arith.addf %m, %km3 : f32
+  %u = arith.mulf %s, %c : f32
+  %t = math.tanh %u : f32
+  return %t : f32
+}
+
+// relu (max with +0) has a clear sign bit unless NaN; -0 as a constant
+// has not.
 // CHECK-LABEL: func @tanh_of_relu
-// CHECK: math.tanh %{{.*}} {ms.non_negative_operand}
+// CHECK: math.tanh %{{.*}} {ms.sign_clear_operand}
 // CHECK: math.tanh %{{.*}} : f32
-// CHECK-NOT: ms.non_negative_operand
+// CHECK-NOT: ms.sign_clear_operand
 func.func @tanh_of_relu(%x: f32) -> (f32, f32) {
   %zero = arith.constant 0.0 : f32
   %negzero = arith.constant -0.0 : f32
@@ -105,9 +104,9 @@ func.func @tanh_of_relu(%x: f32) -> (f32, f32) {
 
 // -----
 
-// A maximum is rewritten only when its first operand's sign bit is clear
-// (NaN included), and only on vectors: the sign test orders the operands
-// by the first one, and scalars have an expansion of their own.
+// A maximum is rewritten only when its first operand's sign bit is clear,
+// NaN included, and only on vectors: the sign test orders the operands by
+// the first one, and the rewrite repeats the backend's vector expansion.
 // CHECK-LABEL: func @maximums_left_alone
 // CHECK: arith.maximumf %arg1, %{{.*}} : vector<16xf32>
 // CHECK: arith.maximumf %{{.*}}, %arg3 : f32
@@ -126,10 +125,12 @@ func.func @maximums_left_alone(%x: vector<16xf32>, %y: vector<16xf32>,
   return %m, %sm, %rm : vector<16xf32>, f32, vector<16xf32>
 }
 
-// A non-negative constant has clear sign bits.
+// A constant of clear-signed values, a NaN among them.
 // CHECK-LABEL: func @maximum_of_constant
 // CHECK: arith.cmpf ogt
 // CHECK-NOT: arith.maximumf
+// KEEPMAX-LABEL: func @maximum_of_constant
+// KEEPMAX: arith.maximumf
 func.func @maximum_of_constant(%y: vector<4xf32>) -> vector<4xf32> {
   %c = arith.constant dense<[0.0, 1.0, 2.0, 0x7FC00000]> : vector<4xf32>
   %m = arith.maximumf %c, %y : vector<4xf32>

@@ -637,19 +637,25 @@ def MSSignFacts : Pass<"ms-sign-facts"> {
     Across the ops a kernel fused, some sign handling is dead, and this
     pass removes it without changing a bit (lib/Codegen/CPU/SignFacts.cpp
     argues each rewrite):
-    - `|(-u) - y|` becomes `|u + y|`;
-    - `math.tanh` and `math.erf` whose operand is never negative unless NaN
-      (the maximum of |a| and y, an exp, a product of such values, ...) get
-      the unit attribute `ms.non_negative_operand`, and
+    - `math.tanh` and `math.erf` whose operand's sign bit is clear unless
+      it is NaN (the maximum of |a| and y, an exp, sums and products of such
+      values, ...) get the unit attribute `ms.sign_clear_operand`, and
       `ms-approximate-transcendentals` then expands them without |x| and
       the final copysign;
-    - a vector `arith.maximumf(a, y)` whose `a` has a clear sign bit
-      (|x|, a non-negative constant) becomes `y` where y is NaN, else
-      `y > a ? y : a`: the backend's own expansion of llvm.maximum once
-      a's sign is known, without its sign test and blends.
+    - with `rewrite-maximum`, a vector `arith.maximumf(a, y)` whose `a` has
+      a clear sign bit, NaN included (|x|, a constant of such values),
+      becomes `y` where y is NaN, else `y > a ? y : a`: the x86 backend's
+      own expansion of llvm.maximum once a's sign is known, without its
+      sign test and blends. The pipelines set it where the backend expands
+      maximum that way (x86 without AVX10.2).
     The facts span ops, so they are whole-graph work: O2 runs the pass
-    (docs/pipelines.md), just before `ms-approximate-transcendentals`.
+    (docs/pipelines.md) after the vectors are unrolled, just before
+    `ms-approximate-transcendentals`.
   }];
+  let options = [
+    Option<"rewriteMaximum", "rewrite-maximum", "bool", "true",
+           "Rewrite maximums of a clear-sign value as MAXPS and selects">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
@@ -668,7 +674,7 @@ def MSApproximateTranscendentals
     code (scripts/transcendentals_ulp.py): exp 0.88, log 0.93, tanh 1.02,
     erf 1.21 ulp; subnormal results, denormal inputs, signed zeros,
     infinities and NaN are handled (docs/pipelines.md, Numerics). A tanh or
-    erf that `ms-sign-facts` marked `ms.non_negative_operand` is expanded
+    erf that `ms-sign-facts` marked `ms.sign_clear_operand` is expanded
     without |x| and the final copysign, which cannot change its value.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",

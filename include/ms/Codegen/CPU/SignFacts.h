@@ -13,11 +13,15 @@
 
 namespace ms {
 
-/// Unit attribute on a `math.tanh` or `math.erf` whose operand is never
-/// negative except as NaN: its expansion needs neither |x| nor the final
-/// copysign.
-constexpr llvm::StringLiteral kNonNegativeOperandAttr =
-    "ms.non_negative_operand";
+/// Unit attribute on a `math.tanh` or `math.erf` whose operand's sign bit
+/// is clear unless it is NaN (+0, positive or NaN; never -0): its expansion
+/// needs neither |x| nor the final copysign.
+constexpr llvm::StringLiteral kSignClearOperandAttr = "ms.sign_clear_operand";
+
+/// Whether the backend expands a vector llvm.maximum on this host as x86's
+/// MAXPS and selects, the expansion ms-sign-facts's maximum rewrite repeats
+/// (x86 without AVX10.2).
+bool hostExpandsMaximumWithMaxps();
 
 } // namespace ms
 

@@ -75,6 +75,9 @@ constexpr llvm::StringLiteral kSchedulesAttr = "ms.schedules";
 /// Appends `schedule` to the ms.schedules of the function around `op`.
 void recordSchedule(mlir::Operation *op, mlir::DictionaryAttr schedule);
 
+/// An f32 scalar or a fixed-size vector of f32.
+bool isF32OrF32Vector(mlir::Type t);
+
 } // namespace ms
 
 #endif // MS_CODEGEN_CPU_VECTORIZATIONUTILS_H
