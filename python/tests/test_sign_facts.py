@@ -6,9 +6,8 @@ It runs on every pair of special values (signed zeros, infinities,
 denormals, quiet and signalling NaNs of both signs and several payloads),
 op by op in PyNative, whose kernels see one op each and so no facts, and as
 graphs at O0, O1 and O2 on one and two threads: all must give the same
-bits. [1, 10] tensors take the path that
-vectorizes small elementwise ops whole; [4, 100] tensors take LLVM's loop
-vectorizer.
+bits. [1, 10] tensors take the path that vectorizes small elementwise ops
+whole; [4, 100] tensors take LLVM's loop vectorizer.
 """
 
 import numpy as np
