@@ -643,13 +643,16 @@ llvm::Error comm::barrier() {
 
 namespace {
 
-/// A bucket's place in each rank's segment of the window: two buffers of
-/// `capacity` bytes from `offset`, the step using `turn`'s.
+/// A bucket's place in each rank's segment of the window: `capacity`
+/// bytes from `offset`.
 struct WindowBucket {
   size_t offset = 0;
   size_t capacity = 0;
-  int turn = 0;
 };
+
+/// Each segment's first page holds one counter, the steps its rank has
+/// finished (see handBackBuckets); the buckets follow it.
+constexpr size_t kWindowPage = 4096;
 
 /// Memory of the runtime's own, 64-byte aligned as compiled code assumes.
 struct AlignedBuffer {
@@ -680,6 +683,8 @@ struct SharedBuckets {
   char *mine = nullptr;
   const char *theirs = nullptr;
   std::vector<WindowBucket> buckets;
+  /// Calls of bucketBuffers (steps begun) on this rank, in window mode.
+  uint64_t stepsBegun = 0;
   // Without a window: each bucket's buffer, and -0.0 by element width.
   std::vector<AlignedBuffer> privateBuckets;
   AlignedBuffer negativeZeros[2];
@@ -736,8 +741,16 @@ char *aligned64(char *pointer) {
   return pointer + (64 - address % 64) % 64;
 }
 
+/// The counter of steps finished at the start of `segment`: a rank stores
+/// to its own and loads the other's, as atomics (lock-free, so they work
+/// across processes on shared memory).
+uint64_t *stepsFinished(const char *segment) {
+  return reinterpret_cast<uint64_t *>(const_cast<char *>(segment));
+}
+
 /// A new window of `bytes` per rank (collective; the old one's contents go,
-/// which no step needs: each writes its bucket before reading it).
+/// which no step needs: each writes its bucket before reading it). The
+/// counters restart at this step: both ranks are in the same call.
 llvm::Error remakeWindow(size_t bytes) {
   Watched watch("shared buckets: MPI_Win_allocate_shared", 0);
   freeWindow();
@@ -758,6 +771,11 @@ llvm::Error remakeWindow(size_t bytes) {
   MPI_Win_lock_all(MPI_MODE_NOCHECK, gShared.window);
   gShared.mine = aligned64(base);
   gShared.theirs = aligned64(peer);
+  __atomic_store_n(stepsFinished(gShared.mine), gShared.stepsBegun,
+                   __ATOMIC_RELEASE);
+  MPI_Win_sync(gShared.window);
+  MPI_Barrier(gShared.node);
+  MPI_Win_sync(gShared.window);
   if (static_cast<size_t>(peerBytes) == segment)
     return llvm::Error::success();
   // Both ranks see the mismatch, so both free the window: no later call
@@ -791,19 +809,53 @@ llvm::Error reserveInWindow(llvm::ArrayRef<comm::BucketRequest> requests) {
   }
   if (!grew && gShared.window != MPI_WIN_NULL)
     return llvm::Error::success();
-  size_t offset = 0;
+  size_t offset = kWindowPage;
   for (WindowBucket &bucket : buckets) {
     bucket.offset = offset;
-    offset += 2 * bucket.capacity;
+    offset += bucket.capacity;
   }
   return remakeWindow(offset);
 }
 
-/// Bucket `id`'s buffers of this turn in the window.
+/// Bucket `id`'s buffers in the window.
 comm::BucketBuffers windowBuffers(int64_t id) {
-  const WindowBucket &bucket = gShared.buckets[id];
-  size_t at = bucket.offset + bucket.turn * bucket.capacity;
+  size_t at = gShared.buckets[id].offset;
   return {gShared.mine + at, gShared.theirs + at};
+}
+
+void pauseCore() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+/// Called as a step begins, before it writes any bucket: this rank's
+/// earlier steps have returned, so it reads no more of the other rank's
+/// buffers, and it says so; then it waits until the other rank has said
+/// the same, so the writes to come cannot change bytes that rank is still
+/// summing. One buffer per bucket then serves every step. A second buffer
+/// used by turns would need no wait, but its bytes are two steps cold when
+/// backward writes them: the 2-rank MLP step took 2.52-2.57 ms so against
+/// 2.27-2.28 ms with one (docs/performance.md). The wait is the time
+/// between the ranks' starts, as both left the last step's
+/// synchronization together.
+void handBackBuckets() {
+  uint64_t finished = gShared.stepsBegun++;
+  __atomic_store_n(stepsFinished(gShared.mine), finished, __ATOMIC_RELEASE);
+  const uint64_t *theirs = stepsFinished(gShared.theirs);
+  if (__atomic_load_n(theirs, __ATOMIC_ACQUIRE) >= finished)
+    return;
+  Watched watch("shared buckets: waiting for the other rank's last step", 0,
+                0);
+  for (unsigned spins = 0;
+       __atomic_load_n(theirs, __ATOMIC_ACQUIRE) < finished; ++spins) {
+    // Spin briefly (the other rank is usually microseconds behind), then
+    // give the core away, in case both ranks share it.
+    if (spins < 1000)
+      pauseCore();
+    else
+      std::this_thread::yield();
+  }
 }
 
 /// The runtime's own buffers for `requests`, and -0.0 beside them: x +
@@ -860,6 +912,7 @@ comm::bucketBuffers(llvm::ArrayRef<BucketRequest> requests) {
   if (gShared.mode == SharedBuckets::Mode::Window) {
     if (llvm::Error error = reserveInWindow(requests))
       return std::move(error);
+    handBackBuckets();
     std::vector<BucketBuffers> buffers;
     for (const BucketRequest &request : requests)
       buffers.push_back(windowBuffers(request.id));
@@ -906,7 +959,6 @@ llvm::Error comm::shareBucket(void *own, int64_t count, DType dtype,
     return commError("all_reduce: the ranks' gradient buckets differ in "
                      "size (" + llvm::Twine(-largest[1]) + " and " +
                      llvm::Twine(largest[0]) + " elements)");
-  gShared.buckets[id].turn ^= 1;
   return llvm::Error::success();
 }
 

@@ -130,9 +130,10 @@ struct BucketRequest {
 /// The buffers of the buckets one call of a compiled step reads, in the
 /// order of `requests` (initializing MPI if needed). With two ranks on one
 /// host they are this rank's and the other rank's buffers in an MPI-3
-/// shared window (MPI_Win_allocate_shared), two per bucket used by turns,
-/// so a rank never rewrites a buffer the other may still be reading.
-/// Otherwise `own` is the runtime's, shareBucket all-reduces it in place,
+/// shared window (MPI_Win_allocate_shared), one per bucket. A call is the
+/// start of a step: it first waits until the other rank has started its
+/// own (it has then finished reading this rank's buffers), so that a rank
+/// never rewrites a buffer the other may still be reading. Otherwise `own` is the runtime's, shareBucket all-reduces it in place,
 /// and `peer` holds -0.0, which adds nothing to any value. Ranks make the
 /// same calls, in the same order, for the same buckets (they run the same
 /// steps); a bucket larger than before makes a new window, collectively,

@@ -42,18 +42,21 @@ COMM_TIMEOUT = "180"
 EXIT_TIMEOUT = "20"
 
 
-def mpirun_command(n, script_and_args):
-    command = ["mpirun"]
+def mpirun_command(n, script_and_args, one_core=False):
+    """mpirun -n N; with `one_core`, every rank on CPU 0 (taskset, and no
+    binding by mpirun), so that the scheduler interleaves them anywhere."""
+    command = ["taskset", "-c", "0", "mpirun", "--bind-to", "none"] \
+        if one_core else ["mpirun"]
     if os.geteuid() == 0:
         command.append("--allow-run-as-root")
     return command + ["--oversubscribe", "--timeout", str(MPIRUN_TIMEOUT),
                       "-n", str(n), sys.executable] + script_and_args
 
 
-def mpirun(n, args, env_extra=None):
+def mpirun(n, args, env_extra=None, one_core=False):
     env = dict(os.environ, MS_COMM_TIMEOUT=COMM_TIMEOUT)
     env.update(env_extra or {})
-    return subprocess.run(mpirun_command(n, [WORKER] + args),
+    return subprocess.run(mpirun_command(n, [WORKER] + args, one_core),
                           capture_output=True, text=True, env=env,
                           timeout=MPIRUN_TIMEOUT + 60)
 
@@ -98,8 +101,8 @@ def errors(actual, expected):
                                               1e-30)))
 
 
-def run_ranks(n, args, out, env_extra=None):
-    _ok(mpirun(n, args + ["--out", out], env_extra),
+def run_ranks(n, args, out, env_extra=None, one_core=False):
+    _ok(mpirun(n, args + ["--out", out], env_extra, one_core),
         f"mpirun -n {n} {args}")
     return [_load(f"{out}.rank{r}.npz") for r in range(n)]
 
@@ -245,15 +248,22 @@ def test_overlapped_buckets_match_pynative(n, tmp_path):
 
 @pytest.mark.skipif(2 not in RANKS,
                     reason="buckets are shared between exactly two ranks")
-def test_shared_buckets_match_mpi(tmp_path):
+@pytest.mark.parametrize("one_core", [False, True],
+                         ids=["two-cores", "one-core"])
+def test_shared_buckets_match_mpi(tmp_path, one_core):
     """Two ranks on one host share LeNet-5's buckets of several gradients
     through an MPI-3 window (comm_fusion 0.01 MB makes two: the last
     layers' and the convolutions'); with MS_COMM_SHARED_BUCKETS=0 the same
     buckets are all-reduced in place over MPI. The same bits either way, on
-    every rank."""
+    every rank.
+
+    On one core the scheduler lets a rank run on for milliseconds while the
+    other waits mid-update: without the hand-back at each step's start
+    (comm::bucketBuffers), the first would rewrite its single buffer per
+    bucket under the other's reads."""
     args = ["--net", "lenet", "--fusion-mb", "0.01", "--steps", "5",
             "--mode", "graph"]
-    shared = run_ranks(2, args, str(tmp_path / "shared"))
+    shared = run_ranks(2, args, str(tmp_path / "shared"), one_core=one_core)
     mpi = run_ranks(2, args, str(tmp_path / "mpi"),
                     {"MS_COMM_SHARED_BUCKETS": "0"})
     for r in range(2):
