@@ -749,8 +749,9 @@ uint64_t *stepsFinished(const char *segment) {
 }
 
 /// A new window of `bytes` per rank (collective; the old one's contents go,
-/// which no step needs: each writes its bucket before reading it). The
-/// counters restart at this step: both ranks are in the same call.
+/// which no step needs: each writes its bucket before reading it). Both
+/// ranks are in the same call, so each sets its counter of finished steps
+/// to its steps begun so far, and the next hand-back passes at once.
 llvm::Error remakeWindow(size_t bytes) {
   Watched watch("shared buckets: MPI_Win_allocate_shared", 0);
   freeWindow();
@@ -793,16 +794,16 @@ size_t bytesOf(const comm::BucketRequest &request) {
 }
 
 /// Room in the window for every bucket of `requests`, each bucket's
-/// buffers rounded to whole pages: one new window if any does not fit.
+/// buffer rounded to whole pages: one new window if any does not fit.
 llvm::Error reserveInWindow(llvm::ArrayRef<comm::BucketRequest> requests) {
   std::vector<WindowBucket> &buckets = gShared.buckets;
-  constexpr size_t kPage = 4096;
   bool grew = false;
   for (const comm::BucketRequest &request : requests) {
     size_t bytes = bytesOf(request);
     if (size_t(request.id) >= buckets.size())
       buckets.resize(request.id + 1);
-    size_t pages = std::max<size_t>(kPage, (bytes + kPage - 1) / kPage * kPage);
+    size_t pages = std::max<size_t>(
+        kWindowPage, (bytes + kWindowPage - 1) / kWindowPage * kWindowPage);
     grew |= pages > buckets[request.id].capacity;
     buckets[request.id].capacity =
         std::max(buckets[request.id].capacity, pages);
@@ -836,10 +837,11 @@ void pauseCore() {
 /// summing. One buffer per bucket then serves every step. A second buffer
 /// used by turns would need no wait, but its bytes are two steps cold when
 /// backward writes them: the 2-rank MLP step took 2.52-2.57 ms so against
-/// 2.27-2.28 ms with one (docs/performance.md). The wait is the time
+/// 2.24-2.32 ms with one (docs/performance.md). The wait is the time
 /// between the ranks' starts, as both left the last step's
 /// synchronization together.
 void handBackBuckets() {
+  ++gStats.sharedSteps;
   uint64_t finished = gShared.stepsBegun++;
   __atomic_store_n(stepsFinished(gShared.mine), finished, __ATOMIC_RELEASE);
   const uint64_t *theirs = stepsFinished(gShared.theirs);

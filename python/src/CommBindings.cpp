@@ -128,6 +128,7 @@ void ms::python::registerCommunication(py::module_ &m) {
     d["calls"] = s.calls;
     d["bytes"] = s.bytes;
     d["seconds"] = s.seconds;
+    d["shared_steps"] = s.sharedSteps;
     return d;
   });
   c.def("reset_stats", &comm::resetStats);

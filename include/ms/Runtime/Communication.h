@@ -133,8 +133,9 @@ struct BucketRequest {
 /// shared window (MPI_Win_allocate_shared), one per bucket. A call is the
 /// start of a step: it first waits until the other rank has started its
 /// own (it has then finished reading this rank's buffers), so that a rank
-/// never rewrites a buffer the other may still be reading. Otherwise `own` is the runtime's, shareBucket all-reduces it in place,
-/// and `peer` holds -0.0, which adds nothing to any value. Ranks make the
+/// never rewrites a buffer the other may still be reading. Otherwise `own`
+/// is the runtime's, shareBucket all-reduces it in place, and `peer` holds
+/// -0.0, which adds nothing to any value. Ranks make the
 /// same calls, in the same order, for the same buckets (they run the same
 /// steps); a bucket larger than before makes a new window, collectively,
 /// which moves every bucket's buffers: earlier answers are then stale, so
@@ -164,11 +165,14 @@ llvm::Error barrier();
 double timeoutSeconds();
 
 /// Collectives run by this process since the last reset: their count,
-/// bytes reduced or sent, and wall time spent inside MPI.
+/// bytes reduced or sent, and wall time spent inside MPI or waiting for
+/// the other rank's hand-back of shared buckets (bucketBuffers); and the
+/// steps that shared their buckets through the window.
 struct Stats {
   int64_t calls = 0;
   int64_t bytes = 0;
   double seconds = 0;
+  int64_t sharedSteps = 0;
 };
 Stats stats();
 void resetStats();

@@ -156,6 +156,9 @@ def main():
         results["meta/overlapped"] = lowered_count(
             "call @ms_comm_all_reduce_start")
         results["meta/shared"] = lowered_count("call @ms_comm_share_bucket")
+        # Steps that shared their buckets through the window at run time.
+        results["meta/shared_steps"] = np.array(
+            ms.communication.management._comm.stats()["shared_steps"])
     np.savez(f"{args.out}.rank{rank}.npz", **results)
     if not args.standalone:
         stats = ms.communication.management._comm.stats()
