@@ -135,12 +135,12 @@ struct BucketRequest {
 /// own (it has then finished reading this rank's buffers), so that a rank
 /// never rewrites a buffer the other may still be reading. Otherwise `own`
 /// is the runtime's, shareBucket all-reduces it in place, and `peer` holds
-/// -0.0, which adds nothing to any value. Ranks make the
-/// same calls, in the same order, for the same buckets (they run the same
-/// steps); a bucket larger than before makes a new window, collectively,
-/// which moves every bucket's buffers: earlier answers are then stale, so
-/// a call of a step asks for all its buckets at once. No buckets: no MPI
-/// call. MS_COMM_SHARED_BUCKETS=0 turns the window off.
+/// -0.0, which adds nothing to any value. Ranks make the same calls, in the
+/// same order, for the same buckets (they run the same steps); a bucket
+/// larger than before makes a new window, collectively, which moves every
+/// bucket's buffers: earlier answers are then stale, so a call of a step
+/// asks for all its buckets at once. No buckets: no MPI call.
+/// MS_COMM_SHARED_BUCKETS=0 turns the window off.
 llvm::Expected<std::vector<BucketBuffers>>
 bucketBuffers(llvm::ArrayRef<BucketRequest> requests);
 /// bucketBuffers for one bucket; asking for several one at a time can make
