@@ -5,8 +5,9 @@ ParallelMode.DATA_PARALLEL.
 Gradients are bucketed: consecutive gradients of one dtype, last parameter
 first, are flattened and concatenated into one buffer of at most the
 comm_fusion size (set_auto_parallel_context), each starting on a 64-byte
-cache line (zeros fill the gaps), and each bucket is one all-reduce. Few large messages cost less than many small ones (each MPI
-call has its latency; see docs/distributed.md), and in a compiled step a
+cache line (zeros fill the gaps), and each bucket is one all-reduce. Few
+large messages cost less than many small ones (each MPI call has its
+latency; see docs/distributed.md), and in a compiled step a
 bucket's all-reduce starts as soon as backward has computed its gradients
 (ms-start-collectives-early) and is waited for where the optimizer first
 reads it. The same ops run in PyNative and inside a compiled
@@ -147,7 +148,7 @@ def plan_buckets(params, limit):
     return buckets
 
 
-# Every gradient starts a cache line into its bucket.
+# Gradients start on cache lines of this many bytes in their bucket.
 _LINE_BYTES = 64
 
 
@@ -198,7 +199,6 @@ class DistributedGradReducer(Cell):
         d["degree"] = degree
         d["rank"] = get_rank()
         d["_shapes"] = tuple(tuple(p.shape) for p in params)
-        d["_sizes"] = tuple(p._t.size for p in params)
         d["_dtypes"] = tuple(p.dtype for p in params)
         d["_buckets"] = tuple(bucket_layout(params, b) for b in
                               plan_buckets(params, bucket_bytes()))
