@@ -1,6 +1,7 @@
 //===- Communication.cpp - Collectives across ranks over MPI ---------------===//
 
 #include "ms/Runtime/Communication.h"
+#include "ms/Runtime/CpuRelax.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -824,12 +825,6 @@ comm::BucketBuffers windowBuffers(int64_t id) {
   return {gShared.mine + at, gShared.theirs + at};
 }
 
-void pauseCore() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 /// Called as a step begins, before it writes any bucket: this rank's
 /// earlier steps have returned, so it reads no more of the other rank's
 /// buffers, and it says so; then it waits until the other rank has said
@@ -854,7 +849,7 @@ void handBackBuckets() {
     // Spin briefly (the other rank is usually microseconds behind), then
     // give the core away, in case both ranks share it.
     if (spins < 1000)
-      pauseCore();
+      ms::runtime::cpuRelax();
     else
       std::this_thread::yield();
   }

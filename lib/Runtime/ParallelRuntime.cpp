@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Runtime/ParallelRuntime.h"
+#include "ms/Runtime/CpuRelax.h"
 
 #include <pthread.h>
 
@@ -20,19 +21,9 @@
 #include <thread>
 #include <type_traits>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
-
 namespace ms {
 namespace runtime {
 namespace {
-
-void cpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#endif
-}
 
 /// The region word: generation (40 bits), slots (12), next slot (12).
 struct RegionWord {
