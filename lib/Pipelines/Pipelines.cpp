@@ -167,6 +167,9 @@ PipelineStage bufferizeStage(unsigned threads, GraphWork work) {
   // A data-parallel step's gradient buckets in the runtime's memory (with
   // two ranks on a host, a window the other rank reads).
   epilogues += ",ms-share-gradient-buckets";
+  // A parameter's update written over the parameter: the step's fresh
+  // result buffer would be read into the cache before it is written.
+  epilogues += ",ms-update-parameters-in-place";
   return {"bufferize",
           "ms-emit-c-interface,"
           "one-shot-bufferize{bufferize-function-boundaries "

@@ -84,6 +84,7 @@ llvm::json::Array specsToJSON(llvm::ArrayRef<TensorSpec> specs) {
         {"shape", std::move(shape)},
         {"param", spec.paramName},
         {"packed", packedLayoutName(spec.packed)},
+        {"in_place_of", spec.inPlaceOf},
     });
   }
   return out;
@@ -121,6 +122,7 @@ llvm::Error specsFromJSON(const llvm::json::Array *array,
         return makeError("unknown packed layout '" + packed + "'");
       spec.packed = *layout;
     }
+    spec.inPlaceOf = object->getInteger("in_place_of").value_or(-1);
     specs.push_back(std::move(spec));
   }
   return llvm::Error::success();
@@ -312,6 +314,8 @@ llvm::Expected<CacheEntry> decodeCacheEntry(llvm::StringRef bytes,
     return std::move(err);
   if (auto err = commBuffersFromJSON(header->getArray("comm_buffers"),
                                      entry.signature))
+    return std::move(err);
+  if (auto err = entry.signature.checkInPlaceResults())
     return std::move(err);
   entry.object = body.drop_front(headerSize).str();
   return entry;

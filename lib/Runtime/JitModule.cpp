@@ -19,6 +19,7 @@
 #include "llvm/Support/Path.h"
 
 #include <chrono>
+#include <cstring>
 #include <optional>
 
 using namespace mlir;
@@ -219,6 +220,10 @@ JitModule::allocateResults(int64_t batch) const {
   std::vector<HostTensor> results;
   results.reserve(sig.results.size());
   for (const auto &[index, spec] : llvm::enumerate(sig.results)) {
+    if (spec.inPlaceOf >= 0) {
+      results.emplace_back();
+      continue;
+    }
     llvm::Expected<HostTensor> tensor =
         allocateCachedTensor(spec.dtype, spec.shapeAt(batch));
     if (!tensor)
@@ -230,6 +235,29 @@ JitModule::allocateResults(int64_t batch) const {
   return results;
 }
 
+llvm::Error
+JitModule::bindInPlaceResults(llvm::SmallVectorImpl<HostTensor> &args,
+                              llvm::MutableArrayRef<HostTensor> results,
+                              DonatedArgs donated) const {
+  for (auto [index, spec] : llvm::enumerate(sig.results)) {
+    if (spec.inPlaceOf < 0)
+      continue;
+    HostTensor &arg = args[spec.inPlaceOf];
+    if (!donated(spec.inPlaceOf)) {
+      llvm::Expected<HostTensor> copy =
+          allocateCachedTensor(arg.dtype(), arg.shape());
+      if (!copy)
+        return makeError("result " + llvm::Twine(index) + " of @" +
+                         sig.entry + " (" + spec.typeString() +
+                         "): " + llvm::toString(copy.takeError()));
+      std::memcpy(copy->data(), arg.data(), arg.byteSize());
+      arg = std::move(*copy);
+    }
+    results[index] = arg;
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::vector<HostTensor>>
 JitModule::run(llvm::ArrayRef<HostTensor> args) {
   if (auto err = sig.checkArguments(args))
@@ -238,7 +266,11 @@ JitModule::run(llvm::ArrayRef<HostTensor> args) {
       allocateResults(sig.batchOf(args));
   if (!results)
     return results.takeError();
-  if (auto err = runUnchecked(args, *results))
+  llvm::SmallVector<HostTensor, 8> callArgs(args.begin(), args.end());
+  if (auto err = bindInPlaceResults(callArgs, *results,
+                                    [](size_t) { return false; }))
+    return std::move(err);
+  if (auto err = runUnchecked(callArgs, *results))
     return std::move(err);
   return results;
 }

@@ -275,7 +275,40 @@ llvm::Error readPackedCopies(func::FuncOp func, unsigned first,
   return llvm::Error::success();
 }
 
+/// Each result's `inPlaceOf`, once bufferization has made the results
+/// out-params (the entry's last arguments).
+llvm::Error readInPlaceResults(func::FuncOp func, EntrySignature &sig) {
+  size_t results = sig.results.size();
+  if (func.getNumResults() != 0 || func.getNumArguments() < results)
+    return llvm::Error::success();
+  unsigned first = func.getNumArguments() - results;
+  for (auto [r, spec] : llvm::enumerate(sig.results))
+    // Later stages keep the arguments but may not keep their attributes.
+    if (auto source =
+            func.getArgAttrOfType<IntegerAttr>(first + r, ms::kInPlaceOfAttr))
+      spec.inPlaceOf = source.getInt();
+  return sig.checkInPlaceResults();
+}
+
 } // namespace
+
+llvm::Error EntrySignature::checkInPlaceResults() const {
+  std::vector<bool> taken(args.size());
+  for (auto [r, spec] : llvm::enumerate(results)) {
+    if (spec.inPlaceOf < 0)
+      continue;
+    size_t arg = spec.inPlaceOf;
+    if (arg >= args.size() || !args[arg].isParameter() || taken[arg] ||
+        args[arg].dtype != spec.dtype || args[arg].shape != spec.shape ||
+        spec.isDynamic())
+      return makeError("@" + entry + " result " + llvm::Twine(r) +
+                       " cannot be argument " + llvm::Twine(spec.inPlaceOf) +
+                       " updated in place (ms.in_place_of): not a "
+                       "parameter of its type, or taken twice");
+    taken[arg] = true;
+  }
+  return llvm::Error::success();
+}
 
 llvm::Error readPackedLayouts(Operation *op, EntrySignature &sig) {
   auto func = dyn_cast<func::FuncOp>(op);
@@ -296,7 +329,9 @@ llvm::Error readPackedLayouts(Operation *op, EntrySignature &sig) {
   llvm::Expected<unsigned> afterBuffers = readCommBuffers(func, sig);
   if (!afterBuffers)
     return afterBuffers.takeError();
-  return readPackedCopies(func, *afterBuffers, sig);
+  if (auto err = readPackedCopies(func, *afterBuffers, sig))
+    return err;
+  return readInPlaceResults(func, sig);
 }
 
 } // namespace runtime

@@ -301,17 +301,19 @@ class _Entry:
         """Makes each assigned Parameter hold its new value; returns the
         function's own results.
 
-        The update costs no copy: the compiled function writes the new
-        weights into an output buffer it allocates, and the Parameter is
-        rebound to that buffer. Its old buffer goes back to the caching
-        allocator (CachingAllocator.h, exact-size reuse), which hands it out
-        again as the next step's output buffer, so a steady-state step
-        allocates nothing new. (Passing the Parameter's own buffer as the
-        output would be wrong whenever the graph still reads the old value
-        after computing the new one, as every optimizer does.) Packed
-        copies (O2's prepacked weights) notice the new buffer by identity
-        and are made again; Tensors that shared the old buffer keep the old
-        values, as they would after Parameter.set_data.
+        The update costs no copy. Where the compiled function updates a
+        Parameter in place (ms-update-parameters-in-place), its result is
+        the Parameter's own buffer, or a copy of it when something else
+        shared that buffer (native call_tensors decides; JitModule.h). Any
+        other new value is an output buffer the function allocates; the
+        Parameter is rebound to it and its old buffer goes back to the
+        caching allocator (CachingAllocator.h, exact-size reuse), which
+        hands it out again as the next step's output buffer, so a
+        steady-state step allocates nothing new. Packed copies (O2's
+        prepacked weights) notice the new buffer by identity and are made
+        again (a packed Parameter is never updated in place); Tensors that
+        shared the old buffer keep the old values, as they would after
+        Parameter.set_data.
         """
         n = len(values) - len(self.assigns)
         for param, host in zip(self.assigns, values[n:]):

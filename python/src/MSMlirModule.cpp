@@ -393,7 +393,11 @@ public:
     llvm::SmallVector<HostTensor, 8> hosts;
     hosts.reserve(PyTuple_GET_SIZE(args) + PyList_GET_SIZE(params) +
                   PyList_GET_SIZE(captures));
-    auto appendTensor = [&](PyObject *tensor) {
+    // The Parameters whose buffer nothing else holds (no numpy view, no
+    // other Tensor): the step may update those in place
+    // (JitModule::bindInPlaceResults).
+    llvm::SmallVector<bool, 8> donated;
+    auto appendTensor = [&](PyObject *tensor, bool parameter) {
       PyObject *host = PyObject_GetAttr(tensor, attrName);
       if (!host) {
         PyErr_Clear();
@@ -403,26 +407,30 @@ public:
       Py_DECREF(host); // the Tensor keeps it alive
       if (!t)
         return false;
+      donated.push_back(parameter && Py_REFCNT(host) == 1 &&
+                        t->buffer().use_count() == 1);
       hosts.push_back(*t);
       return true;
     };
     for (Py_ssize_t i = 0, e = PyTuple_GET_SIZE(args); i < e; ++i)
-      if (!appendTensor(PyTuple_GET_ITEM(args, i)))
+      if (!appendTensor(PyTuple_GET_ITEM(args, i), false))
         return py::none();
     for (Py_ssize_t i = 0, e = PyList_GET_SIZE(params); i < e; ++i)
-      if (!appendTensor(PyList_GET_ITEM(params, i)))
+      if (!appendTensor(PyList_GET_ITEM(params, i), true))
         return py::none();
     for (Py_ssize_t i = 0, e = PyList_GET_SIZE(captures); i < e; ++i) {
       HostTensor *t = unwrapExact<HostTensor>(PyList_GET_ITEM(captures, i));
       if (!t)
         return py::none();
+      donated.push_back(false);
       hosts.push_back(*t);
     }
     if (llvm::Error err = signatureRef().checkArguments(hosts)) {
       llvm::consumeError(std::move(err));
       return py::none();
     }
-    std::vector<HostTensor> results = runChecked(hosts);
+    std::vector<HostTensor> results =
+        runChecked(hosts, [&](size_t i) { return donated[i]; });
     if (tensorType != Py_None && results.size() == 1) {
       if (!PyType_Check(tensorType))
         throw py::type_error("call_tensors: tensor_type must be a class");
@@ -474,13 +482,19 @@ private:
     return module ? module->signature() : kernels->signature();
   }
 
-  /// Runs on arguments that match the signature.
-  std::vector<HostTensor> runChecked(llvm::ArrayRef<HostTensor> args) {
+  /// Runs on arguments that match the signature. A parameter the graph
+  /// updates in place is the caller's own buffer only where `donated` says
+  /// so, a copy otherwise.
+  std::vector<HostTensor>
+  runChecked(llvm::ArrayRef<HostTensor> args,
+             JitModule::DonatedArgs donated = [](size_t) { return false; }) {
     if (kernels)
       return unwrap(kernels->run(args));
     std::vector<HostTensor> results = unwrap(
         module->allocateResults(module->signature().batchOf(args)));
-    unwrap(module->runUnchecked(args, results));
+    llvm::SmallVector<HostTensor, 8> callArgs(args.begin(), args.end());
+    unwrap(module->bindInPlaceResults(callArgs, results, donated));
+    unwrap(module->runUnchecked(callArgs, results));
     return results;
   }
 

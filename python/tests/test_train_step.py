@@ -183,6 +183,39 @@ def test_step_leaves_nothing_for_the_cycle_collector(kind):
     assert cyclic == []
 
 
+def _address(param):
+    view = np.asarray(param._t)
+    return view.ctypes.data
+
+
+def test_update_in_place_unless_the_buffer_is_shared():
+    """A weight's update is written over the weight
+    (ms-update-parameters-in-place) when nothing else holds its buffer:
+    the Parameter keeps one buffer across steps. A numpy view taken
+    before a step keeps the values it had (the step updates a copy), as a
+    Tensor sharing the buffer would."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = _fresh_net()
+    step = _make_step("cell", net, nn.Adam(net.trainable_params(), 1e-3))
+    # The first layer's bias: its update is an op of its own (the
+    # weights' run in their gradients' matmul tiles).
+    bias = net.trainable_params()[1]
+    batches = [(Tensor(x), Tensor(y)) for x, y in _batches(5)]
+    for x, y in batches[:2]:
+        step(x, y)
+    addresses = set()
+    for x, y in batches[2:4]:
+        step(x, y)
+        addresses.add(_address(bias))
+    assert len(addresses) == 1
+    view = bias.asnumpy()
+    before = view.copy()
+    step(*batches[4])
+    assert_bitwise(view, before)
+    assert not np.array_equal(bias.asnumpy(), before)
+    assert _address(bias) != view.ctypes.data
+
+
 def test_memory_stats_api():
     stats = ms.runtime.memory_stats()
     for key in ("total_reserved_memory", "total_allocated_memory",

@@ -47,8 +47,12 @@ CacheEntry sampleEntry(size_t objectBytes = 64) {
   TensorSpec y;
   y.dtype = DType::I64;
   y.shape = {2};
+  // The weight's update, written into w's buffer.
+  TensorSpec next;
+  next.shape = {4, 3};
+  next.inPlaceOf = 1;
   entry.signature.args = {x, w};
-  entry.signature.results = {y};
+  entry.signature.results = {y, next};
   entry.signature.packedCopies = {{1, PackedLayout::Transpose}};
   entry.signature.commBuffers = {{0, true, DType::F32, 10},
                                  {0, false, DType::I8, 40}};
@@ -148,8 +152,10 @@ TEST_F(CompileCacheTest, EntryRoundTrips) {
   EXPECT_FALSE(sig.commBuffers[1].peer);
   EXPECT_EQ(sig.commBuffers[1].dtype, DType::I8);
   EXPECT_EQ(sig.commBuffers[1].count, 40);
-  ASSERT_EQ(sig.results.size(), 1u);
+  ASSERT_EQ(sig.results.size(), 2u);
   EXPECT_EQ(sig.results[0].typeString(), "tensor<2xi64>");
+  EXPECT_EQ(sig.results[0].inPlaceOf, -1);
+  EXPECT_EQ(sig.results[1].inPlaceOf, 1);
 }
 
 TEST_F(CompileCacheTest, TruncatedEntryIsRejectedAtEveryLength) {
@@ -210,6 +216,16 @@ TEST_F(CompileCacheTest, PackedCopyOfAnUnknownArgumentIsRejected) {
   auto decoded = decodeCacheEntry(bytes, "k1", testIdentity());
   ASSERT_FALSE(bool(decoded));
   EXPECT_NE(llvm::toString(decoded.takeError()).find("packed copy"),
+            std::string::npos);
+}
+
+TEST_F(CompileCacheTest, InPlaceResultOfAnInputIsRejected) {
+  CacheEntry entry = sampleEntry();
+  entry.signature.results[1].inPlaceOf = 0; // x, not a parameter
+  std::string bytes = encodeCacheEntry("k1", testIdentity(), entry);
+  auto decoded = decodeCacheEntry(bytes, "k1", testIdentity());
+  ASSERT_FALSE(bool(decoded));
+  EXPECT_NE(llvm::toString(decoded.takeError()).find("ms.in_place_of"),
             std::string::npos);
 }
 

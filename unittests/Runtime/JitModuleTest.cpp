@@ -172,6 +172,73 @@ TEST_F(JitModuleTest, RunsAndOwnsItsResults) {
   EXPECT_NE(again->front().data(), out->front().data());
 }
 
+// A step that updates its parameter: w - g, w read before (y = w * g).
+// Large enough that the update is a loop, not a few vector ops.
+const char *kUpdateNet = R"mlir(
+func.func @construct(%g: tensor<1024xf32>,
+                     %w: tensor<1024xf32> {ms.param = "w"})
+    -> (tensor<1024xf32>, tensor<1024xf32>) {
+  %y = ms.mul %w, %g : tensor<1024xf32>, tensor<1024xf32>
+  %next = ms.sub %w, %g : tensor<1024xf32>, tensor<1024xf32>
+  return %y, %next : tensor<1024xf32>, tensor<1024xf32>
+}
+)mlir";
+
+/// g = [1, 2, 3, ...] and w = [10, 20, 30, ...].
+std::pair<HostTensor, HostTensor> updateInputs() {
+  HostTensor g(DType::F32, {1024}), w(DType::F32, {1024});
+  for (int i = 0; i < 1024; ++i) {
+    g.dataAs<float>()[i] = float(i + 1);
+    w.dataAs<float>()[i] = float(10 * (i + 1));
+  }
+  return {g, w};
+}
+
+TEST_F(JitModuleTest, AParameterUpdateIsWrittenInPlaceWhenDonated) {
+  auto jit = compile(kUpdateNet);
+  ASSERT_TRUE(jit);
+  ASSERT_EQ(jit->signature().results.size(), 2u);
+  EXPECT_EQ(jit->signature().results[0].inPlaceOf, -1);
+  EXPECT_EQ(jit->signature().results[1].inPlaceOf, 1);
+  auto [g, w] = updateInputs();
+  std::vector<HostTensor> results = cantFail(jit->allocateResults());
+  EXPECT_FALSE(results[1].isValid());
+  llvm::SmallVector<HostTensor, 2> args{g, w};
+  ASSERT_FALSE(bool(jit->bindInPlaceResults(
+      args, results, [](size_t i) { return i == 1; })));
+  ASSERT_FALSE(bool(jit->runUnchecked(args, results)));
+  // The new weight is in w's own buffer; y read the old one.
+  EXPECT_EQ(results[1].data(), w.data());
+  EXPECT_EQ(w.dataAs<float>()[3], 36.0f);
+  EXPECT_EQ(results[0].dataAs<float>()[3], 160.0f);
+}
+
+TEST_F(JitModuleTest, AParameterNotDonatedIsCopiedAndKeepsItsValues) {
+  auto jit = compile(kUpdateNet);
+  ASSERT_TRUE(jit);
+  auto [g, w] = updateInputs();
+  auto out = jit->run({g, w});
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+  EXPECT_NE((*out)[1].data(), w.data());
+  EXPECT_EQ((*out)[1].dataAs<float>()[3], 36.0f);
+  EXPECT_EQ(w.dataAs<float>()[3], 40.0f);
+}
+
+TEST_F(JitModuleTest, AnInPlaceResultOfAnotherTypeIsAnError) {
+  EntrySignature sig;
+  sig.entry = "construct";
+  sig.args.push_back({DType::F32, {4}, "w"});
+  sig.results.push_back({DType::F32, {8}});
+  sig.results[0].inPlaceOf = 0;
+  EXPECT_EQ(llvm::toString(sig.checkInPlaceResults()),
+            "@construct result 0 cannot be argument 0 updated in place "
+            "(ms.in_place_of): not a parameter of its type, or taken twice");
+  sig.results[0].shape = {4};
+  EXPECT_FALSE(bool(sig.checkInPlaceResults()));
+  sig.args[0].paramName.clear();
+  EXPECT_TRUE(bool(sig.checkInPlaceResults().isA<llvm::ErrorInfoBase>()));
+}
+
 TEST_F(JitModuleTest, ChecksShapesAndDtypesBeforeEveryCall) {
   auto jit = compile(kNet);
   ASSERT_TRUE(jit);

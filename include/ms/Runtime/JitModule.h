@@ -67,6 +67,8 @@ public:
   const PackedParamCache &packedParams() const { return *packed; }
 
   /// Checks `args` against the signature, allocates the results, and calls.
+  /// The arguments do not change: a parameter the code updates in place is
+  /// copied first (bindInPlaceResults).
   llvm::Expected<std::vector<HostTensor>> run(llvm::ArrayRef<HostTensor> args);
 
   /// Calls with caller-checked arguments and caller-allocated results. The
@@ -77,9 +79,23 @@ public:
 
   /// Allocates result tensors of the entry's result types, their ? batch
   /// dims `batch` (EntrySignature::batchOf); a size that overflows or does
-  /// not fit in memory is an error naming the result.
+  /// not fit in memory is an error naming the result. A result the code
+  /// writes into a parameter (TensorSpec::inPlaceOf) stays empty until
+  /// bindInPlaceResults.
   llvm::Expected<std::vector<HostTensor>>
   allocateResults(int64_t batch = 0) const;
+
+  /// Which caller arguments the caller gives up to an in-place update.
+  using DonatedArgs = llvm::function_ref<bool(size_t)>;
+
+  /// Gives each result the code writes into a parameter its buffer: the
+  /// argument's own when `donated` says the caller gives it up (nothing
+  /// else reads that buffer), otherwise a copy of it, which then also
+  /// takes the argument's place in `args`. So a caller that keeps its
+  /// arguments never sees them change.
+  llvm::Error bindInPlaceResults(llvm::SmallVectorImpl<HostTensor> &args,
+                                 llvm::MutableArrayRef<HostTensor> results,
+                                 DonatedArgs donated) const;
 
 private:
   JitModule() = default;

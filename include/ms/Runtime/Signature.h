@@ -38,6 +38,9 @@ struct TensorSpec {
   /// The layout the compiled code reads this parameter in (ms.packed);
   /// callers still pass `shape`, the runtime packs (PackedParams.h).
   PackedLayout packed = PackedLayout::None;
+  /// For a result: the argument whose buffer the code updates in place and
+  /// returns as this result (ms.in_place_of); -1 for a fresh buffer.
+  int64_t inPlaceOf = -1;
 
   bool isParameter() const { return !paramName.empty(); }
   bool isDynamic() const;
@@ -79,6 +82,10 @@ struct EntrySignature {
   bool isDynamic() const;
   /// The batch of checked arguments (their ? dim); 0 for a static entry.
   int64_t batchOf(llvm::ArrayRef<HostTensor> tensors) const;
+
+  /// Checks each result's inPlaceOf: a parameter argument of the result's
+  /// static type, updated into at most one result.
+  llvm::Error checkInPlaceResults() const;
 };
 
 /// The runtime dtype of an MLIR element type; none for types the runtime
@@ -96,7 +103,8 @@ llvm::Expected<EntrySignature> readSignature(mlir::Operation *funcOp);
 /// Sets each argument's `packed` from the ms.packed attributes of `funcOp`,
 /// the entry as a pipeline stage left it (ms-pack-parameters adds them),
 /// and `commBuffers` and `packedCopies` from its trailing arguments
-/// (ms.comm_bucket and ms.comm_peer, then ms.packed_copy_of).
+/// (ms.comm_bucket and ms.comm_peer, then ms.packed_copy_of), and each
+/// result's `inPlaceOf` from its out-param's ms.in_place_of.
 llvm::Error readPackedLayouts(mlir::Operation *funcOp, EntrySignature &sig);
 
 } // namespace runtime

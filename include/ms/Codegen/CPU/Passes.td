@@ -532,6 +532,31 @@ def MSShareGradientBuckets
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def MSUpdateParametersInPlace
+    : Pass<"ms-update-parameters-in-place", "mlir::ModuleOp"> {
+  let summary = "Write a parameter's update into the parameter's own buffer";
+  let description = [{
+    On bufferized IR with out-params (after
+    `buffer-results-to-out-params`). A training step returns each updated
+    parameter as a result, which the runtime binds to the Parameter, so
+    without this pass the update streams the old weight in and a fresh
+    buffer out: the fresh buffer's lines are read before they are written.
+    This pass finds, in each entry function, an out-param written whole by
+    one elementwise `linalg.generic` (all loops parallel) that also reads a
+    parameter argument (`ms.param`) at the same indices, where nothing
+    reads or writes the parameter, or any view of it, after that op. It
+    makes the op write the parameter instead, and tags the out-param, which
+    the code then never touches, `ms.in_place_of = k` (the parameter's
+    argument index). The runtime returns argument k's buffer as that
+    result; when the caller still shares that buffer (a numpy view, another
+    Tensor), it passes a copy instead (JitModule.h). Each element is read
+    before it is written, in the same iteration, so the values do not
+    change. Parameters read in a packed layout (`ms.packed`, or with a
+    `ms.packed_copy_of` copy) are left alone: their copies would go stale.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def MSOmpLoopsNowait : Pass<"ms-omp-loops-nowait"> {
   let summary = "No barrier for a worksharing loop that ends its parallel "
                 "region";

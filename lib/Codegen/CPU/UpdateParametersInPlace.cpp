@@ -1,0 +1,146 @@
+//===- UpdateParametersInPlace.cpp - Updates written over the parameter ---===//
+//
+// See the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Codegen/CPU/Passes.h"
+#include "ms/Support/ArgumentAttributes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace ms {
+#define GEN_PASS_DEF_MSUPDATEPARAMETERSINPLACE
+#include "ms/Codegen/CPU/Passes.h.inc"
+} // namespace ms
+
+using namespace mlir;
+
+namespace {
+
+/// An op that reads an element out of a buffer: its results are values,
+/// not the buffer's address under another name.
+bool readsValues(Operation *op) {
+  return isa<memref::LoadOp, affine::AffineLoadOp, vector::LoadOp,
+             vector::TransferReadOp>(op);
+}
+
+/// Every op that uses `buffer` or anything derived from it (views,
+/// casts, its address), except the derivations that only carry the
+/// address on. `direct` is set for the ops that use `buffer` itself.
+void collectAccesses(Value buffer, bool direct,
+                     SmallVectorImpl<std::pair<Operation *, bool>> &out) {
+  for (Operation *user : buffer.getUsers()) {
+    out.emplace_back(user, direct);
+    if (!readsValues(user))
+      for (Value result : user->getResults())
+        collectAccesses(result, /*direct=*/false, out);
+  }
+}
+
+/// Whether `update`, in the entry block, is the last op that touches
+/// `param`, and touches it once, directly.
+bool isLastAccess(linalg::GenericOp update, Value param) {
+  SmallVector<std::pair<Operation *, bool>> accesses;
+  collectAccesses(param, /*direct=*/true, accesses);
+  Block *block = update->getBlock();
+  for (auto [op, direct] : accesses) {
+    Operation *top = block->findAncestorOpInBlock(*op);
+    if (!top)
+      return false;
+    if (top == update.getOperation() ? !direct || op != top
+                                     : !top->isBeforeInBlock(update))
+      return false;
+  }
+  return llvm::count(update->getOperands(), param) == 1;
+}
+
+/// Whether `arg` is a parameter the runtime binds as the caller's own
+/// buffer: no packed layout, and no packed copy of it.
+bool isPlainParameter(func::FuncOp func, BlockArgument arg) {
+  unsigned index = arg.getArgNumber();
+  if (!func.getArgAttr(index, ms::kParamAttr) ||
+      func.getArgAttr(index, ms::kPackedAttr))
+    return false;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (auto source =
+            func.getArgAttrOfType<IntegerAttr>(i, ms::kPackedCopyOfAttr))
+      if (source.getInt() == int64_t(index))
+        return false;
+  return true;
+}
+
+/// The elementwise op that writes all of out-param `out` and nothing
+/// else, without reading what `out` held; null otherwise.
+linalg::GenericOp wholeElementwiseWriter(func::FuncOp func, Value out) {
+  if (!out.hasOneUse())
+    return {};
+  auto generic = dyn_cast<linalg::GenericOp>(*out.getUsers().begin());
+  if (!generic || generic->getBlock() != &func.getBody().front() ||
+      !generic.hasPureBufferSemantics() || generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != generic.getNumParallelLoops())
+    return {};
+  OpOperand *init = generic.getDpsInitOperand(0);
+  if (init->get() != out ||
+      !generic.getMatchingIndexingMap(init).isIdentity() ||
+      !generic.getMatchingBlockArgument(init).use_empty())
+    return {};
+  return generic;
+}
+
+/// The parameter `update` reads at the indices it writes `out` at and
+/// may write over instead; null otherwise.
+BlockArgument parameterToOverwrite(func::FuncOp func,
+                                   linalg::GenericOp update, Value out) {
+  for (OpOperand *input : update.getDpsInputOperands()) {
+    auto param = dyn_cast<BlockArgument>(input->get());
+    if (param && param.getOwner() == &func.getBody().front() &&
+        param.getType() == out.getType() &&
+        update.getMatchingIndexingMap(input).isIdentity() &&
+        isPlainParameter(func, param) && isLastAccess(update, param))
+      return param;
+  }
+  return {};
+}
+
+/// Whether argument `index` carries no tag of ms's: an out-param (callers'
+/// inputs are only read, so an argument written whole is one).
+bool isUntagged(func::FuncOp func, unsigned index) {
+  for (NamedAttribute attr : func.getArgAttrDict(index)
+                                 ? func.getArgAttrDict(index).getValue()
+                                 : ArrayRef<NamedAttribute>())
+    if (attr.getName().getValue().starts_with("ms."))
+      return false;
+  return true;
+}
+
+void updateInPlace(func::FuncOp func) {
+  Builder b(func.getContext());
+  for (BlockArgument out : func.getArguments()) {
+    if (!isUntagged(func, out.getArgNumber()))
+      continue;
+    linalg::GenericOp update = wholeElementwiseWriter(func, out);
+    BlockArgument param =
+        update ? parameterToOverwrite(func, update, out) : BlockArgument();
+    if (!param)
+      continue;
+    update.getDpsInitOperand(0)->set(param);
+    func.setArgAttr(out.getArgNumber(), ms::kInPlaceOfAttr,
+                    b.getI64IntegerAttr(param.getArgNumber()));
+  }
+}
+
+struct MSUpdateParametersInPlacePass
+    : ms::impl::MSUpdateParametersInPlaceBase<MSUpdateParametersInPlacePass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        updateInPlace(func);
+  }
+};
+
+} // namespace
