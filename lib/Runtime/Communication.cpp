@@ -841,16 +841,6 @@ comm::BucketBuffers windowBuffers(int64_t id) {
   return {gShared.mine + at, gShared.theirs + at};
 }
 
-/// Called as a step begins, before it writes any bucket: this rank's
-/// earlier steps have returned, so it reads no more of the other rank's
-/// buffers, and it says so; then it waits until the other rank has said
-/// the same, so the writes to come cannot change bytes that rank is still
-/// summing. One buffer per bucket then serves every step. A second buffer
-/// used by turns would need no wait, but its bytes are two steps cold when
-/// backward writes them: the 2-rank MLP step took 2.52-2.57 ms so against
-/// 2.24-2.32 ms with one (docs/performance.md). The wait is the time
-/// between the ranks' starts, as both left the last step's
-/// synchronization together.
 /// Waits until the other rank's counter at `theirs` is at least `value`.
 void waitForPeer(const uint64_t *theirs, uint64_t value) {
   for (unsigned spins = 0;
@@ -864,6 +854,16 @@ void waitForPeer(const uint64_t *theirs, uint64_t value) {
   }
 }
 
+/// Called as a step begins, before it writes any bucket: this rank's
+/// earlier steps have returned, so it reads no more of the other rank's
+/// buffers, and it says so; then it waits until the other rank has said
+/// the same, so the writes to come cannot change bytes that rank is still
+/// summing. One buffer per bucket then serves every step. A second buffer
+/// used by turns would need no wait, but its bytes are two steps cold when
+/// backward writes them: the 2-rank MLP step took 2.52-2.57 ms so against
+/// 2.24-2.32 ms with one (docs/performance.md). The wait is the time
+/// between the ranks' starts, as both left the last step's
+/// synchronization together.
 void handBackBuckets() {
   ++gStats.sharedSteps;
   uint64_t finished = gShared.stepsBegun++;
@@ -882,13 +882,19 @@ void handBackBuckets() {
 /// the other rank's count. A bucket's slot is written once a step, and the
 /// next step's hand-back keeps the other rank from writing it again before
 /// this rank has read it.
-int64_t markBucketReady(int64_t id, int64_t count) {
+llvm::Expected<int64_t> markBucketReady(int64_t id, int64_t count) {
   ShareSlot *mine = shareSlot(gShared.mine, id);
   const ShareSlot *theirs = shareSlot(gShared.theirs, id);
   uint64_t step = gShared.stepsBegun;
   __atomic_store_n(&mine->count, count, __ATOMIC_RELAXED);
   __atomic_store_n(&mine->step, step, __ATOMIC_RELEASE);
   waitForPeer(&theirs->step, step);
+  uint64_t theirStep = __atomic_load_n(&theirs->step, __ATOMIC_ACQUIRE);
+  if (theirStep != step)
+    return commError("all_reduce: the other rank shared gradient bucket " +
+                     llvm::Twine(id) + " for its step " +
+                     llvm::Twine(theirStep) + ", this rank for step " +
+                     llvm::Twine(step) + ": the ranks are out of step");
   return __atomic_load_n(&theirs->count, __ATOMIC_RELAXED);
 }
 
@@ -981,10 +987,13 @@ llvm::Error comm::shareBucket(void *own, int64_t count, DType dtype,
     std::memcpy(buffer, own, bytes);
   // The writes before, the other rank's reads after, through a counter in
   // the window; it also checks that both ranks share buckets of one size.
-  // An all-reduce of the sizes did the same in 10-20 us more a step.
+  // An all-reduce of the sizes did the same in 10-30 us more a step.
   int64_t theirs = count;
   if (id < kShareSlots) {
-    theirs = markBucketReady(id, count);
+    llvm::Expected<int64_t> ready = markBucketReady(id, count);
+    if (!ready)
+      return ready.takeError();
+    theirs = *ready;
   } else {
     // Past the first page's slots: MPI-3's shared memory model, with an
     // all-reduce as the synchronization.

@@ -239,11 +239,14 @@ llvm::Error
 JitModule::bindInPlaceResults(llvm::SmallVectorImpl<HostTensor> &args,
                               llvm::MutableArrayRef<HostTensor> results,
                               DonatedArgs donated) const {
+  bool overwrites = false;
   for (auto [index, spec] : llvm::enumerate(sig.results)) {
     if (spec.inPlaceOf < 0)
       continue;
     HostTensor &arg = args[spec.inPlaceOf];
-    if (!donated(spec.inPlaceOf)) {
+    if (donated(spec.inPlaceOf)) {
+      overwrites = true;
+    } else {
       llvm::Expected<HostTensor> copy =
           allocateCachedTensor(arg.dtype(), arg.shape());
       if (!copy)
@@ -255,6 +258,10 @@ JitModule::bindInPlaceResults(llvm::SmallVectorImpl<HostTensor> &args,
     }
     results[index] = arg;
   }
+  // Packed copies (another graph's) know a buffer by its identity, which
+  // an update in place keeps.
+  if (overwrites)
+    invalidatePackedParams();
   return llvm::Error::success();
 }
 

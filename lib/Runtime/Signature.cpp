@@ -282,6 +282,11 @@ llvm::Error readInPlaceResults(func::FuncOp func, EntrySignature &sig) {
   if (func.getNumResults() != 0 || func.getNumArguments() < results)
     return llvm::Error::success();
   unsigned first = func.getNumArguments() - results;
+  for (unsigned i = 0; i < first; ++i)
+    if (func.getArgAttr(i, ms::kInPlaceOfAttr))
+      return makeError("@" + sig.entry + " argument " + llvm::Twine(i) +
+                       " has ms.in_place_of but is not a result's "
+                       "out-param");
   for (auto [r, spec] : llvm::enumerate(sig.results))
     // Later stages keep the arguments but may not keep their attributes.
     if (auto source =
@@ -292,19 +297,31 @@ llvm::Error readInPlaceResults(func::FuncOp func, EntrySignature &sig) {
 
 } // namespace
 
+/// Whether the code reads argument `arg` as the caller's own buffer, so
+/// that writing it in place reaches the caller: a parameter of `result`'s
+/// static type, read neither packed nor through a packed copy.
+bool EntrySignature::canUpdateInPlace(size_t arg,
+                                      const TensorSpec &result) const {
+  if (arg >= args.size() || !args[arg].isParameter() ||
+      args[arg].packed != PackedLayout::None ||
+      args[arg].dtype != result.dtype || args[arg].shape != result.shape ||
+      result.isDynamic())
+    return false;
+  return llvm::none_of(packedCopies,
+                       [&](const PackedCopy &c) { return c.arg == arg; });
+}
+
 llvm::Error EntrySignature::checkInPlaceResults() const {
   std::vector<bool> taken(args.size());
   for (auto [r, spec] : llvm::enumerate(results)) {
     if (spec.inPlaceOf < 0)
       continue;
     size_t arg = spec.inPlaceOf;
-    if (arg >= args.size() || !args[arg].isParameter() || taken[arg] ||
-        args[arg].dtype != spec.dtype || args[arg].shape != spec.shape ||
-        spec.isDynamic())
+    if (!canUpdateInPlace(arg, spec) || taken[arg])
       return makeError("@" + entry + " result " + llvm::Twine(r) +
                        " cannot be argument " + llvm::Twine(spec.inPlaceOf) +
-                       " updated in place (ms.in_place_of): not a "
-                       "parameter of its type, or taken twice");
+                       " updated in place (ms.in_place_of): not an "
+                       "unpacked parameter of its type, or taken twice");
     taken[arg] = true;
   }
   return llvm::Error::success();

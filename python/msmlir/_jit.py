@@ -301,17 +301,18 @@ class _Entry:
         """Makes each assigned Parameter hold its new value; returns the
         function's own results.
 
-        The update costs no copy. Where the compiled function updates a
-        Parameter in place (ms-update-parameters-in-place), its result is
-        the Parameter's own buffer, or a copy of it when something else
-        shared that buffer (native call_tensors decides; JitModule.h). Any
+        Where the compiled function updates a Parameter in place
+        (ms-update-parameters-in-place), its result is the Parameter's own
+        buffer, or a copy of it when something else shared that buffer or
+        the call took the slow path (native call_tensors decides;
+        JitModule.h). Any
         other new value is an output buffer the function allocates; the
         Parameter is rebound to it and its old buffer goes back to the
         caching allocator (CachingAllocator.h, exact-size reuse), which
         hands it out again as the next step's output buffer, so a
         steady-state step allocates nothing new. Packed copies (O2's
-        prepacked weights) notice the new buffer by identity and are made
-        again (a packed Parameter is never updated in place); Tensors that
+        prepacked weights) notice a new buffer by identity and are made
+        again, and an update in place invalidates them all; Tensors that
         shared the old buffer keep the old values, as they would after
         Parameter.set_data.
         """

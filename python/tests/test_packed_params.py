@@ -104,3 +104,41 @@ def test_rebinding_a_parameter_repacks(graph_o2):
     after = net(x).asnumpy().copy()
     assert not np.array_equal(before, after)
     assert_bitwise(after, pynative(net, x))
+
+
+def test_an_update_in_place_repacks():
+    """A train step that writes a weight's update over the weight
+    (ms-update-parameters-in-place) leaves it in the same buffer, so the
+    batch-1 graph's packed copy must be made again all the same."""
+    from msmlir import nn
+    ms.set_context(mode=ms.GRAPH_MODE, runtime_num_threads=1)
+    ms.set_seed(1)
+    net = nn.SequentialCell(nn.Flatten(), nn.Dense(784, 64), nn.ReLU(),
+                            nn.Dense(64, 10))
+    net.set_jit_config(ms.JitConfig(jit_level="O2"))
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()),
+                               nn.Adam(net.trainable_params(), 1e-3))
+    rng = np.random.default_rng(0)
+    batch = Tensor(rng.random((16, 1, 28, 28), dtype=np.float32))
+    labels = Tensor(rng.integers(0, 10, 16).astype(np.int32))
+    weight = net[1].weight
+
+    def train_step():
+        step(batch, labels)
+        view = np.asarray(weight._t)
+        return view.ctypes.data
+
+    train_step()
+    train_step()  # from here on the weight keeps its buffer
+    x = Tensor(rand(1, 1, 28, 28, low=0, high=1))
+    before = net(x).asnumpy().copy()
+    (module,) = modules(net)
+    packs = module.packed_param_count
+    assert packs > 0
+    address = train_step()
+    assert train_step() == address  # updated in place
+    after = net(x).asnumpy().copy()
+    assert module.packed_param_count > packs
+    assert not np.array_equal(after, before)
+    assert_bitwise(after, pynative(net, x))
+    ms.set_context(mode=ms.PYNATIVE_MODE, runtime_num_threads=0)

@@ -27,7 +27,7 @@
 // GENERIC: linalg.transpose ins(%{{.*}} : tensor<3x4xf32>) outs(%{{.*}} : tensor<4x3xf32>)
 // GENERIC-NOT: linalg.matmul
 
-// BUFFER: func.func @construct(%{{.*}}: memref<4x8xf32>, {{.*}}, %[[OUT:[a-z0-9]+]]: memref<4x3xf32>) attributes {llvm.emit_c_interface}
+// BUFFER: func.func @construct(%{{.*}}: memref<4x8xf32>, {{.*}}, %[[OUT:[a-z0-9]+]]: memref<4x3xf32> {ms.result = 0 : i64}) attributes {llvm.emit_c_interface}
 // BUFFER: linalg.generic {{.*}} outs(%[[OUT]] : memref<4x3xf32>)
 // BUFFER-NOT: memref.copy
 func.func @construct(%x: tensor<4x8xf32>, %w: tensor<3x8xf32> {ms.param = "fc.weight"},

@@ -47,11 +47,14 @@ CacheEntry sampleEntry(size_t objectBytes = 64) {
   TensorSpec y;
   y.dtype = DType::I64;
   y.shape = {2};
-  // The weight's update, written into w's buffer.
+  TensorSpec b;
+  b.shape = {4};
+  b.paramName = "fc.bias";
+  // The bias's update, written into b's buffer.
   TensorSpec next;
-  next.shape = {4, 3};
-  next.inPlaceOf = 1;
-  entry.signature.args = {x, w};
+  next.shape = {4};
+  next.inPlaceOf = 2;
+  entry.signature.args = {x, w, b};
   entry.signature.results = {y, next};
   entry.signature.packedCopies = {{1, PackedLayout::Transpose}};
   entry.signature.commBuffers = {{0, true, DType::F32, 10},
@@ -137,7 +140,7 @@ TEST_F(CompileCacheTest, EntryRoundTrips) {
   EXPECT_EQ(decoded->object, entry.object);
   const EntrySignature &sig = decoded->signature;
   EXPECT_EQ(sig.entry, "construct");
-  ASSERT_EQ(sig.args.size(), 2u);
+  ASSERT_EQ(sig.args.size(), 3u);
   EXPECT_EQ(sig.args[0].typeString(), "tensor<2x3xf32>");
   EXPECT_EQ(sig.args[1].paramName, "fc.weight");
   EXPECT_EQ(sig.args[1].packed, PackedLayout::Transpose);
@@ -155,7 +158,7 @@ TEST_F(CompileCacheTest, EntryRoundTrips) {
   ASSERT_EQ(sig.results.size(), 2u);
   EXPECT_EQ(sig.results[0].typeString(), "tensor<2xi64>");
   EXPECT_EQ(sig.results[0].inPlaceOf, -1);
-  EXPECT_EQ(sig.results[1].inPlaceOf, 1);
+  EXPECT_EQ(sig.results[1].inPlaceOf, 2);
 }
 
 TEST_F(CompileCacheTest, TruncatedEntryIsRejectedAtEveryLength) {
@@ -211,7 +214,7 @@ TEST_F(CompileCacheTest, ForeignEntryIsRejected) {
 
 TEST_F(CompileCacheTest, PackedCopyOfAnUnknownArgumentIsRejected) {
   CacheEntry entry = sampleEntry();
-  entry.signature.packedCopies = {{2, PackedLayout::Transpose}};
+  entry.signature.packedCopies = {{3, PackedLayout::Transpose}};
   std::string bytes = encodeCacheEntry("k1", testIdentity(), entry);
   auto decoded = decodeCacheEntry(bytes, "k1", testIdentity());
   ASSERT_FALSE(bool(decoded));
@@ -219,14 +222,22 @@ TEST_F(CompileCacheTest, PackedCopyOfAnUnknownArgumentIsRejected) {
             std::string::npos);
 }
 
-TEST_F(CompileCacheTest, InPlaceResultOfAnInputIsRejected) {
-  CacheEntry entry = sampleEntry();
-  entry.signature.results[1].inPlaceOf = 0; // x, not a parameter
-  std::string bytes = encodeCacheEntry("k1", testIdentity(), entry);
-  auto decoded = decodeCacheEntry(bytes, "k1", testIdentity());
-  ASSERT_FALSE(bool(decoded));
-  EXPECT_NE(llvm::toString(decoded.takeError()).find("ms.in_place_of"),
-            std::string::npos);
+TEST_F(CompileCacheTest, InPlaceResultOfAnInputOrAPackedWeightIsRejected) {
+  // x is an input; w a parameter read packed. Each has the result's type.
+  struct Case {
+    int64_t arg;
+    std::vector<int64_t> shape;
+  };
+  for (const Case &c : {Case{0, {2, 3}}, Case{1, {4, 3}}}) {
+    CacheEntry entry = sampleEntry();
+    entry.signature.results[1].inPlaceOf = c.arg;
+    entry.signature.results[1].shape = c.shape;
+    std::string bytes = encodeCacheEntry("k1", testIdentity(), entry);
+    auto decoded = decodeCacheEntry(bytes, "k1", testIdentity());
+    ASSERT_FALSE(bool(decoded));
+    EXPECT_NE(llvm::toString(decoded.takeError()).find("ms.in_place_of"),
+              std::string::npos);
+  }
 }
 
 TEST_F(CompileCacheTest, StoreThenLoad) {

@@ -224,6 +224,30 @@ TEST_F(JitModuleTest, AParameterNotDonatedIsCopiedAndKeepsItsValues) {
   EXPECT_EQ(w.dataAs<float>()[3], 40.0f);
 }
 
+TEST_F(JitModuleTest, InPlaceTagOnACallersArgumentIsAnError) {
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
+func.func @construct(%g: tensor<1024xf32> {ms.in_place_of = 1 : i64},
+                     %w: tensor<1024xf32> {ms.param = "w"})
+    -> tensor<1024xf32> {
+  %next = ms.sub %w, %g : tensor<1024xf32>, tensor<1024xf32>
+  return %next : tensor<1024xf32>
+}
+)mlir", &context);
+  ASSERT_TRUE(module);
+  auto jit = JitModule::compile(*module, "construct", CompileOptions());
+  ASSERT_FALSE(bool(jit));
+  EXPECT_EQ(llvm::toString(jit.takeError()),
+            "@construct argument 0 has ms.in_place_of but is not a result's "
+            "out-param");
+}
+
+/// Whether `error` is one (consumed either way).
+bool fails(llvm::Error error) {
+  bool failed = bool(error);
+  llvm::consumeError(std::move(error));
+  return failed;
+}
+
 TEST_F(JitModuleTest, AnInPlaceResultOfAnotherTypeIsAnError) {
   EntrySignature sig;
   sig.entry = "construct";
@@ -232,11 +256,18 @@ TEST_F(JitModuleTest, AnInPlaceResultOfAnotherTypeIsAnError) {
   sig.results[0].inPlaceOf = 0;
   EXPECT_EQ(llvm::toString(sig.checkInPlaceResults()),
             "@construct result 0 cannot be argument 0 updated in place "
-            "(ms.in_place_of): not a parameter of its type, or taken twice");
+            "(ms.in_place_of): not an unpacked parameter of its type, or "
+            "taken twice");
   sig.results[0].shape = {4};
   EXPECT_FALSE(bool(sig.checkInPlaceResults()));
+  sig.args[0].packed = PackedLayout::Transpose;
+  EXPECT_TRUE(fails(sig.checkInPlaceResults()));
+  sig.args[0].packed = PackedLayout::None;
+  sig.packedCopies = {{0, PackedLayout::Transpose}};
+  EXPECT_TRUE(fails(sig.checkInPlaceResults()));
+  sig.packedCopies.clear();
   sig.args[0].paramName.clear();
-  EXPECT_TRUE(bool(sig.checkInPlaceResults().isA<llvm::ErrorInfoBase>()));
+  EXPECT_TRUE(fails(sig.checkInPlaceResults()));
 }
 
 TEST_F(JitModuleTest, ChecksShapesAndDtypesBeforeEveryCall) {

@@ -90,8 +90,9 @@ public:
 
   /// Gives each result the code writes into a parameter its buffer: the
   /// argument's own when `donated` says the caller gives it up (nothing
-  /// else reads that buffer), otherwise a copy of it, which then also
-  /// takes the argument's place in `args`. So a caller that keeps its
+  /// else reads that buffer; every packed copy is then invalidated, as
+  /// the buffer keeps its identity), otherwise a copy of it, which then
+  /// also takes the argument's place in `args`. So a caller that keeps its
   /// arguments never sees them change.
   llvm::Error bindInPlaceResults(llvm::SmallVectorImpl<HostTensor> &args,
                                  llvm::MutableArrayRef<HostTensor> results,

@@ -6,7 +6,8 @@
 // the packed copy: once per bound parameter buffer, reused on later calls.
 // A copy is made again when the parameter is bound to another buffer, or
 // after invalidatePackedParams() (Parameter.set_data, load_param_into_net,
-// or any write into a bound buffer).
+// or any write into a bound buffer, such as a train step's update in
+// place: JitModule::bindInPlaceResults).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MS_RUNTIME_PACKEDPARAMS_H

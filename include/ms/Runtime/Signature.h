@@ -83,9 +83,12 @@ struct EntrySignature {
   /// The batch of checked arguments (their ? dim); 0 for a static entry.
   int64_t batchOf(llvm::ArrayRef<HostTensor> tensors) const;
 
-  /// Checks each result's inPlaceOf: a parameter argument of the result's
-  /// static type, updated into at most one result.
+  /// Checks each result's inPlaceOf: an unpacked parameter argument of the
+  /// result's static type, updated into at most one result.
   llvm::Error checkInPlaceResults() const;
+
+private:
+  bool canUpdateInPlace(size_t arg, const TensorSpec &result) const;
 };
 
 /// The runtime dtype of an MLIR element type; none for types the runtime

@@ -28,6 +28,9 @@ inline constexpr llvm::StringLiteral kPackedCopyOfAttr = "ms.packed_copy_of";
 inline constexpr llvm::StringLiteral kCommBucketAttr = "ms.comm_bucket";
 /// The other rank's buffer for gradient bucket k (`convert-ms-to-linalg`).
 inline constexpr llvm::StringLiteral kCommPeerAttr = "ms.comm_peer";
+/// An out-param: result k of the entry before bufferization moved its
+/// results into arguments (`ms-emit-c-interface` tags the results).
+inline constexpr llvm::StringLiteral kResultAttr = "ms.result";
 /// An out-param the code leaves alone because it writes this result into
 /// caller argument k instead (a parameter's update, in place); the
 /// runtime returns argument k's buffer as the result

@@ -107,21 +107,12 @@ BlockArgument parameterToOverwrite(func::FuncOp func,
   return {};
 }
 
-/// Whether argument `index` carries no tag of ms's: an out-param (callers'
-/// inputs are only read, so an argument written whole is one).
-bool isUntagged(func::FuncOp func, unsigned index) {
-  for (NamedAttribute attr : func.getArgAttrDict(index)
-                                 ? func.getArgAttrDict(index).getValue()
-                                 : ArrayRef<NamedAttribute>())
-    if (attr.getName().getValue().starts_with("ms."))
-      return false;
-  return true;
-}
-
 void updateInPlace(func::FuncOp func) {
   Builder b(func.getContext());
   for (BlockArgument out : func.getArguments()) {
-    if (!isUntagged(func, out.getArgNumber()))
+    // Only a result's out-param (ms-emit-c-interface tags them): a caller's
+    // argument must keep its values.
+    if (!func.getArgAttr(out.getArgNumber(), ms::kResultAttr))
       continue;
     linalg::GenericOp update = wholeElementwiseWriter(func, out);
     BlockArgument param =

@@ -541,18 +541,22 @@ def MSUpdateParametersInPlace
     parameter as a result, which the runtime binds to the Parameter, so
     without this pass the update streams the old weight in and a fresh
     buffer out: the fresh buffer's lines are read before they are written.
-    This pass finds, in each entry function, an out-param written whole by
-    one elementwise `linalg.generic` (all loops parallel) that also reads a
-    parameter argument (`ms.param`) at the same indices, where nothing
-    reads or writes the parameter, or any view of it, after that op. It
-    makes the op write the parameter instead, and tags the out-param, which
-    the code then never touches, `ms.in_place_of = k` (the parameter's
-    argument index). The runtime returns argument k's buffer as that
-    result; when the caller still shares that buffer (a numpy view, another
-    Tensor), it passes a copy instead (JitModule.h). Each element is read
-    before it is written, in the same iteration, so the values do not
-    change. Parameters read in a packed layout (`ms.packed`, or with a
-    `ms.packed_copy_of` copy) are left alone: their copies would go stale.
+    This pass finds a result's out-param (tagged `ms.result` by
+    `ms-emit-c-interface`, so only in public entry functions) written whole
+    by one elementwise `linalg.generic` (all loops parallel) that also
+    reads a parameter argument (`ms.param`) at the same indices, where
+    nothing reads or writes the parameter, or any view of it, after that
+    op. It makes the op write the parameter instead, and tags the
+    out-param, which the code then never touches, `ms.in_place_of = k`
+    (the parameter's argument index). The runtime returns argument k's
+    buffer as that result; when the caller still shares that buffer (a
+    numpy view, another Tensor), it passes a copy instead (JitModule.h).
+    Each element is read before it is written, in the same iteration, so
+    the values do not change. Parameters read in a packed layout
+    (`ms.packed`, or with a `ms.packed_copy_of` copy) are left alone: the
+    runtime would pass the packed copy in the parameter's place. At more
+    than one thread `ms-parallelize-generics` has already split a large
+    update into per-thread pieces, which this pass does not match.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
@@ -711,7 +715,10 @@ def MSEmitCInterface : Pass<"ms-emit-c-interface", "mlir::ModuleOp"> {
   let description = [{
     Tags every public `func.func` with `llvm.emit_c_interface`, so that the
     runtime can call it through `_mlir_ciface_<name>` with one memref
-    descriptor pointer per argument.
+    descriptor pointer per argument, and each of its results with
+    `ms.result = k`: `buffer-results-to-out-params` carries the tag to the
+    result's out-param, which later passes then tell from the caller's
+    arguments (`ms-update-parameters-in-place`).
   }];
 }
 
