@@ -7,9 +7,11 @@ all-reduced in the compiled step) against 1 rank x 1 thread (128 samples).
   PYTHONPATH=build/python /usr/bin/python3 bench/data_parallel.py [--steps N]
       [--fusion-mb MB]
 
-Each configuration trains --warmup steps untimed, then --steps steps; the
-ranks meet at a barrier before and after the timed loop, so the time is the
-slowest rank's. Samples/s = 128 * steps / time. The all-reduce figure is
+Each configuration trains --warmup steps untimed, then --steps steps
+(3000 by default: the 2-rank time is the slower rank's, so in a run of a
+few hundred steps one slow stretch of either rank moves the ratio by
+0.1x); the ranks meet at a barrier before and after the timed loop, so the
+time is the slowest rank's. Samples/s = 128 * steps / time. The all-reduce figure is
 the time inside the runtime's collective calls per step (communication,
 plus waiting for the other rank), from its counters, for the rank that
 spends most (each rank's figure follows); its share is of the step time.
@@ -120,7 +122,7 @@ def launch(ranks, args, independent=False):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--ranks", type=int, default=1)
     parser.add_argument("--fusion-mb", type=float, default=64,
