@@ -898,6 +898,21 @@ llvm::Expected<int64_t> markBucketReady(int64_t id, int64_t count) {
   return __atomic_load_n(&theirs->count, __ATOMIC_RELAXED);
 }
 
+/// markBucketReady for a bucket past the first page's slots: MPI-3's
+/// shared memory model, with an all-reduce of the sizes as the
+/// synchronization. Returns a size of the other rank's that differs from
+/// `count`, if there is one.
+llvm::Expected<int64_t> meetInAllReduce(int64_t count) {
+  MPI_Win_sync(gShared.window);
+  long long sizes[2] = {count, -count}, largest[2] = {0, 0};
+  int code = MPI_Allreduce(sizes, largest, 2, MPI_LONG_LONG, MPI_MAX,
+                           gShared.node);
+  MPI_Win_sync(gShared.window);
+  if (code != MPI_SUCCESS)
+    return mpiError("all_reduce (shared bucket)", code);
+  return largest[0] != count ? largest[0] : -largest[1];
+}
+
 /// The runtime's own buffers for `requests`, and -0.0 beside them: x +
 /// -0.0 is x for every x, -0.0 and NaN included. One -0.0 buffer per
 /// element width serves every bucket, so all are reserved before any
@@ -988,28 +1003,15 @@ llvm::Error comm::shareBucket(void *own, int64_t count, DType dtype,
   // The writes before, the other rank's reads after, through a counter in
   // the window; it also checks that both ranks share buckets of one size.
   // An all-reduce of the sizes did the same in 10-30 us more a step.
-  int64_t theirs = count;
-  if (id < kShareSlots) {
-    llvm::Expected<int64_t> ready = markBucketReady(id, count);
-    if (!ready)
-      return ready.takeError();
-    theirs = *ready;
-  } else {
-    // Past the first page's slots: MPI-3's shared memory model, with an
-    // all-reduce as the synchronization.
-    MPI_Win_sync(gShared.window);
-    long long sizes[2] = {count, -count}, largest[2] = {0, 0};
-    int code = MPI_Allreduce(sizes, largest, 2, MPI_LONG_LONG, MPI_MAX,
-                             gShared.node);
-    MPI_Win_sync(gShared.window);
-    if (code != MPI_SUCCESS)
-      return mpiError("all_reduce (shared bucket)", code);
-    theirs = largest[0] != count ? largest[0] : -largest[1];
-  }
-  if (theirs != count)
+  llvm::Expected<int64_t> theirs = id < kShareSlots
+                                       ? markBucketReady(id, count)
+                                       : meetInAllReduce(count);
+  if (!theirs)
+    return theirs.takeError();
+  if (*theirs != count)
     return commError("all_reduce: the ranks' gradient buckets differ in "
                      "size (" + llvm::Twine(count) + " and " +
-                     llvm::Twine(theirs) + " elements)");
+                     llvm::Twine(*theirs) + " elements)");
   return llvm::Error::success();
 }
 
