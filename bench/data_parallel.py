@@ -11,10 +11,11 @@ Each configuration trains --warmup steps untimed, then --steps steps
 (3000 by default: the 2-rank time is the slower rank's, so in a run of a
 few hundred steps one slow stretch of either rank moves the ratio by
 0.1x); the ranks meet at a barrier before and after the timed loop, so the
-time is the slowest rank's. Samples/s = 128 * steps / time. The all-reduce figure is
-the time inside the runtime's collective calls per step (communication,
-plus waiting for the other rank), from its counters, for the rank that
-spends most (each rank's figure follows); its share is of the step time.
+time is the slowest rank's. Samples/s = 128 * steps / time. The all-reduce
+figure is the time inside the runtime's collective calls per step
+(communication, plus waiting for the other rank), from its counters, for
+the rank that spends most (each rank's figure follows); its share is of the
+step time.
 With two ranks on one host the gradient bucket is shared through an MPI-3
 window (docs/distributed.md, "Shared gradient buckets"): the call only
 waits for the other rank, whose gradients the optimizer update then reads,

@@ -841,10 +841,13 @@ comm::BucketBuffers windowBuffers(int64_t id) {
   return {gShared.mine + at, gShared.theirs + at};
 }
 
-/// Waits until the other rank's counter at `theirs` is at least `value`.
-void waitForPeer(const uint64_t *theirs, uint64_t value) {
-  for (unsigned spins = 0;
-       __atomic_load_n(theirs, __ATOMIC_ACQUIRE) < value; ++spins) {
+/// Waits until the other rank's counter at `theirs` is at least `value`;
+/// returns the counter as it then was.
+uint64_t waitForPeer(const uint64_t *theirs, uint64_t value) {
+  for (unsigned spins = 0;; ++spins) {
+    uint64_t seen = __atomic_load_n(theirs, __ATOMIC_ACQUIRE);
+    if (seen >= value)
+      return seen;
     // Spin briefly (the other rank is usually microseconds behind), then
     // give the core away, in case both ranks share it.
     if (spins < 1000)
@@ -888,8 +891,7 @@ llvm::Expected<int64_t> markBucketReady(int64_t id, int64_t count) {
   uint64_t step = gShared.stepsBegun;
   __atomic_store_n(&mine->count, count, __ATOMIC_RELAXED);
   __atomic_store_n(&mine->step, step, __ATOMIC_RELEASE);
-  waitForPeer(&theirs->step, step);
-  uint64_t theirStep = __atomic_load_n(&theirs->step, __ATOMIC_ACQUIRE);
+  uint64_t theirStep = waitForPeer(&theirs->step, step);
   if (theirStep != step)
     return commError("all_reduce: the other rank shared gradient bucket " +
                      llvm::Twine(id) + " for its step " +

@@ -269,13 +269,25 @@ llvm::Expected<std::vector<HostTensor>>
 JitModule::run(llvm::ArrayRef<HostTensor> args) {
   if (auto err = sig.checkArguments(args))
     return std::move(err);
+  return runChecked(args, [](size_t) { return false; });
+}
+
+llvm::Expected<std::vector<HostTensor>>
+JitModule::runChecked(llvm::ArrayRef<HostTensor> args, DonatedArgs donated) {
   llvm::Expected<std::vector<HostTensor>> results =
       allocateResults(sig.batchOf(args));
   if (!results)
     return results.takeError();
+  bool inPlace = llvm::any_of(
+      sig.results, [](const TensorSpec &spec) { return spec.inPlaceOf >= 0; });
+  if (!inPlace) {
+    if (auto err = runUnchecked(args, *results))
+      return std::move(err);
+    return results;
+  }
+  // A copy replaces each parameter the caller keeps.
   llvm::SmallVector<HostTensor, 8> callArgs(args.begin(), args.end());
-  if (auto err = bindInPlaceResults(callArgs, *results,
-                                    [](size_t) { return false; }))
+  if (auto err = bindInPlaceResults(callArgs, *results, donated))
     return std::move(err);
   if (auto err = runUnchecked(callArgs, *results))
     return std::move(err);

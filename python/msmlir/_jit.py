@@ -305,12 +305,11 @@ class _Entry:
         (ms-update-parameters-in-place), its result is the Parameter's own
         buffer, or a copy of it when something else shared that buffer or
         the call took the slow path (native call_tensors decides;
-        JitModule.h). Any
-        other new value is an output buffer the function allocates; the
-        Parameter is rebound to it and its old buffer goes back to the
-        caching allocator (CachingAllocator.h, exact-size reuse), which
-        hands it out again as the next step's output buffer, so a
-        steady-state step allocates nothing new. Packed copies (O2's
+        JitModule.h). Any other new value is an output buffer the function
+        allocates; the Parameter is rebound to it and its old buffer goes
+        back to the caching allocator (CachingAllocator.h, exact-size
+        reuse), which hands it out again as the next step's output buffer,
+        so a steady-state step allocates nothing new. Packed copies (O2's
         prepacked weights) notice a new buffer by identity and are made
         again, and an update in place invalidates them all; Tensors that
         shared the old buffer keep the old values, as they would after

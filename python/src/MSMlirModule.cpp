@@ -490,12 +490,7 @@ private:
              JitModule::DonatedArgs donated = [](size_t) { return false; }) {
     if (kernels)
       return unwrap(kernels->run(args));
-    std::vector<HostTensor> results = unwrap(
-        module->allocateResults(module->signature().batchOf(args)));
-    llvm::SmallVector<HostTensor, 8> callArgs(args.begin(), args.end());
-    unwrap(module->bindInPlaceResults(callArgs, results, donated));
-    unwrap(module->runUnchecked(callArgs, results));
-    return results;
+    return unwrap(module->runChecked(args, donated));
   }
 
   std::unique_ptr<JitModule> module;

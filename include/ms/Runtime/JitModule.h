@@ -71,6 +71,15 @@ public:
   /// copied first (bindInPlaceResults).
   llvm::Expected<std::vector<HostTensor>> run(llvm::ArrayRef<HostTensor> args);
 
+  /// Which caller arguments the caller gives up to an in-place update.
+  using DonatedArgs = llvm::function_ref<bool(size_t)>;
+
+  /// Like run, for arguments the caller has checked; a parameter the code
+  /// updates in place is the caller's own buffer where `donated` says so
+  /// (bindInPlaceResults).
+  llvm::Expected<std::vector<HostTensor>>
+  runChecked(llvm::ArrayRef<HostTensor> args, DonatedArgs donated);
+
   /// Calls with caller-checked arguments and caller-allocated results. The
   /// PyNative hot path uses it after its own cache lookup did the checking.
   /// Fails only when the compiled code runs out of memory.
@@ -84,9 +93,6 @@ public:
   /// bindInPlaceResults.
   llvm::Expected<std::vector<HostTensor>>
   allocateResults(int64_t batch = 0) const;
-
-  /// Which caller arguments the caller gives up to an in-place update.
-  using DonatedArgs = llvm::function_ref<bool(size_t)>;
 
   /// Gives each result the code writes into a parameter its buffer: the
   /// argument's own when `donated` says the caller gives it up (nothing
