@@ -179,6 +179,11 @@ void ms_comm_share_bucket_f32(float *, int64_t, int64_t) {
 void ms_comm_share_bucket_f64(double *, int64_t, int64_t) {
   compiledCollectiveFailed();
 }
+comm::BucketShard comm::bucketShard() { return {}; }
+llvm::Error comm::shareShards(int64_t) { return noMPI(); }
+int64_t ms_comm_shard_index() { return 0; }
+int64_t ms_comm_shard_count() { return 1; }
+void ms_comm_share_shards(int64_t) { compiledCollectiveFailed(); }
 
 #else // MS_HAVE_MPI
 
@@ -680,6 +685,8 @@ struct SharedBuckets {
   enum class Mode { Undecided, Window, Private };
   Mode mode = Mode::Undecided;
   MPI_Comm node = MPI_COMM_NULL;
+  /// This rank's place in `node`: which part of the updates it computes.
+  int nodeRank = 0;
   MPI_Win window = MPI_WIN_NULL;
   char *mine = nullptr;
   const char *theirs = nullptr;
@@ -714,6 +721,7 @@ llvm::Error decideSharing() {
     return llvm::Error::success();
   }
   MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(node, &gShared.nodeRank);
   gShared.node = node;
   gShared.mode = SharedBuckets::Mode::Window;
   return llvm::Error::success();
@@ -751,10 +759,12 @@ uint64_t *stepsFinished(const char *segment) {
 
 /// Bucket `id`'s line on its rank's first page, after the counter's line:
 /// the step whose gradients the bucket holds once they are all written
-/// (see shareBucket), and how many elements it has.
+/// (see shareBucket), how many elements it has, and the step whose part of
+/// the updates the bucket holds once it is written (see shareShards).
 struct ShareSlot {
   uint64_t step;
   int64_t count;
+  uint64_t shardStep;
 };
 constexpr int64_t kShareSlots = kWindowPage / 64 - 1;
 
@@ -778,19 +788,21 @@ llvm::Error remakeWindow(size_t bytes) {
                                      &gShared.window);
   if (code != MPI_SUCCESS)
     return mpiError("shared buckets (MPI_Win_allocate_shared)", code);
-  int me = 0;
-  MPI_Comm_rank(gShared.node, &me);
   MPI_Aint peerBytes = 0;
   int unit = 0;
   char *peer = nullptr;
-  MPI_Win_shared_query(gShared.window, 1 - me, &peerBytes, &unit, &peer);
+  MPI_Win_shared_query(gShared.window, 1 - gShared.nodeRank, &peerBytes,
+                       &unit, &peer);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, gShared.window);
   gShared.mine = aligned64(base);
   gShared.theirs = aligned64(peer);
   __atomic_store_n(stepsFinished(gShared.mine), gShared.stepsBegun,
                    __ATOMIC_RELEASE);
-  for (int64_t id = 0; id < kShareSlots; ++id)
+  for (int64_t id = 0; id < kShareSlots; ++id) {
     __atomic_store_n(&shareSlot(gShared.mine, id)->step, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&shareSlot(gShared.mine, id)->shardStep, 0,
+                     __ATOMIC_RELEASE);
+  }
   MPI_Win_sync(gShared.window);
   MPI_Barrier(gShared.node);
   MPI_Win_sync(gShared.window);
@@ -879,24 +891,35 @@ void handBackBuckets() {
   waitForPeer(theirs, finished);
 }
 
-/// Says that this rank's bucket `id` holds this step's `count` gradients
-/// (release), then waits until the other rank's does (acquire): the
-/// synchronization after which each rank reads the other's bucket. Returns
-/// the other rank's count. A bucket's slot is written once a step, and the
-/// next step's hand-back keeps the other rank from writing it again before
-/// this rank has read it.
+/// Stores this step's number at `mine` (release), then waits until the
+/// other rank has stored it at `theirs` (acquire). `what` names what the
+/// other rank did, for the error when it did so for another step.
+llvm::Error meetAtStep(uint64_t *mine, const uint64_t *theirs,
+                       const llvm::Twine &what) {
+  uint64_t step = gShared.stepsBegun;
+  __atomic_store_n(mine, step, __ATOMIC_RELEASE);
+  uint64_t theirStep = waitForPeer(theirs, step);
+  if (theirStep == step)
+    return llvm::Error::success();
+  return commError("all_reduce: the other rank " + what + " for its step " +
+                   llvm::Twine(theirStep) + ", this rank for step " +
+                   llvm::Twine(step) + ": the ranks are out of step");
+}
+
+/// Says that this rank's bucket `id` holds this step's `count` gradients,
+/// then waits until the other rank's does: the synchronization after which
+/// each rank reads the other's bucket. Returns the other rank's count. A
+/// bucket's slot is written once a step, and the next step's hand-back
+/// keeps the other rank from writing it again before this rank has read
+/// it.
 llvm::Expected<int64_t> markBucketReady(int64_t id, int64_t count) {
   ShareSlot *mine = shareSlot(gShared.mine, id);
   const ShareSlot *theirs = shareSlot(gShared.theirs, id);
-  uint64_t step = gShared.stepsBegun;
   __atomic_store_n(&mine->count, count, __ATOMIC_RELAXED);
-  __atomic_store_n(&mine->step, step, __ATOMIC_RELEASE);
-  uint64_t theirStep = waitForPeer(&theirs->step, step);
-  if (theirStep != step)
-    return commError("all_reduce: the other rank shared gradient bucket " +
-                     llvm::Twine(id) + " for its step " +
-                     llvm::Twine(theirStep) + ", this rank for step " +
-                     llvm::Twine(step) + ": the ranks are out of step");
+  if (llvm::Error error =
+          meetAtStep(&mine->step, &theirs->step,
+                     "shared gradient bucket " + llvm::Twine(id)))
+    return std::move(error);
   return __atomic_load_n(&theirs->count, __ATOMIC_RELAXED);
 }
 
@@ -1017,6 +1040,29 @@ llvm::Error comm::shareBucket(void *own, int64_t count, DType dtype,
   return llvm::Error::success();
 }
 
+comm::BucketShard comm::bucketShard() {
+  if (gShared.mode != SharedBuckets::Mode::Window)
+    return {};
+  return {gShared.nodeRank, 2};
+}
+
+llvm::Error comm::shareShards(int64_t id) {
+  if (gShared.mode != SharedBuckets::Mode::Window)
+    return llvm::Error::success();
+  if (id < 0 || size_t(id) >= gShared.buckets.size())
+    return commError("all_reduce: gradient bucket " + llvm::Twine(id) +
+                     " has no buffer (an internal error)");
+  // Timed as communication, but not a call of its own: the second half of
+  // the bucket's all-reduce.
+  Watched watch("all_reduce (shared bucket's updates)", 0, 0);
+  if (id >= kShareSlots)
+    return meetInAllReduce(0).takeError();
+  return meetAtStep(&shareSlot(gShared.mine, id)->shardStep,
+                    &shareSlot(gShared.theirs, id)->shardStep,
+                    "wrote its part of the updates from gradient bucket " +
+                        llvm::Twine(id));
+}
+
 /// Runs a collective for compiled code, which cannot raise: an error is
 /// printed and aborts the MPI job.
 static void compiledCollective(llvm::function_ref<llvm::Error()> run) {
@@ -1082,6 +1128,14 @@ void ms_comm_share_bucket_f32(float *own, int64_t count, int64_t id) {
 void ms_comm_share_bucket_f64(double *own, int64_t count, int64_t id) {
   compiledCollective(
       [&] { return comm::shareBucket(own, count, DType::F64, id); });
+}
+
+int64_t ms_comm_shard_index() { return comm::bucketShard().index; }
+
+int64_t ms_comm_shard_count() { return comm::bucketShard().count; }
+
+void ms_comm_share_shards(int64_t id) {
+  compiledCollective([&] { return comm::shareShards(id); });
 }
 
 #endif // MS_HAVE_MPI

@@ -305,6 +305,9 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   define("ms_comm_all_reduce_wait", &ms_comm_all_reduce_wait);
   define("ms_comm_share_bucket_f32", &ms_comm_share_bucket_f32);
   define("ms_comm_share_bucket_f64", &ms_comm_share_bucket_f64);
+  define("ms_comm_shard_index", &ms_comm_shard_index);
+  define("ms_comm_shard_count", &ms_comm_shard_count);
+  define("ms_comm_share_shards", &ms_comm_share_shards);
   // Transposes (ms-transposes-to-calls), through MLIR's C interface.
   define("_mlir_ciface_ms_transpose_f32", &_mlir_ciface_ms_transpose_f32);
   define("_mlir_ciface_ms_transpose_f64", &_mlir_ciface_ms_transpose_f64);

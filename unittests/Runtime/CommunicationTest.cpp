@@ -214,6 +214,15 @@ TEST(Communication, BucketsWithoutAWindow) {
   EXPECT_NE(errorText(bucketBuffers(-1, 4, DType::F32).takeError())
                 .find("gradient bucket -1"),
             std::string::npos);
+
+  // The updates from a bucket are not split: one part, this rank's, and
+  // nothing to wait for. Compiled code asks the same.
+  BucketShard shard = bucketShard();
+  EXPECT_EQ(shard.index, 0);
+  EXPECT_EQ(shard.count, 1);
+  EXPECT_EQ(ms_comm_shard_index(), 0);
+  EXPECT_EQ(ms_comm_shard_count(), 1);
+  EXPECT_FALSE(static_cast<bool>(shareShards(0)));
 }
 
 TEST(Communication, WorldOfOne) {
@@ -289,6 +298,9 @@ TEST(Communication, WithoutMPIEveryCallSaysSo) {
   EXPECT_FALSE(builtWithMPI());
   EXPECT_NE(errorText(init()).find("msmlir was built without MPI"),
             std::string::npos);
+  EXPECT_NE(errorText(shareShards(0)).find("msmlir was built without MPI"),
+            std::string::npos);
+  EXPECT_EQ(bucketShard().count, 1);
 }
 
 #endif

@@ -152,6 +152,20 @@ llvm::Expected<BucketBuffers> bucketBuffers(int64_t id, int64_t count,
 /// checks that they agree on its size), after copying `own` there if it is
 /// not the window's buffer; otherwise all-reduces `own` in place (a sum).
 llvm::Error shareBucket(void *own, int64_t count, DType dtype, int64_t id);
+/// How a compiled step splits the updates it computes from a shared
+/// bucket (`ms-shard-bucket-updates`): into `count` parts, of which this
+/// rank computes part `index`. Two parts with the window (index: the
+/// rank's place on the host), else one.
+struct BucketShard {
+  int64_t index = 0;
+  int64_t count = 1;
+};
+BucketShard bucketShard();
+/// Called by the step once it has written its part of the updates from
+/// bucket `id` into its own buffer: in the window, waits until the other
+/// rank has written its part, which this rank then copies; otherwise
+/// nothing to do.
+llvm::Error shareShards(int64_t id);
 
 /// `recv` (groupSize() * count elements) gets every rank's `count`
 /// elements at `send`, in rank order.
@@ -196,6 +210,10 @@ void ms_comm_all_reduce_wait(void *data);
 // shareBucket for a compiled step's gradient bucket.
 void ms_comm_share_bucket_f32(float *own, int64_t count, int64_t id);
 void ms_comm_share_bucket_f64(double *own, int64_t count, int64_t id);
+// bucketShard and shareShards for a compiled step.
+int64_t ms_comm_shard_index(void);
+int64_t ms_comm_shard_count(void);
+void ms_comm_share_shards(int64_t id);
 }
 
 #endif // MS_RUNTIME_COMMUNICATION_H
