@@ -170,6 +170,9 @@ PipelineStage bufferizeStage(unsigned threads, GraphWork work) {
   // A parameter's update written over the parameter: the step's fresh
   // result buffer would be read into the cache before it is written.
   epilogues += ",ms-update-parameters-in-place";
+  // With two ranks on a host, each computes half of the updates from a
+  // shared bucket and copies the other rank's half.
+  epilogues += ",ms-shard-bucket-updates";
   return {"bufferize",
           "ms-emit-c-interface,"
           "one-shot-bufferize{bufferize-function-boundaries "

@@ -10,6 +10,7 @@
 #ifndef MS_SUPPORT_ARGUMENTATTRIBUTES_H
 #define MS_SUPPORT_ARGUMENTATTRIBUTES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace ms {
@@ -36,6 +37,18 @@ inline constexpr llvm::StringLiteral kResultAttr = "ms.result";
 /// runtime returns argument k's buffer as the result
 /// (`ms-update-parameters-in-place`).
 inline constexpr llvm::StringLiteral kInPlaceOfAttr = "ms.in_place_of";
+
+/// `func`'s argument tagged `name = id` (an integer tag: ms.comm_bucket,
+/// ms.comm_peer), or null.
+inline mlir::BlockArgument taggedArgument(mlir::func::FuncOp func,
+                                          llvm::StringRef name, int64_t id) {
+  for (mlir::BlockArgument arg : func.getArguments())
+    if (auto tag = func.getArgAttrOfType<mlir::IntegerAttr>(
+            arg.getArgNumber(), name);
+        tag && tag.getInt() == id)
+      return arg;
+  return {};
+}
 
 } // namespace ms
 

@@ -15,20 +15,22 @@
 namespace ms {
 
 /// The private function `name` of `module`, declared at the module's start
-/// with `arguments` and no results if it is not there yet (MLIR's
-/// func::lookupOrCreateFnDecl needs a result). `builder` keeps its
-/// insertion point; a pattern passes its rewriter, so the new op is seen.
+/// with `arguments` and `results` if it is not there yet (MLIR's
+/// func::lookupOrCreateFnDecl needs exactly one result). `builder` keeps
+/// its insertion point; a pattern passes its rewriter, so the new op is
+/// seen.
 inline mlir::func::FuncOp
 lookupOrDeclareRuntimeFunction(mlir::OpBuilder &builder, mlir::ModuleOp module,
                                llvm::StringRef name,
-                               mlir::TypeRange arguments) {
+                               mlir::TypeRange arguments,
+                               mlir::TypeRange results = {}) {
   if (auto existing = module.lookupSymbol<mlir::func::FuncOp>(name))
     return existing;
   mlir::OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());
   auto function = mlir::func::FuncOp::create(
       builder, module.getLoc(), name,
-      builder.getFunctionType(arguments, {}));
+      builder.getFunctionType(arguments, results));
   function.setPrivate();
   return function;
 }

@@ -134,16 +134,6 @@ bool sumsSharedBucket(AllReduceOp op) {
          SymbolTable::symbolKnownUseEmpty(func, module);
 }
 
-/// The argument of `func` whose attribute `name` is `id`.
-BlockArgument taggedArgument(func::FuncOp func, StringRef name, int64_t id) {
-  for (BlockArgument arg : func.getArguments())
-    if (auto tag = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
-                                                      name);
-        tag && tag.getInt() == id)
-      return arg;
-  return {};
-}
-
 /// `a + b` elementwise, as a linalg.generic of identity maps.
 Value elementwiseSum(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   auto type = cast<RankedTensorType>(lhs.getType());
@@ -216,7 +206,7 @@ private:
                                      int64_t id) {
     Location loc = op.getLoc();
     auto func = cast<func::FuncOp>(op->getParentOp());
-    BlockArgument peer = taggedArgument(func, kCommPeerAttr, id);
+    BlockArgument peer = ms::taggedArgument(func, kCommPeerAttr, id);
     if (!peer)
       return rewriter.notifyMatchFailure(op, "no shared bucket argument");
     auto type = cast<RankedTensorType>(op.getType());

@@ -561,6 +561,41 @@ def MSUpdateParametersInPlace
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def MSShardBucketUpdates
+    : Pass<"ms-shard-bucket-updates", "mlir::ModuleOp"> {
+  let summary = "Split the updates computed from a shared gradient bucket "
+                "between the ranks that share it";
+  let description = [{
+    On bufferized IR, after `ms-share-gradient-buckets` and
+    `ms-update-parameters-in-place`. With two ranks on one host, each
+    rank's update from a shared bucket reads its own gradients, the other
+    rank's, and the weight, and both ranks compute the same values. This
+    pass finds, after the bucket's `ms_comm_share_bucket_f32`/`_f64` call,
+    the elementwise `linalg.generic`s (all loops parallel, one output of
+    at least 4096 elements written whole) that read a region of the own
+    bucket (the `ms.comm_bucket` argument) and the same region of the other
+    rank's (`ms.comm_peer`) at their own indices, and splits each by its
+    first dimension into `ms_comm_shard_count()` parts. A rank computes
+    part `ms_comm_shard_index()` and also writes it over the gradients it
+    has just read in its own bucket, which only it reads; after the last
+    such op `ms_comm_share_shards(k)` waits until the other rank has
+    written its part, and the rank copies the rest of each output from the
+    other rank's bucket. Each part is computed once, by one rank, so the
+    ranks still hold the same bits, and a rank streams half the weight and
+    gradients. Without the window there is one part and nothing to copy.
+
+    The pass leaves a bucket alone when any other op after the call reads
+    a region of either bucket that such an op covers, or when its own
+    buffer is not the argument (the runtime then copies it into the
+    window), and stops at the first op after them that touches one of
+    their outputs.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def MSOmpLoopsNowait : Pass<"ms-omp-loops-nowait"> {
   let summary = "No barrier for a worksharing loop that ends its parallel "
                 "region";
