@@ -148,14 +148,17 @@ def main():
         # Buckets whose all-reduce overlaps the rest of backward, and
         # buckets of several gradients shared with the runtime: the lowered
         # steps' started all-reduces and shared buckets (save_graphs, below).
-        def lowered_count(text):
+        def lowered_count(text, stage="ms-to-linalg.mlir"):
             return np.array(sum(
                 open(os.path.join(root, f)).read().count(text)
                 for root, _, files in os.walk(ir_dir(args, rank))
-                for f in files if f.endswith("ms-to-linalg.mlir")))
+                for f in files if f.endswith(stage)))
         results["meta/overlapped"] = lowered_count(
             "call @ms_comm_all_reduce_start")
         results["meta/shared"] = lowered_count("call @ms_comm_share_bucket")
+        # Buckets whose updates the ranks split (ms-shard-bucket-updates).
+        results["meta/sharded"] = lowered_count(
+            "call @ms_comm_share_shards", "bufferize.mlir")
         # Steps that shared their buckets through the window at run time.
         results["meta/shared_steps"] = np.array(
             ms.communication.management._comm.stats()["shared_steps"])

@@ -251,20 +251,27 @@ def test_overlapped_buckets_match_pynative(n, tmp_path):
                     reason="buckets are shared between exactly two ranks")
 @pytest.mark.parametrize("one_core", [False, True],
                          ids=["two-cores", "one-core"])
-def test_shared_buckets_match_mpi(tmp_path, one_core):
-    """Two ranks on one host share LeNet-5's buckets of several gradients
-    through an MPI-3 window (comm_fusion 0.01 MB makes two: the last
-    layers' and the convolutions'); with MS_COMM_SHARED_BUCKETS=0 the same
-    buckets are all-reduced in place over MPI. The same bits either way, on
-    every rank.
+@pytest.mark.parametrize("net", ["lenet", "mlp"])
+def test_shared_buckets_match_mpi(net, tmp_path, one_core):
+    """Two ranks on one host share buckets of several gradients through an
+    MPI-3 window; with MS_COMM_SHARED_BUCKETS=0 the same buckets are
+    all-reduced in place over MPI. The same bits either way, on every rank.
+
+    LeNet-5 with comm_fusion 0.01 MB has two small buckets: the last
+    layers' and the convolutions'. The MLP with MindSpore's 64 MB has one,
+    whose large updates the ranks split (ms-shard-bucket-updates): each
+    computes half, and copies the other half from the other rank's bucket
+    (over MPI, one rank's part is all of it).
 
     On one core the scheduler lets a rank run on for milliseconds while the
     other waits mid-update: without the hand-back at each step's start
     (comm::bucketBuffers), the first would rewrite its single buffer per
-    bucket under the other's reads."""
+    bucket under the other's reads; without the wait for the other rank's
+    part, it would copy that part before it is written."""
     if one_core and shutil.which("taskset") is None:
         pytest.skip("taskset (util-linux) is not installed")
-    args = ["--net", "lenet", "--fusion-mb", "0.01", "--steps", "5",
+    fusion = "0.01" if net == "lenet" else "64"
+    args = ["--net", net, "--fusion-mb", fusion, "--steps", "5",
             "--mode", "graph"]
     shared = run_ranks(2, args, str(tmp_path / "shared"), one_core=one_core)
     mpi = run_ranks(2, args, str(tmp_path / "mpi"),
@@ -274,9 +281,15 @@ def test_shared_buckets_match_mpi(tmp_path, one_core):
             if not key.startswith("meta/"):
                 assert np.array_equal(shared[r][key], value), \
                     f"rank {r}: {key}: shared buckets differ from MPI's"
-    # Two shared buckets in each of the three optimizers' steps, shared
-    # through the window at run time in each of their five steps.
-    assert int(shared[0]["meta/shared"]) == 3 * 2
+    # Shared buckets in each of the three optimizers' steps (LeNet two,
+    # the MLP one), shared through the window at run time in each of their
+    # five steps. The MLP's SGD and Momentum steps split updates: SGD's
+    # weights; of Momentum's, the first layer's moments only, because the
+    # next op, that layer's weight update, reads them. Adam reads the
+    # bucket in no op of the form the pass takes.
+    buckets = 2 if net == "lenet" else 1
+    assert int(shared[0]["meta/shared"]) == 3 * buckets
+    assert int(shared[0]["meta/sharded"]) == (0 if net == "lenet" else 2)
     for r in range(2):
         assert int(shared[r]["meta/shared_steps"]) == 3 * 5
         assert int(mpi[r]["meta/shared_steps"]) == 0
