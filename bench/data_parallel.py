@@ -18,8 +18,9 @@ the rank that spends most (each rank's figure follows); its share is of the
 step time.
 With two ranks on one host the gradient bucket is shared through an MPI-3
 window (docs/distributed.md, "Shared gradient buckets"): the call only
-waits for the other rank, whose gradients the optimizer update then reads,
-so the last line gives the step's growth over independent ranks too. A
+waits for the other rank, whose gradients the optimizer update then reads
+(each rank updates half of each weight and copies the other half), so the
+last line gives the step's growth over independent ranks too. A
 third row runs the same 2 processes without the all-reduce (each trains
 on its own), to separate what two processes side by side cost from what
 communication costs.
@@ -173,7 +174,8 @@ def main():
     print(f"- the 2-rank step's growth over independent ranks: "
           f"{growth:.3f} ms ({growth / step2:.1%} of the step: the "
           f"all-reduce, the other rank's gradients read in the update, the "
-          f"update outside the gradient tiles, waiting for the slower rank)")
+          f"update outside the gradient tiles, the copy of the other rank's "
+          f"half, waiting for the slower rank)")
 
 
 if __name__ == "__main__":
