@@ -4,16 +4,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ms/Codegen/CPU/BucketAddress.h"
 #include "ms/Codegen/CPU/Passes.h"
 #include "ms/Support/ArgumentAttributes.h"
 #include "ms/Support/RuntimeFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <limits>
@@ -31,14 +32,6 @@ namespace {
 /// split's views and copies cost more than they save.
 constexpr int64_t kMinShardElements = 4096;
 
-/// Elements [first, second) of a bucket.
-using Range = std::pair<int64_t, int64_t>;
-constexpr Range kWholeBucket = {0, std::numeric_limits<int64_t>::max()};
-
-bool overlap(Range a, Range b) {
-  return a.first < b.second && b.first < a.second;
-}
-
 /// The buffer `value` views (through subviews, reshapes, memref.view), or
 /// `value` itself.
 Value rootOf(Value value) {
@@ -47,60 +40,117 @@ Value rootOf(Value value) {
   return value;
 }
 
-/// An op that reads or writes bucket elements, and which ones.
+/// The bytes of a bucket a buffer or an access lies within: [begin, end)
+/// from the bucket's start. `tight`: the buffer covers exactly these bytes.
+/// `exact`: also, it is 1-D and its elements follow one another from
+/// `begin`, so that a subview or a load narrows it.
+struct Range {
+  int64_t begin = 0;
+  int64_t end = std::numeric_limits<int64_t>::max();
+  bool tight = false;
+  bool exact = false;
+  bool operator==(const Range &other) const {
+    return begin == other.begin && end == other.end &&
+           tight == other.tight && exact == other.exact;
+  }
+  /// The same bytes, known less well.
+  Range loosened(bool keepTight) const {
+    return {begin, end, tight && keepTight, false};
+  }
+};
+
+bool overlap(Range a, Range b) {
+  return a.begin < b.end && b.begin < a.end;
+}
+
+int64_t elementBytes(MemRefType type) {
+  return (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+}
+
+/// `count` elements of `buffer` from its element `first`, when `buffer`
+/// is 1-D and `within` exact.
+Range elementsOf(Value buffer, Range within, int64_t first, int64_t count) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!within.exact || type.getRank() != 1)
+    return within.loosened(false);
+  int64_t bytes = elementBytes(type);
+  return {within.begin + first * bytes,
+          within.begin + (first + count) * bytes, true, true};
+}
+
+/// A whole 1-D buffer of static size that starts `begin` bytes into the
+/// bucket; only its start is known otherwise.
+Range wholeBufferAt(Value buffer, int64_t begin) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() != 1 || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity())
+    return Range{begin}.loosened(false);
+  return {begin, begin + type.getNumElements() * elementBytes(type), true,
+          true};
+}
+
+/// The bytes `view`'s result lies within, `source` lying within `within`;
+/// nullopt for a view this pass does not follow (it is then an access of
+/// the whole bucket).
+std::optional<Range> viewedBy(Operation *view, Value source, Range within) {
+  if (auto bytes = dyn_cast<memref::ViewOp>(view)) {
+    std::optional<int64_t> shift = getConstantIntValue(bytes.getByteShift());
+    if (!shift || !within.exact)
+      return Range{};
+    return wholeBufferAt(bytes.getResult(), within.begin + *shift);
+  }
+  if (auto subview = dyn_cast<memref::SubViewOp>(view)) {
+    if (subview.getStaticOffsets()[0] == ShapedType::kDynamic ||
+        subview.getStaticSizes()[0] == ShapedType::kDynamic ||
+        subview.getStaticStrides()[0] != 1)
+      return within.loosened(false);
+    return elementsOf(source, within, subview.getStaticOffsets()[0],
+                      subview.getStaticSizes()[0]);
+  }
+  // The same bytes, in another shape or order.
+  if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp,
+          memref::TransposeOp>(view))
+    return within.loosened(true);
+  return std::nullopt;
+}
+
+/// The bytes `op`, which uses `buffer` (within `within`), reads or writes:
+/// a load at a constant index narrows them.
+Range accessedBy(Operation *op, Value buffer, Range within) {
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    if (!load.getIndices().empty())
+      if (std::optional<int64_t> index =
+              getConstantIntValue(load.getIndices().front()))
+        return elementsOf(buffer, within, *index,
+                          load.getVectorType().getNumElements());
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    if (!load.getIndices().empty())
+      if (std::optional<int64_t> index =
+              getConstantIntValue(load.getIndices().front()))
+        return elementsOf(buffer, within, *index, 1);
+  return within.loosened(true);
+}
+
+/// An op that uses a bucket and is not a view of it: what it reads or
+/// writes.
 struct Access {
   Operation *op;
   Range range;
 };
 
-/// The elements of a 1-D buffer holding `within` that `view`, a view of
-/// it, covers: a static unit-stride subview narrows them; a memref.view
-/// that does not start at the buffer's first byte counts from elsewhere.
-Range narrowedBy(Operation *view, Value source, Range within) {
-  if (auto bytes = dyn_cast<memref::ViewOp>(view)) {
-    std::optional<int64_t> shift = getConstantIntValue(bytes.getByteShift());
-    return shift && *shift == 0 ? within : kWholeBucket;
-  }
-  auto subview = dyn_cast<memref::SubViewOp>(view);
-  if (!subview || cast<MemRefType>(source.getType()).getRank() != 1 ||
-      subview.getStaticOffsets()[0] == ShapedType::kDynamic ||
-      subview.getStaticSizes()[0] == ShapedType::kDynamic ||
-      subview.getStaticStrides()[0] != 1)
-    return within;
-  int64_t begin = within.first + subview.getStaticOffsets()[0];
-  return {begin, begin + subview.getStaticSizes()[0]};
-}
-
-/// The elements of a 1-D buffer holding `within` that `op` reads, when it
-/// loads at a constant index; `within` otherwise.
-Range loadedBy(Operation *op, Value source, Range within) {
-  if (cast<MemRefType>(source.getType()).getRank() != 1)
-    return within;
-  std::optional<int64_t> index;
-  int64_t count = 1;
-  if (auto load = dyn_cast<vector::LoadOp>(op)) {
-    index = getConstantIntValue(load.getIndices()[0]);
-    count = load.getVectorType().getNumElements();
-  } else if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    index = getConstantIntValue(load.getIndices()[0]);
-  }
-  if (!index)
-    return within;
-  return {within.first + *index, within.first + *index + count};
-}
-
-/// Every op that uses `buffer` (through views) and is not a view itself,
-/// with the elements it covers, where `buffer` holds `within`.
+/// Every op that uses `buffer` (through the views viewedBy follows) and
+/// is not such a view, with the bytes it covers, `buffer` covering
+/// `within`.
 void collectAccesses(Value buffer, Range within,
                      SmallVectorImpl<Access> &out) {
   for (Operation *user : buffer.getUsers()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(user);
-    if (view && view.getViewSource() == buffer) {
-      for (Value result : user->getResults())
-        collectAccesses(result, narrowedBy(user, buffer, within), out);
+    std::optional<Range> viewed = viewedBy(user, buffer, within);
+    if (!viewed) {
+      out.push_back({user, accessedBy(user, buffer, within)});
       continue;
     }
-    out.push_back({user, loadedBy(user, buffer, within)});
+    for (Value result : user->getResults())
+      collectAccesses(result, *viewed, out);
   }
 }
 
@@ -108,7 +158,7 @@ void collectAccesses(Value buffer, Range within,
 /// block, to be safe).
 SmallVector<Access> accessesAfter(Value bucket, Operation *call) {
   SmallVector<Access> all, after;
-  collectAccesses(bucket, kWholeBucket, all);
+  collectAccesses(bucket, wholeBufferAt(bucket, 0), all);
   for (const Access &access : all) {
     Operation *top = call->getBlock()->findAncestorOpInBlock(*access.op);
     if (!top || call->isBeforeInBlock(top))
@@ -116,15 +166,6 @@ SmallVector<Access> accessesAfter(Value bucket, Operation *call) {
   }
   return after;
 }
-
-/// An update to split: it writes `output` whole from the own bucket's
-/// region `own` and the other rank's same region `peer`.
-struct ShardedUpdate {
-  linalg::GenericOp op;
-  OpOperand *own;
-  OpOperand *peer;
-  Range range;
-};
 
 /// `op`'s access among `accesses`; null if it has none.
 const Access *accessBy(ArrayRef<Access> accesses, Operation *op) {
@@ -134,23 +175,100 @@ const Access *accessBy(ArrayRef<Access> accesses, Operation *op) {
   return nullptr;
 }
 
+/// A shared bucket after its call: its own and other rank's buffers, and
+/// the ops that access them after the call.
+struct Bucket {
+  Value own, peer;
+  SmallVector<Access> ownAccesses, peerAccesses;
+};
+
+/// An update to split: `op` writes its output whole from a region of the
+/// own bucket (`own`) and the same region of the other rank's (`peer`).
+struct ShardedUpdate {
+  linalg::GenericOp op;
+  OpOperand *own;
+  OpOperand *peer;
+  Range range;
+};
+
 /// Whether each of `generic`'s operands is read at its own indices or
 /// without the first loop's index, so that splitting the first loop
-/// splits it or leaves it whole.
+/// splits it or leaves it whole; and whether its body only computes
+/// (no linalg.index, which would count from the part's first row).
 bool splitsByFirstLoop(linalg::GenericOp generic) {
   for (AffineMap map : generic.getIndexingMapsArray())
     if (!map.isIdentity() && map.isFunctionOfDim(0))
       return false;
-  return true;
+  return !generic.hasIndexSemantics() &&
+         llvm::all_of(generic.getBody()->without_terminator(),
+                      [](Operation &op) { return isPure(&op); });
 }
 
-/// `op` as an update to split: elementwise, one output written whole (a
-/// block argument), at least kMinShardElements elements, and exactly one
-/// read of each bucket, of the same region, at the output's indices.
-std::optional<ShardedUpdate> asShardedUpdate(Operation *op, Value own,
-                                             Value peer,
-                                             ArrayRef<Access> ownAccesses,
-                                             ArrayRef<Access> peerAccesses) {
+/// Whether `type` has a layout with no dynamic stride or offset.
+bool hasStaticLayout(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         !ShapedType::isDynamic(offset) &&
+         llvm::none_of(strides, ShapedType::isDynamic);
+}
+
+/// `generic`'s single read of the own bucket and of the other rank's, or
+/// nullopt when it reads either twice, writes either, or reads its output
+/// other than as the very value it writes (in place).
+std::optional<std::pair<OpOperand *, OpOperand *>>
+bucketReads(linalg::GenericOp generic, const Bucket &bucket) {
+  OpOperand *init = generic.getDpsInitOperand(0);
+  Value written = rootOf(init->get());
+  OpOperand *own = nullptr, *peer = nullptr;
+  for (OpOperand &operand : generic->getOpOperands()) {
+    Value root = rootOf(operand.get());
+    // The other rank writes the output's other rows.
+    if (root == written && &operand != init && operand.get() != init->get())
+      return std::nullopt;
+    OpOperand **slot = root == bucket.own    ? &own
+                       : root == bucket.peer ? &peer
+                                             : nullptr;
+    if (!slot)
+      continue;
+    if (*slot || generic.isDpsInit(&operand))
+      return std::nullopt;
+    *slot = &operand;
+  }
+  if (!own || !peer)
+    return std::nullopt;
+  return std::make_pair(own, peer);
+}
+
+/// Whether the reads `own` and `peer` of `generic` cover the same exact
+/// region of each bucket, at the output's indices, with the output's
+/// element type and a static layout: the same addresses from each
+/// bucket's start, so that the other rank's part is where this rank
+/// copies it from.
+std::optional<Range> sameRegion(linalg::GenericOp generic, OpOperand *own,
+                                OpOperand *peer, const Bucket &bucket) {
+  const Access *ownAccess = accessBy(bucket.ownAccesses, generic);
+  const Access *peerAccess = accessBy(bucket.peerAccesses, generic);
+  auto type = cast<MemRefType>(own->get().getType());
+  auto output =
+      cast<MemRefType>(generic.getDpsInitOperand(0)->get().getType());
+  if (!ownAccess || !peerAccess || !ownAccess->range.tight ||
+      !(ownAccess->range == peerAccess->range) ||
+      type != peer->get().getType() || !hasStaticLayout(type) ||
+      type.getShape() != output.getShape() ||
+      type.getElementType() != output.getElementType() ||
+      !generic.getMatchingIndexingMap(own).isIdentity() ||
+      !generic.getMatchingIndexingMap(peer).isIdentity())
+    return std::nullopt;
+  return ownAccess->range;
+}
+
+/// `op` as an update to split: elementwise, one output of at least
+/// kMinShardElements elements and two rows or more, written whole (a
+/// function argument or a view of one), and one read of each bucket, of
+/// the same region, at the output's indices.
+std::optional<ShardedUpdate> asShardedUpdate(Operation *op,
+                                             const Bucket &bucket) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || !generic.hasPureBufferSemantics() ||
       generic.getNumDpsInits() != 1 || generic.getNumLoops() == 0 ||
@@ -160,38 +278,16 @@ std::optional<ShardedUpdate> asShardedUpdate(Operation *op, Value own,
   OpOperand *init = generic.getDpsInitOperand(0);
   auto type = cast<MemRefType>(init->get().getType());
   if (!isa<BlockArgument>(rootOf(init->get())) || !type.hasStaticShape() ||
-      type.getNumElements() < kMinShardElements ||
+      type.getNumElements() < kMinShardElements || type.getDimSize(0) < 2 ||
       !generic.getMatchingIndexingMap(init).isIdentity())
     return std::nullopt;
-  Value written = rootOf(init->get());
-  OpOperand *ownRead = nullptr, *peerRead = nullptr;
-  for (OpOperand &operand : generic->getOpOperands()) {
-    Value root = rootOf(operand.get());
-    // Another rank writes the output's other rows: only the rows this op
-    // writes may be read.
-    if (root == written &&
-        !generic.getMatchingIndexingMap(&operand).isIdentity())
-      return std::nullopt;
-    OpOperand **slot = root == own ? &ownRead : root == peer ? &peerRead
-                                                             : nullptr;
-    if (!slot)
-      continue;
-    if (*slot || generic.isDpsInit(&operand))
-      return std::nullopt;
-    *slot = &operand;
-  }
-  const Access *ownAccess = accessBy(ownAccesses, generic);
-  const Access *peerAccess = accessBy(peerAccesses, generic);
-  if (!ownRead || !peerRead || !ownAccess || !peerAccess ||
-      ownAccess->range != peerAccess->range ||
-      ownAccess->range == kWholeBucket ||
-      ownRead->get().getType() != peerRead->get().getType() ||
-      cast<MemRefType>(ownRead->get().getType()).getShape() !=
-          type.getShape() ||
-      !generic.getMatchingIndexingMap(ownRead).isIdentity() ||
-      !generic.getMatchingIndexingMap(peerRead).isIdentity())
+  auto reads = bucketReads(generic, bucket);
+  std::optional<Range> range =
+      reads ? sameRegion(generic, reads->first, reads->second, bucket)
+            : std::nullopt;
+  if (!range)
     return std::nullopt;
-  return ShardedUpdate{generic, ownRead, peerRead, ownAccess->range};
+  return ShardedUpdate{generic, reads->first, reads->second, *range};
 }
 
 /// Whether `op` or an op inside it uses a buffer rooted in `roots`.
@@ -206,20 +302,16 @@ bool touches(Operation *op, const llvm::SmallPtrSetImpl<Value> &roots) {
 
 /// The updates after `call` to split: a run of them, ended by the first op
 /// that touches an output of one already taken (the copies come there).
-SmallVector<ShardedUpdate> collectUpdates(func::CallOp call, Value own,
-                                          Value peer) {
-  SmallVector<Access> ownAccesses = accessesAfter(own, call);
-  SmallVector<Access> peerAccesses = accessesAfter(peer, call);
+SmallVector<ShardedUpdate> collectUpdates(func::CallOp call,
+                                          const Bucket &bucket) {
   SmallVector<ShardedUpdate> updates;
   llvm::SmallPtrSet<Value, 8> outputs;
   for (Operation *op = call->getNextNode(); op; op = op->getNextNode()) {
-    std::optional<ShardedUpdate> update =
-        asShardedUpdate(op, own, peer, ownAccesses, peerAccesses);
-    if (update && !touches(op, outputs)) {
+    if (touches(op, outputs))
+      break;
+    if (std::optional<ShardedUpdate> update = asShardedUpdate(op, bucket)) {
       outputs.insert(rootOf(update->op.getDpsInitOperand(0)->get()));
       updates.push_back(*update);
-    } else if (touches(op, outputs)) {
-      break;
     }
   }
   return updates;
@@ -304,9 +396,10 @@ void computePart(OpBuilder &b, const ShardedUpdate &update, RowSplit part) {
   op.erase();
 }
 
-/// Copies rows outside `part` of each update's output from the other
-/// rank's bucket, which holds the other rank's part once the call before
-/// has returned.
+/// Copies the rows outside `part` of `update`'s output from the other
+/// rank's bucket, which holds the other rank's part once the wait before
+/// has returned. The window joins two ranks, so every row outside this
+/// rank's part is that one rank's.
 void copyOtherParts(OpBuilder &b, const ShardedUpdate &update,
                     Value output, RowSplit part) {
   Location loc = output.getLoc();
@@ -322,23 +415,19 @@ void copyOtherParts(OpBuilder &b, const ShardedUpdate &update,
   }
 }
 
-/// The own bucket `call` shares, when it is the argument tagged
-/// `ms.comm_bucket = id` (or a view of its bytes at offset 0).
-Value ownBucketArgument(func::FuncOp func, func::CallOp call, int64_t id) {
-  auto address = call.getOperand(0)
-                     .getDefiningOp<LLVM::IntToPtrOp>();
-  auto cast = address ? address.getArg().getDefiningOp<arith::IndexCastOp>()
-                      : nullptr;
-  auto pointer =
-      cast ? cast.getIn().getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>()
-           : nullptr;
-  auto arg = pointer ? dyn_cast<BlockArgument>(rootOf(pointer.getSource()))
-                     : nullptr;
-  auto tag = arg && arg.getOwner() == &func.getBody().front()
-                 ? func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
-                                                      ms::kCommBucketAttr)
-                 : nullptr;
-  return tag && tag.getInt() == id ? Value(arg) : Value();
+/// The buffers of the bucket `call` shares: the own one when it is the
+/// argument tagged `ms.comm_bucket = id` (the window's memory; any other
+/// buffer is copied into the window), and the other rank's.
+std::optional<Bucket> sharedBucket(func::FuncOp func, func::CallOp call,
+                                   int64_t id) {
+  Value buffer = ms::bucketBufferAt(call.getOperand(0));
+  auto own = dyn_cast_or_null<BlockArgument>(buffer);
+  Value peer = ms::taggedArgument(func, ms::kCommPeerAttr, id);
+  if (!own || own != ms::taggedArgument(func, ms::kCommBucketAttr, id) ||
+      !peer)
+    return std::nullopt;
+  return Bucket{own, peer, accessesAfter(own, call),
+                accessesAfter(peer, call)};
 }
 
 /// The runtime's answer to `name`() as an index.
@@ -351,15 +440,16 @@ Value askRuntime(OpBuilder &b, Location loc, ModuleOp module,
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), answer);
 }
 
+/// Splits the updates from the bucket `call` shares, if there are any and
+/// nothing else after the call reads their regions of either bucket.
 void shardBucket(func::FuncOp func, func::CallOp call, int64_t id) {
-  Value own = ownBucketArgument(func, call, id);
-  Value peer = ms::taggedArgument(func, ms::kCommPeerAttr, id);
-  if (!own || !peer)
+  std::optional<Bucket> bucket = sharedBucket(func, call, id);
+  if (!bucket)
     return;
-  SmallVector<ShardedUpdate> updates = collectUpdates(call, own, peer);
+  SmallVector<ShardedUpdate> updates = collectUpdates(call, *bucket);
   if (updates.empty() ||
-      !regionsAreTheirsAlone(updates, accessesAfter(own, call)) ||
-      !regionsAreTheirsAlone(updates, accessesAfter(peer, call)))
+      !regionsAreTheirsAlone(updates, bucket->ownAccesses) ||
+      !regionsAreTheirsAlone(updates, bucket->peerAccesses))
     return;
   OpBuilder b(call);
   b.setInsertionPointAfter(call);
@@ -367,29 +457,34 @@ void shardBucket(func::FuncOp func, func::CallOp call, int64_t id) {
   Location loc = call.getLoc();
   Value count = askRuntime(b, loc, module, "ms_comm_shard_count");
   Value index = askRuntime(b, loc, module, "ms_comm_shard_index");
-  Operation *last = updates.back().op;
-  b.setInsertionPointAfter(last);
+  b.setInsertionPointAfter(updates.back().op);
   func::FuncOp share = ms::lookupOrDeclareRuntimeFunction(
       b, module, "ms_comm_share_shards", {b.getI64Type()});
-  Value bucket = arith::ConstantIntOp::create(b, loc, id, 64);
-  auto shared = func::CallOp::create(b, loc, share, ValueRange{bucket});
+  Value idValue = arith::ConstantIntOp::create(b, loc, id, 64);
+  auto shared = func::CallOp::create(b, loc, share, ValueRange{idValue});
   shared->setAttr(ms::kCommBucketAttr, b.getI64IntegerAttr(id));
+  OpBuilder afterShared(shared->getBlock(),
+                        std::next(shared->getIterator()));
+  // In reverse, so that the copies, each inserted right after the wait,
+  // end up in the updates' order.
   for (ShardedUpdate update : llvm::reverse(updates)) {
     Value output = update.op.getDpsInitOperand(0)->get();
     int64_t rows = cast<MemRefType>(output.getType()).getDimSize(0);
     b.setInsertionPoint(update.op);
     RowSplit part = partOf(b, update.op.getLoc(), rows, index, count);
-    OpBuilder after(shared->getBlock(), std::next(shared->getIterator()));
-    copyOtherParts(after, update, output, part);
+    afterShared.setInsertionPointAfter(shared);
+    copyOtherParts(afterShared, update, output, part);
     computePart(b, update, part);
   }
 }
 
+/// Splits the updates after each shared bucket's call in `func`'s body.
 void shardBucketUpdates(func::FuncOp func) {
   SmallVector<std::pair<func::CallOp, int64_t>> shares;
   func.walk([&](func::CallOp call) {
     auto id = call->getAttrOfType<IntegerAttr>(ms::kCommBucketAttr);
     if (id && call.getCallee().starts_with("ms_comm_share_bucket_") &&
+        call.getNumOperands() > 0 &&
         call->getBlock() == &func.getBody().front())
       shares.emplace_back(call, id.getInt());
   });

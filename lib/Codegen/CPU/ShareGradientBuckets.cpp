@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ms/Codegen/CPU/BucketAddress.h"
 #include "ms/Codegen/CPU/Passes.h"
 #include "ms/Support/ArgumentAttributes.h"
 
@@ -23,29 +24,6 @@ namespace {
 
 using ms::kCommBucketAttr;
 using ms::kCommPeerAttr;
-
-/// The allocation whose address `pointer` is (llvm.inttoptr of an
-/// index_cast of its aligned pointer), directly or through the whole-buffer
-/// view `ms-concat-in-place` puts over its bytes; null otherwise.
-memref::AllocOp bucketAllocation(Value pointer) {
-  auto toPointer = pointer.getDefiningOp<LLVM::IntToPtrOp>();
-  auto cast = toPointer ? toPointer.getArg().getDefiningOp<arith::IndexCastOp>()
-                        : nullptr;
-  auto address =
-      cast ? cast.getIn()
-                 .getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>()
-           : nullptr;
-  if (!address)
-    return {};
-  Value buffer = address.getSource();
-  if (auto view = buffer.getDefiningOp<memref::ViewOp>()) {
-    auto shift = getConstantIntValue(view.getByteShift());
-    if (!shift || *shift != 0)
-      return {};
-    buffer = view.getSource();
-  }
-  return buffer.getDefiningOp<memref::AllocOp>();
-}
 
 /// Whether `alloc` can be an argument of `func`: in its entry block, with
 /// a static shape, an identity layout and the default memory space.
@@ -69,10 +47,10 @@ unsigned afterBucketArguments(func::FuncOp func) {
 void shareBuckets(func::FuncOp func) {
   SmallVector<std::pair<func::CallOp, memref::AllocOp>> buckets;
   func.walk([&](func::CallOp call) {
-    memref::AllocOp alloc = call->hasAttr(kCommBucketAttr) &&
-                                    call.getNumOperands() > 0
-                                ? bucketAllocation(call.getOperand(0))
-                                : nullptr;
+    Value buffer = call->hasAttr(kCommBucketAttr) && call.getNumOperands() > 0
+                       ? ms::bucketBufferAt(call.getOperand(0))
+                       : Value();
+    auto alloc = buffer ? buffer.getDefiningOp<memref::AllocOp>() : nullptr;
     if (alloc && canBeArgument(alloc, func))
       buckets.emplace_back(call, alloc);
   });

@@ -86,25 +86,71 @@ func.func @sgd(%w: memref<8x512xf32> {ms.param = "w"}, %b: memref<16xf32> {ms.pa
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
-// Left whole, each for one reason: another op reads the own bucket's
-// region after the call (@read_after); the regions differ (@other_region);
-// the other rank's is read transposed (@transposed); the bucket is not
-// the argument (@not_argument).
-// CHECK-LABEL: func @read_after
-// CHECK-NOT: ms_comm_shard
-// CHECK-LABEL: func @other_region
-// CHECK-NOT: ms_comm_shard
-// CHECK-LABEL: func @transposed
-// CHECK-NOT: ms_comm_shard
-// CHECK-LABEL: func @not_argument
+// A run of updates ends at the first op that reads an output of one: the
+// first is split and its copies come before that op, which stays whole
+// with everything after it.
+// CHECK-LABEL: func @stop_at_reader
+// CHECK-SAME: (%[[M:[^:]*]]: memref<64x64xf32>, %[[W:[^:]*]]: memref<64x64xf32>,
+// CHECK: linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : memref<?x64xf32, {{.*}}>, memref<?x64xf32, {{.*}}>)
+// CHECK: call @ms_comm_share_shards
+// CHECK: linalg.copy
+// CHECK: linalg.copy
+// CHECK: linalg.generic {{.*}} ins(%[[M]], %{{.*}} : memref<64x64xf32>, {{.*}}) outs(%[[W]] : memref<64x64xf32>)
+// CHECK-NOT: ms_comm_share_shards
+func.func private @ms_comm_share_bucket_f32(!llvm.ptr, i64, i64)
+func.func @stop_at_reader(%m: memref<64x64xf32>, %w: memref<64x64xf32>, %peer: memref<8192xf32> {ms.comm_peer = 0 : i64}, %own: memref<8192xf32> {ms.comm_bucket = 0 : i64}) {
+  %address = memref.extract_aligned_pointer_as_index %own : memref<8192xf32> -> index
+  %a64 = arith.index_cast %address : index to i64
+  %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
+  %n = arith.constant 8192 : i64
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f32(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %os = memref.subview %own[0] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1]>>
+  %ps = memref.subview %peer[0] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1]>>
+  %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  %p = memref.expand_shape %ps [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%o, %p : memref<64x64xf32>, memref<64x64xf32>) outs(%m : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  %os2 = memref.subview %own[4096] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1], offset: 4096>>
+  %ps2 = memref.subview %peer[4096] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1], offset: 4096>>
+  %o2 = memref.expand_shape %os2 [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1], offset: 4096>> into memref<64x64xf32, strided<[64, 1], offset: 4096>>
+  %p2 = memref.expand_shape %ps2 [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1], offset: 4096>> into memref<64x64xf32, strided<[64, 1], offset: 4096>>
+  linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %o2, %p2 : memref<64x64xf32>, memref<64x64xf32, strided<[64, 1], offset: 4096>>, memref<64x64xf32, strided<[64, 1], offset: 4096>>) outs(%w : memref<64x64xf32>) {
+  ^bb0(%mi: f32, %x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.subf %mi, %s : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Left whole, each for one reason (each case is split without it):
+// another op reads the own bucket's region after the call (@read_own),
+// or the other rank's (@read_peer), or reads the own region through a
+// view that starts elsewhere in the bucket (@read_shifted); the regions
+// differ (@other_region); the other rank's is read transposed
+// (@transposed); the bucket is not the argument (@not_argument); the body
+// reads the index (@index); the output's elements are not the bucket's
+// (@element_type).
 // CHECK-NOT: ms_comm_shard
 func.func private @ms_comm_share_bucket_f32(!llvm.ptr, i64, i64)
-func.func @read_after(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_peer = 0 : i64}, %own: memref<4096xf32> {ms.comm_bucket = 0 : i64}, %later: memref<vector<8xf32>>) {
+func.func private @ms_comm_share_bucket_f64(!llvm.ptr, i64, i64)
+func.func @read_own(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_peer = 0 : i64}, %bytes: memref<16384xi8> {ms.comm_bucket = 0 : i64}, %later: memref<vector<8xf32>>) {
+  %c0b = arith.constant 0 : index
+  %own = memref.view %bytes[%c0b][] : memref<16384xi8> to memref<4096xf32>
   %address = memref.extract_aligned_pointer_as_index %own : memref<4096xf32> -> index
   %a64 = arith.index_cast %address : index to i64
   %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
   %n = arith.constant 4096 : i64
-  call @ms_comm_share_bucket_f32(%ptr, %n, %n) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f32(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
   %os = memref.subview %own[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
   %ps = memref.subview %peer[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
   %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
@@ -119,29 +165,63 @@ func.func @read_after(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_pe
   memref.store %v, %later[] : memref<vector<8xf32>>
   return
 }
-func.func @other_region(%w: memref<64x64xf32>, %peer: memref<8192xf32> {ms.comm_peer = 0 : i64}, %own: memref<8192xf32> {ms.comm_bucket = 0 : i64}) {
-  %address = memref.extract_aligned_pointer_as_index %own : memref<8192xf32> -> index
-  %a64 = arith.index_cast %address : index to i64
-  %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
-  %n = arith.constant 8192 : i64
-  call @ms_comm_share_bucket_f32(%ptr, %n, %n) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
-  %os = memref.subview %own[0] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1]>>
-  %ps = memref.subview %peer[4096] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1], offset: 4096>>
-  %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
-  %p = memref.expand_shape %ps [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1], offset: 4096>> into memref<64x64xf32, strided<[64, 1], offset: 4096>>
-  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%o, %p : memref<64x64xf32>, memref<64x64xf32, strided<[64, 1], offset: 4096>>) outs(%w : memref<64x64xf32>) {
-  ^bb0(%x: f32, %y: f32, %out: f32):
-    %s = arith.addf %x, %y : f32
-    linalg.yield %s : f32
-  }
-  return
-}
-func.func @transposed(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_peer = 0 : i64}, %own: memref<4096xf32> {ms.comm_bucket = 0 : i64}) {
+func.func @read_peer(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_peer = 0 : i64}, %bytes: memref<16384xi8> {ms.comm_bucket = 0 : i64}, %later: memref<vector<8xf32>>) {
+  %c0b = arith.constant 0 : index
+  %own = memref.view %bytes[%c0b][] : memref<16384xi8> to memref<4096xf32>
   %address = memref.extract_aligned_pointer_as_index %own : memref<4096xf32> -> index
   %a64 = arith.index_cast %address : index to i64
   %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
   %n = arith.constant 4096 : i64
-  call @ms_comm_share_bucket_f32(%ptr, %n, %n) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f32(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %os = memref.subview %own[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
+  %ps = memref.subview %peer[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
+  %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  %p = memref.expand_shape %ps [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%o, %p : memref<64x64xf32>, memref<64x64xf32>) outs(%w : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  %c4088 = arith.constant 4088 : index
+  %v = vector.load %peer[%c4088] : memref<4096xf32>, vector<8xf32>
+  memref.store %v, %later[] : memref<vector<8xf32>>
+  return
+}
+func.func @read_shifted(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_peer = 0 : i64}, %bytes: memref<16384xi8> {ms.comm_bucket = 0 : i64}, %later: memref<vector<8xf32>>) {
+  %c0b = arith.constant 0 : index
+  %own = memref.view %bytes[%c0b][] : memref<16384xi8> to memref<4096xf32>
+  %address = memref.extract_aligned_pointer_as_index %own : memref<4096xf32> -> index
+  %a64 = arith.index_cast %address : index to i64
+  %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
+  %n = arith.constant 4096 : i64
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f32(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %os = memref.subview %own[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
+  %ps = memref.subview %peer[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
+  %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  %p = memref.expand_shape %ps [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%o, %p : memref<64x64xf32>, memref<64x64xf32>) outs(%w : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %shifted = memref.view %bytes[%c64][] : memref<16384xi8> to memref<8xf32>
+  %v = vector.load %shifted[%c0] : memref<8xf32>, vector<8xf32>
+  memref.store %v, %later[] : memref<vector<8xf32>>
+  return
+}
+func.func @transposed(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_peer = 0 : i64}, %bytes: memref<16384xi8> {ms.comm_bucket = 0 : i64}) {
+  %c0b = arith.constant 0 : index
+  %own = memref.view %bytes[%c0b][] : memref<16384xi8> to memref<4096xf32>
+  %address = memref.extract_aligned_pointer_as_index %own : memref<4096xf32> -> index
+  %a64 = arith.index_cast %address : index to i64
+  %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
+  %n = arith.constant 4096 : i64
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f32(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
   %os = memref.subview %own[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
   %ps = memref.subview %peer[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
   %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
@@ -153,13 +233,14 @@ func.func @transposed(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_pe
   }
   return
 }
-func.func @not_argument(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_peer = 0 : i64}) {
+func.func @not_argument(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_peer = 0 : i64}, %unused: memref<4096xf32> {ms.comm_bucket = 0 : i64}) {
   %own = memref.alloc() : memref<4096xf32>
   %address = memref.extract_aligned_pointer_as_index %own : memref<4096xf32> -> index
   %a64 = arith.index_cast %address : index to i64
   %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
   %n = arith.constant 4096 : i64
-  call @ms_comm_share_bucket_f32(%ptr, %n, %n) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f32(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
   %os = memref.subview %own[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
   %ps = memref.subview %peer[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
   %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
@@ -168,6 +249,71 @@ func.func @not_argument(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_
   ^bb0(%x: f32, %y: f32, %out: f32):
     %s = arith.addf %x, %y : f32
     linalg.yield %s : f32
+  }
+  return
+}
+func.func @index(%w: memref<64x64xf32>, %peer: memref<4096xf32> {ms.comm_peer = 0 : i64}, %bytes: memref<16384xi8> {ms.comm_bucket = 0 : i64}) {
+  %c0b = arith.constant 0 : index
+  %own = memref.view %bytes[%c0b][] : memref<16384xi8> to memref<4096xf32>
+  %address = memref.extract_aligned_pointer_as_index %own : memref<4096xf32> -> index
+  %a64 = arith.index_cast %address : index to i64
+  %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
+  %n = arith.constant 4096 : i64
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f32(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %os = memref.subview %own[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
+  %ps = memref.subview %peer[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
+  %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  %p = memref.expand_shape %ps [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%o, %p : memref<64x64xf32>, memref<64x64xf32>) outs(%w : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %i32 = arith.index_cast %i : index to i32
+    %f = arith.sitofp %i32 : i32 to f32
+    %s = arith.addf %x, %y : f32
+    %r = arith.addf %s, %f : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @other_region(%w: memref<64x64xf32>, %peer: memref<8192xf32> {ms.comm_peer = 0 : i64}, %bytes: memref<32768xi8> {ms.comm_bucket = 0 : i64}) {
+  %c0 = arith.constant 0 : index
+  %own = memref.view %bytes[%c0][] : memref<32768xi8> to memref<8192xf32>
+  %address = memref.extract_aligned_pointer_as_index %own : memref<8192xf32> -> index
+  %a64 = arith.index_cast %address : index to i64
+  %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
+  %n = arith.constant 8192 : i64
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f32(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %c16384 = arith.constant 16384 : index
+  %second = memref.view %bytes[%c16384][] : memref<32768xi8> to memref<4096xf32>
+  %os = memref.subview %second[0] [4096] [1] : memref<4096xf32> to memref<4096xf32, strided<[1]>>
+  %ps = memref.subview %peer[0] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1]>>
+  %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  %p = memref.expand_shape %ps [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%o, %p : memref<64x64xf32>, memref<64x64xf32>) outs(%w : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @element_type(%w: memref<64x64xf32>, %peer: memref<4096xf64> {ms.comm_peer = 0 : i64}, %own: memref<4096xf64> {ms.comm_bucket = 0 : i64}) {
+  %address = memref.extract_aligned_pointer_as_index %own : memref<4096xf64> -> index
+  %a64 = arith.index_cast %address : index to i64
+  %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
+  %n = arith.constant 4096 : i64
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f64(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %os = memref.subview %own[0] [4096] [1] : memref<4096xf64> to memref<4096xf64, strided<[1]>>
+  %ps = memref.subview %peer[0] [4096] [1] : memref<4096xf64> to memref<4096xf64, strided<[1]>>
+  %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf64, strided<[1]>> into memref<64x64xf64>
+  %p = memref.expand_shape %ps [[0, 1]] output_shape [64, 64] : memref<4096xf64, strided<[1]>> into memref<64x64xf64>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%o, %p : memref<64x64xf64>, memref<64x64xf64>) outs(%w : memref<64x64xf32>) {
+  ^bb0(%x: f64, %y: f64, %out: f32):
+    %s = arith.addf %x, %y : f64
+    %t = arith.truncf %s : f64 to f32
+    linalg.yield %t : f32
   }
   return
 }
