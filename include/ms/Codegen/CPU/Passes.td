@@ -584,11 +584,15 @@ def MSShardBucketUpdates
     ranks still hold the same bits, and a rank streams half the weight and
     gradients. Without the window there is one part and nothing to copy.
 
-    The pass leaves a bucket alone when any other op after the call reads
-    a region of either bucket that such an op covers, or when its own
-    buffer is not the argument (the runtime then copies it into the
-    window), and stops at the first op after them that touches one of
-    their outputs.
+    Such an op must read both regions through views of one static layout,
+    with its output's element type, read its output only as the value it
+    writes, and have no `linalg.index` or side effect in its body. The
+    pass leaves a bucket alone when any other op after the call may read
+    bytes of either bucket that such an op covers (it follows views in
+    bytes from the bucket's start, and any view it cannot place covers the
+    whole bucket), or when its own buffer is not the argument (the runtime
+    then copies it into the window), and stops at the first op after them
+    that touches one of their outputs.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect",
