@@ -1,4 +1,4 @@
-//===- Communication.cpp - Collectives across ranks over MPI ---------------===//
+//===- Communication.cpp - Collectives across ranks over MPI --------------===//
 
 #include "ms/Runtime/Communication.h"
 #include "ms/Runtime/CpuRelax.h"
