@@ -138,6 +138,15 @@ struct Access {
   Range range;
 };
 
+/// Whether `op` makes a new way to address the buffer it uses (a view
+/// viewedBy does not follow, a pointer, metadata), which may reach any of
+/// the bucket's bytes.
+bool readdresses(Operation *op) {
+  return isa<ViewLikeOpInterface, memref::ExtractAlignedPointerAsIndexOp,
+             memref::ExtractStridedMetadataOp>(op) ||
+         llvm::any_of(op->getResultTypes(), llvm::IsaPred<BaseMemRefType>);
+}
+
 /// Every op that uses `buffer` (through the views viewedBy follows) and
 /// is not such a view, with the bytes it covers, `buffer` covering
 /// `within`.
@@ -146,7 +155,9 @@ void collectAccesses(Value buffer, Range within,
   for (Operation *user : buffer.getUsers()) {
     std::optional<Range> viewed = viewedBy(user, buffer, within);
     if (!viewed) {
-      out.push_back({user, accessedBy(user, buffer, within)});
+      out.push_back({user, readdresses(user)
+                               ? Range{}
+                               : accessedBy(user, buffer, within)});
       continue;
     }
     for (Value result : user->getResults())

@@ -134,7 +134,9 @@ func.func @stop_at_reader(%m: memref<64x64xf32>, %w: memref<64x64xf32>, %peer: m
 // Left whole, each for one reason (each case is split without it):
 // another op reads the own bucket's region after the call (@read_own),
 // or the other rank's (@read_peer), or reads the own region through a
-// view that starts elsewhere in the bucket (@read_shifted); the regions
+// view that starts elsewhere in the bucket (@read_shifted), or through a
+// reinterpret_cast of a view of other bytes (@read_reinterpreted); the
+// regions
 // differ (@other_region); the other rank's is read transposed
 // (@transposed); the bucket is not the argument (@not_argument); the body
 // reads the index (@index); the output's elements are not the bucket's
@@ -315,5 +317,28 @@ func.func @element_type(%w: memref<64x64xf32>, %peer: memref<4096xf64> {ms.comm_
     %t = arith.truncf %s : f64 to f32
     linalg.yield %t : f32
   }
+  return
+}
+func.func @read_reinterpreted(%w: memref<64x64xf32>, %peer: memref<8192xf32> {ms.comm_peer = 0 : i64}, %own: memref<8192xf32> {ms.comm_bucket = 0 : i64}, %later: memref<vector<8xf32>>) {
+  %address = memref.extract_aligned_pointer_as_index %own : memref<8192xf32> -> index
+  %a64 = arith.index_cast %address : index to i64
+  %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
+  %n = arith.constant 8192 : i64
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f32(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %os = memref.subview %own[0] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1]>>
+  %ps = memref.subview %peer[0] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1]>>
+  %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  %p = memref.expand_shape %ps [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%o, %p : memref<64x64xf32>, memref<64x64xf32>) outs(%w : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  %tail = memref.subview %own[4096] [8] [1] : memref<8192xf32> to memref<8xf32, strided<[1], offset: 4096>>
+  %head = memref.reinterpret_cast %tail to offset: [0], sizes: [8], strides: [1] : memref<8xf32, strided<[1], offset: 4096>> to memref<8xf32>
+  %c0 = arith.constant 0 : index
+  %v = vector.load %head[%c0] : memref<8xf32>, vector<8xf32>
+  memref.store %v, %later[] : memref<vector<8xf32>>
   return
 }
