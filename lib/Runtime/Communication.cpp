@@ -967,6 +967,19 @@ privateBuffers(llvm::ArrayRef<comm::BucketRequest> requests) {
   return buffers;
 }
 
+/// An internal error unless bucket `id` has a buffer of at least `bytes`
+/// in the window (the step's call asked for it at the step's start).
+llvm::Error checkWindowBucket(int64_t id, size_t bytes) {
+  if (id >= 0 && size_t(id) < gShared.buckets.size() &&
+      gShared.buckets[id].capacity >= bytes)
+    return llvm::Error::success();
+  return commError("all_reduce: gradient bucket " + llvm::Twine(id) +
+                   " has no buffer" +
+                   (bytes ? " of " + llvm::Twine(bytes) + " bytes"
+                          : llvm::Twine()) +
+                   " in the window (an internal error)");
+}
+
 llvm::Error checkBucketRequest(const comm::BucketRequest &request) {
   if (request.id >= 0 && request.count >= 0 &&
       (request.dtype == DType::F32 || request.dtype == DType::F64))
@@ -1015,11 +1028,8 @@ llvm::Error comm::shareBucket(void *own, int64_t count, DType dtype,
   if (gShared.mode != SharedBuckets::Mode::Window)
     return comm::allReduce(own, count, dtype, ReduceOp::Sum);
   size_t bytes = bytesOf({id, count, dtype});
-  if (id < 0 || size_t(id) >= gShared.buckets.size() ||
-      gShared.buckets[id].capacity < bytes)
-    return commError("all_reduce: gradient bucket " + llvm::Twine(id) +
-                     " has no buffer of " + llvm::Twine(bytes) +
-                     " bytes (an internal error)");
+  if (llvm::Error error = checkWindowBucket(id, bytes))
+    return error;
   void *buffer = windowBuffers(id).own;
   Watched watch("all_reduce (shared bucket)", static_cast<int64_t>(bytes));
   // A step whose bucket did not become an argument: its own buffer.
@@ -1049,9 +1059,8 @@ comm::BucketShard comm::bucketShard() {
 llvm::Error comm::shareShards(int64_t id) {
   if (gShared.mode != SharedBuckets::Mode::Window)
     return llvm::Error::success();
-  if (id < 0 || size_t(id) >= gShared.buckets.size())
-    return commError("all_reduce: gradient bucket " + llvm::Twine(id) +
-                     " has no buffer (an internal error)");
+  if (llvm::Error error = checkWindowBucket(id, 0))
+    return error;
   // Timed as communication, but not a call of its own: the second half of
   // the bucket's all-reduce.
   Watched watch("all_reduce (shared bucket's updates)", 0, 0);
