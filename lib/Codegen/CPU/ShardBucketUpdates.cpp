@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Codegen/CPU/BucketAddress.h"
+#include "ms/Codegen/CPU/BufferUses.h"
 #include "ms/Codegen/CPU/Passes.h"
 #include "ms/Support/ArgumentAttributes.h"
 #include "ms/Support/RuntimeFunctions.h"
@@ -301,29 +302,33 @@ std::optional<ShardedUpdate> asShardedUpdate(Operation *op,
   return ShardedUpdate{generic, reads->first, reads->second, *range};
 }
 
-/// Whether `op` or an op inside it uses a buffer rooted in `roots`.
-bool touches(Operation *op, const llvm::SmallPtrSetImpl<Value> &roots) {
+/// Whether `op` or an op inside it is one of `uses`.
+bool touches(Operation *op, const llvm::SmallPtrSetImpl<Operation *> &uses) {
   bool found = false;
-  op->walk([&](Operation *inner) {
-    for (Value operand : inner->getOperands())
-      found |= roots.contains(rootOf(operand));
-  });
+  op->walk([&](Operation *inner) { found |= uses.contains(inner); });
   return found;
 }
 
 /// The updates after `call` to split: a run of them, ended by the first op
-/// that touches an output of one already taken (the copies come there).
+/// that may reach an output of one already taken, under any name (the
+/// copies come there).
 SmallVector<ShardedUpdate> collectUpdates(func::CallOp call,
                                           const Bucket &bucket) {
   SmallVector<ShardedUpdate> updates;
-  llvm::SmallPtrSet<Value, 8> outputs;
+  llvm::SmallPtrSet<Operation *, 32> outputUses;
   for (Operation *op = call->getNextNode(); op; op = op->getNextNode()) {
-    if (touches(op, outputs))
+    if (touches(op, outputUses))
       break;
-    if (std::optional<ShardedUpdate> update = asShardedUpdate(op, bucket)) {
-      outputs.insert(rootOf(update->op.getDpsInitOperand(0)->get()));
-      updates.push_back(*update);
-    }
+    std::optional<ShardedUpdate> update = asShardedUpdate(op, bucket);
+    if (!update)
+      continue;
+    SmallVector<std::pair<Operation *, bool>> uses;
+    ms::collectDerivedUses(rootOf(update->op.getDpsInitOperand(0)->get()),
+                           uses);
+    for (auto [use, direct] : uses)
+      if (use != op)
+        outputUses.insert(use);
+    updates.push_back(*update);
   }
   return updates;
 }

@@ -4,14 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ms/Codegen/CPU/BufferUses.h"
 #include "ms/Codegen/CPU/Passes.h"
 #include "ms/Support/ArgumentAttributes.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace ms {
 #define GEN_PASS_DEF_MSUPDATEPARAMETERSINPLACE
@@ -22,31 +21,11 @@ using namespace mlir;
 
 namespace {
 
-/// An op that reads an element out of a buffer: its results are values,
-/// not the buffer's address under another name.
-bool readsValues(Operation *op) {
-  return isa<memref::LoadOp, affine::AffineLoadOp, vector::LoadOp,
-             vector::TransferReadOp>(op);
-}
-
-/// Every op that uses `buffer` or anything derived from it (views,
-/// casts, its address), except the derivations that only carry the
-/// address on. `direct` is set for the ops that use `buffer` itself.
-void collectAccesses(Value buffer, bool direct,
-                     SmallVectorImpl<std::pair<Operation *, bool>> &out) {
-  for (Operation *user : buffer.getUsers()) {
-    out.emplace_back(user, direct);
-    if (!readsValues(user))
-      for (Value result : user->getResults())
-        collectAccesses(result, /*direct=*/false, out);
-  }
-}
-
 /// Whether `update`, in the entry block, is the last op that touches
 /// `param`, and touches it once, directly.
 bool isLastAccess(linalg::GenericOp update, Value param) {
   SmallVector<std::pair<Operation *, bool>> accesses;
-  collectAccesses(param, /*direct=*/true, accesses);
+  ms::collectDerivedUses(param, accesses);
   Block *block = update->getBlock();
   for (auto [op, direct] : accesses) {
     Operation *top = block->findAncestorOpInBlock(*op);

@@ -96,7 +96,7 @@ func.func @sgd(%w: memref<8x512xf32> {ms.param = "w"}, %b: memref<16xf32> {ms.pa
 // CHECK: linalg.copy
 // CHECK: linalg.copy
 // CHECK: linalg.generic {{.*}} ins(%[[M]], %{{.*}} : memref<64x64xf32>, {{.*}}) outs(%[[W]] : memref<64x64xf32>)
-// CHECK-NOT: ms_comm_share_shards
+// CHECK-NOT: call @ms_comm_share_shards
 func.func private @ms_comm_share_bucket_f32(!llvm.ptr, i64, i64)
 func.func @stop_at_reader(%m: memref<64x64xf32>, %w: memref<64x64xf32>, %peer: memref<8192xf32> {ms.comm_peer = 0 : i64}, %own: memref<8192xf32> {ms.comm_bucket = 0 : i64}) {
   %address = memref.extract_aligned_pointer_as_index %own : memref<8192xf32> -> index
@@ -123,6 +123,53 @@ func.func @stop_at_reader(%m: memref<64x64xf32>, %w: memref<64x64xf32>, %peer: m
     %s = arith.addf %x, %y : f32
     %r = arith.subf %mi, %s : f32
     linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// The same when the op reaches the output by another name: its address,
+// taken before the bucket's call, passed to a call after the first
+// update. The copies come before that call.
+// CHECK-LABEL: func @stop_at_address
+// CHECK-SAME: (%[[M:[^:]*]]: memref<64x64xf32>, %[[W:[^:]*]]: memref<64x64xf32>,
+// CHECK: call @ms_comm_share_shards
+// CHECK: linalg.copy
+// CHECK: linalg.copy
+// CHECK-NEXT: call @consume
+// CHECK: linalg.generic {{.*}} outs(%[[W]] : memref<64x64xf32>)
+// CHECK-NOT: call @ms_comm_share_shards
+func.func private @ms_comm_share_bucket_f32(!llvm.ptr, i64, i64)
+func.func private @consume(index)
+func.func @stop_at_address(%m: memref<64x64xf32>, %w: memref<64x64xf32>, %peer: memref<8192xf32> {ms.comm_peer = 0 : i64}, %own: memref<8192xf32> {ms.comm_bucket = 0 : i64}) {
+  %mAddress = memref.extract_aligned_pointer_as_index %m : memref<64x64xf32> -> index
+  %address = memref.extract_aligned_pointer_as_index %own : memref<8192xf32> -> index
+  %a64 = arith.index_cast %address : index to i64
+  %ptr = llvm.inttoptr %a64 : i64 to !llvm.ptr
+  %n = arith.constant 8192 : i64
+  %id = arith.constant 0 : i64
+  call @ms_comm_share_bucket_f32(%ptr, %n, %id) {ms.comm_bucket = 0 : i64} : (!llvm.ptr, i64, i64) -> ()
+  %os = memref.subview %own[0] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1]>>
+  %ps = memref.subview %peer[0] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1]>>
+  %o = memref.expand_shape %os [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  %p = memref.expand_shape %ps [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1]>> into memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%o, %p : memref<64x64xf32>, memref<64x64xf32>) outs(%m : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  call @consume(%mAddress) : (index) -> ()
+  %os2 = memref.subview %own[4096] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1], offset: 4096>>
+  %ps2 = memref.subview %peer[4096] [4096] [1] : memref<8192xf32> to memref<4096xf32, strided<[1], offset: 4096>>
+  %o2 = memref.expand_shape %os2 [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1], offset: 4096>> into memref<64x64xf32, strided<[64, 1], offset: 4096>>
+  %p2 = memref.expand_shape %ps2 [[0, 1]] output_shape [64, 64] : memref<4096xf32, strided<[1], offset: 4096>> into memref<64x64xf32, strided<[64, 1], offset: 4096>>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%o2, %p2 : memref<64x64xf32, strided<[64, 1], offset: 4096>>, memref<64x64xf32, strided<[64, 1], offset: 4096>>) outs(%w : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
   }
   return
 }
