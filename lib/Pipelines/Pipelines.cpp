@@ -349,6 +349,8 @@ void registerMSDialects(DialectRegistry &registry) {
                   tensor::TensorDialect, transform::TransformDialect,
                   ub::UBDialect, vector::VectorDialect,
                   omp::OpenMPDialect>();
+  // func.call inlining (the frontends' linked functions).
+  func::registerInlinerExtension(registry);
   // Tiling, vectorization and bufferization of vector transfers (O1/O2).
   linalg::registerAllDialectInterfaceImplementations(registry);
   tensor::registerTilingInterfaceExternalModels(registry);

@@ -5,14 +5,10 @@
 #include "ms/Dialect/MS/Transforms/Autodiff.h"
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Runtime/Diagnostics.h"
+#include "ms/Runtime/ModuleText.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/OperationSupport.h"
-#include "mlir/Parser/Parser.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 
@@ -30,13 +26,11 @@ addGradient(MLIRContext &context, DiagnosticCollector &diagnostics,
             OwningOpRef<ModuleOp> &module, llvm::StringRef source,
             llvm::StringRef func, llvm::ArrayRef<unsigned> wrt,
             llvm::StringRef gradName, bool savedForward) {
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, "<autodiff>"),
-      llvm::SMLoc());
-  module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return diagnostics.takeError("cannot parse the module to differentiate");
+  auto parsed = parseModuleText(context, diagnostics, source, "<autodiff>",
+                                "the module to differentiate");
+  if (!parsed)
+    return parsed.takeError();
+  module = std::move(*parsed);
   auto fn = module->lookupSymbol<func::FuncOp>(func);
   if (!fn)
     return makeError("ms-autodiff: no function named '@" + func + "'");
@@ -53,14 +47,6 @@ addGradient(MLIRContext &context, DiagnosticCollector &diagnostics,
   if (failed(gradFn))
     return diagnostics.takeError("ms-autodiff failed");
   return *gradFn;
-}
-
-std::string printModule(ModuleOp module) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module->print(os, OpPrintingFlags().enableDebugInfo(/*enable=*/true,
-                                                      /*prettyForm=*/false));
-  return text;
 }
 
 } // namespace
@@ -95,7 +81,7 @@ llvm::Expected<std::string> differentiateSource(llvm::StringRef source,
                                                 llvm::StringRef gradName) {
   return differentiate<std::string>(
       source, func, wrt, gradName, /*savedForward=*/false,
-      [](ModuleOp module, func::FuncOp) { return printModule(module); });
+      [](ModuleOp module, func::FuncOp) { return printModuleText(module); });
 }
 
 llvm::Expected<SavedForwardGradient>
@@ -110,7 +96,7 @@ differentiateSourceSaved(llvm::StringRef source, llvm::StringRef func,
           if (auto where = gradFn.getArgAttrOfType<DenseI64ArrayAttr>(
                   i, kSavedAttrName))
             result.saved.emplace_back(where[0], where[1]);
-        result.text = printModule(module);
+        result.text = printModuleText(module);
         return result;
       });
 }

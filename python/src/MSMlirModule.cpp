@@ -23,6 +23,7 @@
 #include "ms/Runtime/Autodiff.h"
 #include "ms/Runtime/CachingAllocator.h"
 #include "ms/Runtime/EagerExecutor.h"
+#include "ms/Runtime/FunctionLinking.h"
 #include "ms/Runtime/GraphCompiler.h"
 #include "ms/Runtime/HostTensor.h"
 #include "ms/Runtime/JitModule.h"
@@ -44,6 +45,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -809,6 +811,20 @@ PYBIND11_MODULE(_msmlir, m) {
       "The module text with the gradient function of `func` added: (args, "
       "sens per float result) -> (results, grads of args `wrt` (every float "
       "tensor argument if empty)), named grad_name (default <func>_grad)");
+  m.def(
+      "link_functions",
+      [](const std::string &source,
+         const std::vector<std::tuple<std::string, std::string, std::string>>
+             &definitions) {
+        std::vector<FunctionDefinition> defs;
+        for (const auto &[module, function, symbol] : definitions)
+          defs.push_back({module, function, symbol});
+        return unwrap(linkFunctions(source, defs));
+      },
+      py::arg("source"), py::arg("definitions"),
+      "The module text with each private declaration [(module text, "
+      "function, symbol)] given the body of `function` in `module`, its "
+      "calls inlined and the declaration removed");
   m.def(
       "autodiff_saved",
       [](const std::string &source, const std::string &func,
