@@ -23,13 +23,12 @@ from ._context import (set_context, get_context, set_seed, get_seed,
                        set_deterministic)
 from ._tensor import Tensor, Parameter
 from . import ops
-from . import _indexing  # noqa: F401  (Tensor indexing; see _tensor.py)
 from ._jit import jit, JitConfig, compile_count, compile_cache_stats
 from ._mutable import mutable, jit_class
 from ._autograd import grad, value_and_grad, ParameterTuple
 from . import nn
-from ._checkpoint import save_checkpoint, load_checkpoint, \
-    load_param_into_net
+from . import train
+from .train import save_checkpoint, load_checkpoint, load_param_into_net
 from . import dataset
 from ._parallel_context import (ParallelMode, set_auto_parallel_context,
                                 get_auto_parallel_context,

@@ -1,4 +1,4 @@
-"""Gradients: ``grad``, ``value_and_grad``, ``stop_gradient`` and ``assign``.
+"""Gradients: ``grad``, ``value_and_grad`` and ``ParameterTuple``.
 
 Both modes differentiate the same way: the function is written down as an
 ms-dialect function (the text ``_graph.Graph`` produces), the compiler's
@@ -23,7 +23,6 @@ rules and the same kernels.
   and differentiates its step once.
 """
 
-import re
 from collections import OrderedDict
 
 import numpy as np
@@ -31,15 +30,16 @@ import numpy as np
 from . import _msmlir as native
 from . import _autograph
 from . import dtype as mstype
-from ._graph import Graph, Sym, user_location
+from ._graph import Graph, Sym
 from ._runtime import (STATE, MSError, HostTensor, GRAPH_MODE, executor,
                        graph_compiler, pynative_level, parse_syntax_level)
-from ._tensor import Tensor, Parameter, unary, op, _onew, host_from_numpy
+from ._tensor import Tensor, Parameter, _onew, host_from_numpy
+from ._jit import Compiled
 
-__all__ = ["grad", "value_and_grad", "stop_gradient", "assign",
-           "ParameterTuple"]
+__all__ = ["grad", "value_and_grad", "ParameterTuple"]
 
 _HT = HostTensor
+_FLOAT_CODES = tuple(t.code for t in mstype.float_type)
 _ENTRY = "construct"
 _GRAD_ENTRY = _ENTRY + "_grad"
 
@@ -99,58 +99,6 @@ class ParameterTuple(tuple):
             c.name = f"{prefix}.{p.name}"
             out.append(c)
         return ParameterTuple(out)
-
-
-#===---------------------------------------------------------------------===#
-# stop_gradient and assign
-#===---------------------------------------------------------------------===#
-
-_STOP_GRADIENT = op("ms.stop_gradient", "", "ops.stop_gradient")
-
-
-def stop_gradient(value):
-    """`value`, through which no gradient flows (ops.stop_gradient)."""
-    if isinstance(value, (tuple, list)):
-        return type(value)(stop_gradient(v) for v in value)
-    if not isinstance(value, Tensor):
-        return value
-    if value._t.__class__ is _HT and STATE.tape is None:
-        return value  # nothing is being differentiated
-    return unary(_STOP_GRADIENT, value)
-
-
-def assign(variable, value):
-    """Makes Parameter `variable` hold `value` (ops.assign); returns it.
-
-    In PyNative mode the Parameter is rebound to value's buffer at once (no
-    copy). Inside a graph capture the graph gets an extra result, and the
-    Parameter holds it after each call of the compiled function (see
-    _jit._Entry.bind): updates stay inside the one native function."""
-    if not isinstance(variable, Parameter):
-        raise TypeError("ops.assign: variable must be a Parameter, got "
-                        f"{type(variable).__name__}")
-    if not isinstance(value, Tensor):
-        value = Tensor(np.full(variable.shape, value,
-                               dtype=variable.dtype.values_np), variable.dtype)
-    if tuple(value.shape) != tuple(variable.shape) or \
-            value.dtype != variable.dtype:
-        raise ValueError(
-            f"ops.assign: Parameter {variable.name} is "
-            f"{variable.dtype}{list(variable.shape)} but the value is "
-            f"{value.dtype}{list(value.shape)}")
-    graph = STATE.graph
-    if graph is not None:
-        # Inside a function being differentiated (batch norm's moving
-        # statistics) the update becomes an extra, undifferentiated result
-        # that the enclosing graph assigns (see _GradFunction._captured).
-        sym = graph.value_of(value, Parameter)
-        graph.assign(variable, sym)
-        return variable
-    t = value._t
-    if t.__class__ is not _HT:
-        raise MSError("ops.assign: a symbolic value outside of graph capture")
-    variable._t = t
-    return variable
 
 
 #===---------------------------------------------------------------------===#
@@ -230,111 +178,6 @@ class Tape:
             values.extend([None] * missing)  # constants value_of added
         g.bind(result, g.add_op(o.call, syms, (t.dtype, t.shape)))
         values.append(t)
-
-
-#===---------------------------------------------------------------------===#
-# Inlining a gradient function into the enclosing graph
-#===---------------------------------------------------------------------===#
-
-_SSA = re.compile(r"%[A-Za-z0-9_$.\-]+")
-_RESULT = re.compile(r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?")
-_ARG = re.compile(r"(%[A-Za-z0-9_$.\-]+)\s*:\s*(tensor<[^>]*>)")
-_TYPE = re.compile(r"tensor<([^>]*)>")
-_LOC_ALIAS = re.compile(r"#loc([0-9]*)\b")
-_CODES = {t.mlir: t.code for t in mstype.all_types}
-_FLOAT_CODES = tuple(t.code for t in mstype.float_type)
-_inline_counter = iter(range(1 << 62))
-
-
-def _parse_type(text):
-    """(dtype code, shape) of "tensor<64x10xf32>"."""
-    parts = _TYPE.fullmatch(text.strip()).group(1).split("x")
-    element = parts[-1]
-    if element not in _CODES:
-        raise MSError(f"gradient function: unsupported result type {text}")
-    return _CODES[element], tuple(int(d) for d in parts[:-1])
-
-
-def _function(text, name):
-    """(signature text, body lines) of func @name in module `text`."""
-    lines = text.splitlines()
-    start = next((i for i, l in enumerate(lines)
-                  if f"func.func @{name}(" in l), None)
-    if start is None:
-        raise MSError(f"ms-autodiff returned no function @{name}")
-    end = start
-    while not lines[end].rstrip().endswith("{"):
-        end += 1
-    signature = " ".join(l.strip() for l in lines[start:end + 1])
-    indent = len(lines[start]) - len(lines[start].lstrip())
-    body = []
-    i = end + 1
-    while True:
-        line = lines[i]
-        if (re.match(r"^\}(\s+loc\(.*\))?$", line.strip()) and
-                len(line) - len(line.lstrip()) == indent):
-            break
-        body.append(line)
-        i += 1
-    return signature, body
-
-
-def _aliases(text):
-    """Top-level attribute/type alias definitions (locations included)."""
-    return [l for l in text.splitlines()
-            if re.match(r"^[#!][A-Za-z_][\w$.]*\s*=", l)]
-
-
-def inline(graph, text, args):
-    """Appends the body of @construct_grad (module `text`) to `graph`, with
-    its arguments bound to the Syms `args`; returns its result Syms."""
-    signature, body = _function(text, _GRAD_ENTRY)
-    head, _, tail = signature.partition("->")
-    params = _ARG.findall(head)
-    if len(params) != len(args):
-        raise MSError(f"@{_GRAD_ENTRY} takes {len(params)} arguments; "
-                      f"{len(args)} were given")
-    k = next(_inline_counter)
-    prefix = f"%d{k}_"
-    loc_prefix = f"#d{k}_loc"
-    names = {name: sym.name for (name, _), sym in zip(params, args)}
-
-    def rename(match):
-        token = match.group(0)
-        return names.get(token) or prefix + token[1:]
-
-    def rename_loc(match):
-        return loc_prefix + match.group(1)
-
-    # Location aliases are renamed per inlined function (the ops keep their
-    # Cell paths and file:line); other aliases are shared.
-    for line in _aliases(text):
-        line = _LOC_ALIAS.sub(rename_loc, line)
-        if line not in graph.preamble:
-            graph.preamble.append(line)
-    returned = None
-    for line in body:
-        stripped = line.strip()
-        if not stripped or stripped.startswith("//"):
-            continue
-        if re.match(r"^(func\.)?return\b", stripped):
-            # `%4#1`: result 1 of a multi-result op (an scf loop or if).
-            returned = _RESULT.findall(stripped)
-            continue
-        graph.body.append(_LOC_ALIAS.sub(rename_loc, _SSA.sub(rename, line)))
-        graph.op_count += 1
-    if returned is None:
-        raise MSError(f"@{_GRAD_ENTRY} has no return")
-    types = _TYPE.findall(tail)
-    if len(types) != len(returned):
-        raise MSError(f"@{_GRAD_ENTRY}: {len(returned)} results but "
-                      f"{len(types)} result types")
-    results = []
-    for token, t in zip(returned, types):
-        dtype, shape = _parse_type(f"tensor<{t}>")
-        results.append(graph.track(Sym(names.get(token) or prefix + token[1:],
-                                       dtype, shape, graph)))
-    return results
 
 
 #===---------------------------------------------------------------------===#
@@ -428,7 +271,6 @@ class _GradFunction:
             return self._captured(st.graph, args, kwargs)
         if st.mode == GRAPH_MODE and not st.eager and st.tape is None:
             if self._compiled is None:
-                from ._jit import Compiled
                 self._compiled = Compiled(
                     lambda *a, **k: self._captured(STATE.graph, a, k), None,
                     f"{self.public}({self.name})")
@@ -569,12 +411,14 @@ class _GradFunction:
                 outer_args.append(outer.value_of(Tensor(
                     np.full(s.shape, 1 if i < n_diff else 0, np.float32),
                     mstype.BY_CODE[s.dtype]), Parameter))
-            syms = inline(outer, text, outer_args)
+            arguments = graph.arguments()
+            result_like = tensor_results + [arguments[i] for i in wrt]
+            syms = outer.call(text, _GRAD_ENTRY, outer_args, result_like)
         else:
             # Nothing reaches a differentiated argument: the forward
-            # function alone is inlined, and every gradient is zero.
-            syms = inline(outer, graph.source(tensor_results, _GRAD_ENTRY),
-                          outer_args)
+            # function alone is called, and every gradient is zero.
+            syms = outer.call(graph.source(tensor_results, _ENTRY), _ENTRY,
+                              outer_args, tensor_results)
         value_syms = syms[:n_out]
         for (param, _), sym in zip(assigned, syms[n_out:len(tensor_results)]):
             outer.assign(param, sym)

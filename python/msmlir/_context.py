@@ -5,6 +5,9 @@ import os
 import numpy as np
 
 from . import _msmlir as native
+from . import _random
+from ._jit import evict
+from ._tensor import bind_executor
 from ._runtime import (STATE, GRAPH_MODE, PYNATIVE_MODE, parse_jit_level,
                        parse_syntax_level, pynative_level,
                        set_kernel_cache_size)
@@ -25,7 +28,7 @@ def _set_mode(value):
 def _set_jit_level(value):
     level = None if value in (None, "") else parse_jit_level(value)
     STATE.jit_level = level
-    STATE.tensor_hook(pynative_level())
+    bind_executor(pynative_level())
 
 
 def _set_jit_config(value):
@@ -67,7 +70,7 @@ def _set_threads(value):
         raise ValueError("runtime_num_threads must be an int >= 0 (0: the "
                          f"core count), got {value!r}")
     STATE.num_threads = value
-    STATE.tensor_hook(pynative_level())  # PyNative kernels use them too
+    bind_executor(pynative_level())  # PyNative kernels use them too
 
 
 def _cache_size(name, value):
@@ -79,7 +82,6 @@ def _cache_size(name, value):
 
 def _set_graph_cache_size(value):
     STATE.graph_cache_size = _cache_size("graph_cache_size", value)
-    from ._jit import evict
     evict()
 
 
@@ -223,7 +225,6 @@ def set_seed(seed):
         raise ValueError(f"seed must be a non-negative int, got {seed!r}")
     STATE.seed = seed
     STATE.rng = np.random.default_rng(seed)
-    from . import _random
     _random.reset(seed)  # dropout masks restart at offset 0
     np.random.seed(seed % (2 ** 32))
 

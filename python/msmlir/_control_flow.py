@@ -13,6 +13,7 @@ import builtins
 import linecache
 
 from . import dtype as mstype
+from . import ops
 from ._graph import Sym, tensor_type, user_location, value_dependent
 from ._runtime import STATE, GraphSyntaxError
 from ._tensor import Tensor, Parameter, _onew
@@ -171,7 +172,6 @@ def or_(*operands):
 
 def not_(value):
     if _symbolic(value):
-        from . import ops
         return ops.logical_not(_as_bool(value))
     return not value
 
@@ -183,7 +183,6 @@ def _as_bool(value):
 
 
 def _logical(op, a, b):
-    from . import ops
     return getattr(ops, op)(_as_bool(a), _as_bool(b))
 
 

@@ -12,17 +12,22 @@ nothing here computes shapes. Parameters become graph arguments tagged
 constants (small ones inline, large ones as extra arguments).
 """
 
+import itertools
 import linecache
 import os
 import sys
 import weakref
 
+from . import _msmlir as native
 from . import dtype as mstype
-from ._runtime import STATE, MSError, GraphSyntaxError, HostTensor, executor
+from ._runtime import STATE, MSError, GraphSyntaxError, executor
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 # Concrete tensors up to this many elements are inlined as arith.constant.
 _INLINE_CONSTANT_LIMIT = 256
+
+
+_link_counter = itertools.count()
 
 
 class Sym:
@@ -204,8 +209,11 @@ class Graph:
         # ops.assign(param, value) inside the capture: Parameter -> the Sym
         # it holds after the call (an extra graph result; see _jit.py).
         self.assigns = {}
-        # Top-level lines (attribute aliases) that inlined functions need.
-        self.preamble = []
+        # Functions this graph calls, linked in by C++ when the graph is
+        # written out (runtime/FunctionLinking.h): (module text, function,
+        # symbol), and the symbols' private declarations.
+        self.callees = []
+        self.declarations = []
         # Whether the graph has scf.if / scf.while (see _control_flow.py).
         self.control_flow = False
         # The scf regions being captured, innermost last.
@@ -237,6 +245,8 @@ class Graph:
         self._const_index = {}
         self._keep = []
         self.assigns = {}
+        self.callees = []
+        self.declarations = []
         self.made = []
         self.inline_constants = False
         self.control_flow = False
@@ -338,6 +348,24 @@ class Graph:
         self.op_count += 1
         return result
 
+    def call(self, module, function, args, like):
+        """A call of `function` of the module text `module` on the Syms
+        `args`, with results typed like the Syms `like`; returns them. The
+        function's body replaces the call when the graph is written out."""
+        symbol = f"__ms_linked_{next(_link_counter)}"
+        arg_types = ", ".join(s.mlir_type for s in args)
+        result_types = ", ".join(s.mlir_type for s in like)
+        self.declarations.append(f"func.func private @{symbol}({arg_types}) "
+                                 f"-> ({result_types})")
+        self.callees.append((module, function, symbol))
+        results, lhs = self._results(like)
+        names = ", ".join(s.name for s in args)
+        self.body.append(f'    {lhs}"func.call"({names}) {{callee = @{symbol}}}'
+                         f" : ({arg_types}) -> ({result_types}) "
+                         f"{self.location()}")
+        self.op_count += 1
+        return results
+
     # -- control flow (see _control_flow.py) -------------------------------
     def region(self, arg_types=()):
         """A region under construction; ops go into it while it is
@@ -432,8 +460,7 @@ class Graph:
         for _, sym in self.captures:
             args.append(f"{sym.name}: {sym.mlir_type}")
         result_types = ", ".join(s.mlir_type for s in results)
-        lines = list(self.preamble)
-        lines += [f"// Captured from {self.name} by msmlir.jit",
+        lines = [f"// Captured from {self.name} by msmlir.jit",
                  f"func.func @{entry}(" + ",\n    ".join(args) +
                  f") -> ({result_types}) {{"]
         lines.extend(self.body)
@@ -444,4 +471,8 @@ class Graph:
         else:
             lines.append("    func.return")
         lines.append("}")
-        return "\n".join(lines) + "\n"
+        lines.extend(self.declarations)
+        text = "\n".join(lines) + "\n"
+        if self.callees:
+            text = native.link_functions(text, self.callees)
+        return text

@@ -22,7 +22,7 @@ from ._runtime import (STATE, MSError, HostTensor,
                        DEFAULT_JIT_LEVEL, executor, graph_compiler,
                        parse_jit_level, parse_syntax_level,
                        compile_cache_dir)
-from ._tensor import Tensor, Parameter, _onew
+from ._tensor import Tensor, _onew
 from ._mutable import (is_mutable_scalar, is_jit_class_instance,
                        scalar_tensor, capture_copy)
 
@@ -702,8 +702,7 @@ def jit(fn=None, *, jit_config=None, mode="PSJit", input_signature=None,
                  if input_signature is not None else None)
 
     def wrap(function):
-        from .nn.cell import Cell
-        if isinstance(function, Cell):
+        if getattr(type(function), "__ms_cell__", False):
             cell = function
             return Compiled(lambda *a, **k: cell(*a, **k), jit_config,
                             type(cell).__name__, input_signature=signature)

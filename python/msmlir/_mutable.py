@@ -17,6 +17,9 @@ new value compiles a new graph).
 
 import numbers
 
+from . import dtype as mstype
+from ._tensor import Tensor
+
 
 __all__ = ["mutable", "jit_class"]
 
@@ -66,7 +69,6 @@ def is_mutable_scalar(obj):
 
 
 def _is_tensor(obj):
-    from ._tensor import Tensor
     return isinstance(obj, Tensor)
 
 
@@ -125,8 +127,6 @@ def mutable(input_data, dynamic_len=False):
 def scalar_tensor(value):
     """The graph input standing for a mutable scalar: MindSpore's dtypes
     for Python scalars."""
-    from ._tensor import Tensor
-    from . import dtype as mstype
     if value.__class__ is _MutableBool:
         return Tensor(bool(value), mstype.bool_)
     if value.__class__ is _MutableInt:
@@ -141,8 +141,7 @@ def jit_class(cls):
     if not isinstance(cls, type):
         raise TypeError(f"jit_class: expected a class, got "
                         f"{type(cls).__name__} {cls!r}")
-    from .nn import Cell
-    if issubclass(cls, Cell):
+    if getattr(cls, "__ms_cell__", False):
         raise TypeError(f"jit_class: {cls.__name__} is an nn.Cell; Cells "
                         "are graph-capable already and need no jit_class")
     if not hasattr(cls, "__dict__") or "__slots__" in vars(cls):

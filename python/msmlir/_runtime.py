@@ -68,7 +68,7 @@ class _State:
     __slots__ = ("mode", "jit_level", "exc_mode", "syntax_level", "graph",
                  "eager",
                  "compiles", "save_graphs", "save_graphs_path", "rng", "seed",
-                 "tensor_hook", "epoch", "num_threads", "param_epoch",
+                 "epoch", "num_threads", "param_epoch",
                  "graph_cache_size", "kernel_cache_size", "tape",
                  "enable_compile_cache", "compile_cache_path",
                  "micro_batch_size")
@@ -85,7 +85,6 @@ class _State:
         self.save_graphs_path = "."
         self.seed = None
         self.rng = np.random.default_rng()
-        self.tensor_hook = None     # set by _tensor: re-binds the executor
         self.epoch = 0              # bumped by every set_context
         self.num_threads = 0        # every kernel's threads; 0: the cores
         # Bumped when a Parameter or sub-Cell a graph may read is replaced or
@@ -124,8 +123,7 @@ def compile_cache_dir():
     base = STATE.compile_cache_path
     if base is None:
         base = env_path or "."
-    from .communication.management import GlobalComm
-    rank = native.comm.rank() if GlobalComm.INITED else 0
+    rank = native.comm.rank() if native.comm.is_initialized() else 0
     return os.path.join(os.path.abspath(base), f"rank_{rank}")
 
 _executors = {}

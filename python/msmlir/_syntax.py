@@ -36,8 +36,8 @@ _CALLABLES = (types.FunctionType, types.BuiltinFunctionType,
 
 
 def _basic(value):
-    from .nn.cell import Cell
-    return (isinstance(value, (Tensor, Cell) + _SCALARS + _CALLABLES) or
+    return (isinstance(value, (Tensor,) + _SCALARS + _CALLABLES) or
+            getattr(type(value), "__ms_cell__", False) or
             getattr(type(value), "__ms_class__", False) or
             getattr(type(value), "__ms_mutable__", False))
 

@@ -9,6 +9,11 @@ Tensor operators and msmlir.ops's elementwise functions run the concrete
 case in their own body (``elementwise_fn``, ``unary_fn``). While a
 PyNative grad function runs, concrete ops are also recorded on the gradient
 tape (``STATE.tape``, see _autograd.py).
+
+The Tensor methods that are compositions of ops (reshape, comparisons,
+``x[i]``, ...) live with those ops, in msmlir.ops.tensor_methods, which
+installs them here once through ``install_methods``: this module never
+imports a layer above it (python/tests/test_import_layers.py).
 """
 
 import sys
@@ -26,27 +31,20 @@ from ._runtime import (STATE, MSError, HostTensor, OpCall, executor,
 _HT = HostTensor
 _onew = object.__new__
 
-# The layers above this one: msmlir.ops (the functional ops) and
-# msmlir._indexing (Tensor[...] and item assignment). The Tensor methods
-# that are compositions of ops call them through these two names, which
-# those modules fill in when they load (see their ends). This module never
-# imports them, so there is no import cycle: they import _tensor, never the
-# reverse (python/tests/test_import_layers.py).
-ops = None
-_indexing = None
-
-# The PyNative executor's bound methods (re-bound when the jit level changes).
+# The PyNative executor's bound methods (re-bound when the jit level or the
+# thread count changes: _context calls bind_executor).
 _call = _runn = None
 
 
-def _bind_executor(level):
+def bind_executor(level):
+    """Points PyNative dispatch at the executor of `level` (and the
+    context's thread count)."""
     global _call, _runn
     ex = executor(level)
     _call, _runn = ex.call, ex.run
 
 
-_bind_executor(PYNATIVE_JIT_LEVEL)
-STATE.tensor_hook = _bind_executor
+bind_executor(PYNATIVE_JIT_LEVEL)
 
 
 #===---------------------------------------------------------------------===#
@@ -787,21 +785,6 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter([Tensor(row, self.dtype) for row in _np_values(a)])
 
-    def masked_fill(self, mask, value):
-        return ops.masked_fill(self, mask, value)
-
-    def __getitem__(self, index):
-        result = _indexing.getitem(self, index)
-        if result is not None:
-            return result
-        t = self._host("indexes a tensor")
-        if isinstance(index, Tensor):
-            index = index.asnumpy()
-        return Tensor(np.array(_np_values(t)[index]), dtype=self.dtype)
-
-    def __setitem__(self, index, value):
-        _indexing.setitem(self, index, value)
-
     def __str__(self):
         t = self._t
         if t.__class__ is not _HT:
@@ -843,29 +826,6 @@ class Tensor:
         return wrap(_copy_host(self._host("copies a tensor")))
 
     # -- conversions -------------------------------------------------------
-    def astype(self, dtype, copy=True):
-        return ops.cast(self, dtype)
-
-    to = astype
-
-    def float(self):
-        return self.astype(mstype.float32)
-
-    def half(self):
-        return self.astype(mstype.float16)
-
-    def double(self):
-        return self.astype(mstype.float64)
-
-    def bfloat16(self):
-        return self.astype(mstype.bfloat16)
-
-    def short(self):
-        return self.astype(mstype.int16)
-
-    def byte(self):
-        return self.astype(mstype.uint8)
-
     def copy(self):
         return wrap(_copy_host(self._host("copies a tensor")))
 
@@ -891,31 +851,6 @@ class Tensor:
     def __rtruediv__(self, other):
         return true_divide(_DIV, other, self)
 
-    def __matmul__(self, other):
-        return ops.matmul(self, other)
-
-    def __rmatmul__(self, other):
-        return ops.matmul(other, self)
-
-    # ** // %: ms.pow, ms.floor_div, ms.floor_mod (ops.pow, ...).
-    def __pow__(self, other):
-        return ops.pow(self, other)
-
-    def __rpow__(self, other):
-        return ops.pow(other, self)
-
-    def __floordiv__(self, other):
-        return ops.floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return ops.floor_divide(other, self)
-
-    def __mod__(self, other):
-        return ops.remainder(self, other)
-
-    def __rmod__(self, other):
-        return ops.remainder(other, self)
-
     __neg__ = unary_fn(_NEG, "Tensor.__neg__")
 
     def __pos__(self):
@@ -923,149 +858,12 @@ class Tensor:
 
     __abs__ = unary_fn(_ABS, "Tensor.__abs__")
 
-    # Comparisons and logic: ms ops, so graphs capture them (results bool).
-    def __gt__(self, other):
-        return ops.greater(self, other)
-
-    def __ge__(self, other):
-        return ops.greater_equal(self, other)
-
-    def __lt__(self, other):
-        return ops.less(self, other)
-
-    def __le__(self, other):
-        return ops.less_equal(self, other)
-
-    def __eq__(self, other):
-        if not isinstance(other, (Tensor, int, float, np.ndarray,
-                                  np.generic)):
-            return NotImplemented
-        return ops.equal(self, other)
-
-    def __ne__(self, other):
-        if not isinstance(other, (Tensor, int, float, np.ndarray,
-                                  np.generic)):
-            return NotImplemented
-        return ops.not_equal(self, other)
-
-    def __and__(self, other):
-        return ops.logical_and(self, other)
-
-    __rand__ = __and__
-
-    def __or__(self, other):
-        return ops.logical_or(self, other)
-
-    __ror__ = __or__
-
-    def __invert__(self):
-        return ops.logical_not(self)
-
     # -- methods mirroring ops ----------------------------------------------
-    def reshape(self, *shape):
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = shape[0]
-        return ops.reshape(self, shape)
-
-    def view(self, *shape):
-        return self.reshape(*shape)
-
-    def flatten(self, order="C", *, start_dim=0, end_dim=-1):
-        # Tensor.flatten flattens everything by default (unlike ops.flatten).
-        return ops.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
-
-    def transpose(self, *axes):
-        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
-            axes = axes[0]
-        if not axes:
-            axes = tuple(reversed(range(self.ndim)))
-        return ops.transpose(self, tuple(axes))
-
-    @property
-    def T(self):
-        return self.transpose()
-
-    def expand_dims(self, axis):
-        return ops.expand_dims(self, axis)
-
-    def squeeze(self, axis=None):
-        return ops.squeeze(self, axis)
-
-    def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
-        return ops.sum(self, axis, keepdims, dtype=dtype)
-
-    def argmax(self, axis=None, keepdims=False):
-        return ops.argmax(self, axis, keepdims)
-
-    def argmin(self, axis=None, keepdims=False):
-        return ops.argmin(self, axis, keepdims)
-
-    def logical_and(self, other):
-        return ops.logical_and(self, other)
-
-    def logical_or(self, other):
-        return ops.logical_or(self, other)
-
-    def logical_not(self):
-        return ops.logical_not(self)
-
-    def bool(self):
-        return self.astype(mstype.bool_)
-
-    def int(self):
-        return self.astype(mstype.int32)
-
-    def long(self):
-        return self.astype(mstype.int64)
-
-    def mean(self, axis=None, keep_dims=False):
-        return ops.reduce_mean(self, () if axis is None else axis, keep_dims)
-
-    def max(self, axis=None, keepdims=False, *, initial=None, where=True,
-            return_indices=False):
-        if return_indices:
-            return ops.max(self, axis, keepdims)
-        return ops.reduce_max(self, () if axis is None else axis, keepdims)
-
-    def min(self, axis=None, keepdims=False, *, initial=None, where=True,
-            return_indices=False):
-        """The minimum (values only: reduce_max of the negation for floats;
-        ops.min's values otherwise), or (values, indices) with
-        return_indices."""
-        if return_indices or axis is None or not self.dtype.is_float:
-            values, indices = ops.min(self, axis, keepdims)
-            return (values, indices) if return_indices else values
-        return -ops.reduce_max(-self, axis, keepdims)
-
-    def amax(self, axis=None, keepdims=False):
-        return self.max(axis, keepdims)
-
-    def exp(self):
-        return ops.exp(self)
-
-    def log(self):
-        return ops.log(self)
-
-    def sqrt(self):
-        return ops.sqrt(self)
-
     def abs(self):
         return unary(_ABS, self)
 
     def neg(self):
         return unary(_NEG, self)
-
-    def relu(self):
-        return ops.relu(self)
-
-    def sigmoid(self):
-        return ops.sigmoid(self)
-
-    def tanh(self):
-        return ops.tanh(self)
-
-    def softmax(self, axis=-1):
-        return ops.softmax(self, axis)
 
     def add(self, other):
         return elementwise(_ADD, self, other)
@@ -1079,104 +877,19 @@ class Tensor:
     def div(self, other):
         return true_divide(_DIV, self, other)
 
-    def matmul(self, other):
-        return ops.matmul(self, other)
 
-    def pow(self, exponent):
-        return ops.pow(self, exponent)
-
-    def floor_divide(self, other):
-        return ops.floor_divide(self, other)
-
-    def remainder(self, other):
-        return ops.remainder(self, other)
-
-    def fmod(self, other):
-        return ops.fmod(self, other)
-
-    def cumsum(self, axis=None, dtype=None):
-        """Tensor.cumsum: axis None sums over the flattened tensor."""
-        x = self
-        if axis is None:
-            x, axis = x.reshape((-1,)), 0
-        return ops.cumsum(x, axis, dtype)
-
-    def sort(self, axis=-1, descending=False):
-        return ops.sort(self, axis, descending)
-
-    def argsort(self, axis=-1, descending=False):
-        return ops.argsort(self, axis, descending)
-
-    def topk(self, k, dim=None, largest=True, sorted=True):
-        return ops.topk(self, k, dim, largest, sorted)
-
-    def gather_elements(self, dim, index):
-        return ops.gather_elements(self, dim, index)
-
-    # Comparisons, arithmetic, indexing and shape, as MindSpore's Tensor
-    # methods (each is its ops.* function with self first).
-    def equal(self, other):
-        return ops.equal(self, other)
-
-    def not_equal(self, other):
-        return ops.not_equal(self, other)
-
-    def greater(self, other):
-        return ops.greater(self, other)
-
-    def greater_equal(self, other):
-        return ops.greater_equal(self, other)
-
-    def less(self, other):
-        return ops.less(self, other)
-
-    def less_equal(self, other):
-        return ops.less_equal(self, other)
-
-    def square(self):
-        return ops.square(self)
-
-    def rsqrt(self):
-        return ops.rsqrt(self)
-
-    def clamp(self, min=None, max=None):
-        return ops.clamp(self, min, max)
-
-    def clip(self, min=None, max=None):
-        return ops.clamp(self, min, max)
-
-    def gather(self, input_indices, axis, batch_dims=0):
-        return ops.gather(self, input_indices, axis, batch_dims)
-
-    def index_select(self, axis, index):
-        return ops.index_select(self, axis, index)
-
-    def split(self, split_size_or_sections, axis=0):
-        return ops.split(self, split_size_or_sections, axis)
-
-    def chunk(self, chunks, axis=0):
-        return ops.chunk(self, chunks, axis)
-
-    def unsqueeze(self, dim):
-        return ops.unsqueeze(self, dim)
-
-    def permute(self, *axis):
-        """x.permute(0, 2, 1) or x.permute((0, 2, 1))."""
-        if len(axis) == 1 and isinstance(axis[0], (tuple, list)):
-            axis = axis[0]
-        return ops.permute(self, tuple(axis))
-
-    def tile(self, reps):
-        return ops.tile(self, reps)
-
-    def broadcast_to(self, shape):
-        return ops.broadcast_to(self, shape)
-
-    def std(self, axis=None, ddof=0, keepdims=False):
-        return ops.std(self, axis, ddof, keepdims)
-
-    def var(self, axis=None, ddof=0, keepdims=False):
-        return ops.var(self, axis, ddof, keepdims)
+def install_methods(methods):
+    """Makes every attribute `methods` (a class) defines a Tensor method
+    (and so a Parameter's): how msmlir.ops gives Tensor the methods that
+    are its ops. Refuses to replace what Tensor defines itself, so each
+    method has one owner."""
+    for name, value in vars(methods).items():
+        if name in ("__module__", "__qualname__", "__doc__", "__dict__",
+                    "__weakref__"):
+            continue
+        if name in vars(Tensor) and vars(Tensor)[name] is not value:
+            raise MSError(f"internal error: Tensor.{name} is defined twice")
+        setattr(Tensor, name, value)
 
 
 def wrap(host):

@@ -337,7 +337,7 @@ def test_update_kernels_do_not_write_into_their_operands():
     from msmlir._tensor import binary, nary, op
     a = rand(4, 5)
     x = Tensor(a)
-    arr = ops._i64_array
+    from msmlir.ops._args import _i64_array as arr
     y = binary(op("ms.slice_update", f"{{begin = {arr([0, 1])}, end = "
                   f"{arr([4, 4])}, strides = {arr([1, 1])}}}"), x,
                Tensor(np.zeros((4, 3), np.float32)))

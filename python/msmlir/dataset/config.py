@@ -8,6 +8,8 @@ seed is used; without either, each iterator draws a fresh random seed.
 
 import random
 
+from .._runtime import STATE
+
 __all__ = ["set_seed", "get_seed", "set_prefetch_size", "get_prefetch_size",
            "set_num_parallel_workers", "get_num_parallel_workers"]
 
@@ -42,8 +44,7 @@ def get_seed():
 def _explicit_seed():
     if _seed is not None:
         return _seed
-    from .._context import get_seed as global_seed
-    return global_seed()
+    return STATE.seed
 
 
 def _pipeline_seed():

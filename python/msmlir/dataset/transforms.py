@@ -2,7 +2,6 @@
 OneHot run in C++; Compose chains transforms (C++ ones and Python
 callables)."""
 
-import numbers
 
 import numpy as np
 

@@ -2,6 +2,7 @@
 ELU, Softplus and Identity. Each is one functional op of msmlir.ops."""
 
 from .. import ops
+from ..ops._args import _real_arg
 from .cell import Cell
 
 __all__ = ["LeakyReLU", "SiLU", "ELU", "Softplus", "Identity"]
@@ -13,7 +14,7 @@ class LeakyReLU(Cell):
 
     def __init__(self, alpha=0.2):
         super().__init__()
-        ops._real_arg(alpha, "alpha", "nn.LeakyReLU")
+        _real_arg(alpha, "alpha", "nn.LeakyReLU")
         self.alpha = alpha
 
     def construct(self, x):
@@ -35,7 +36,7 @@ class ELU(Cell):
 
     def __init__(self, alpha=1.0):
         super().__init__()
-        ops._real_arg(alpha, "alpha", "nn.ELU")
+        _real_arg(alpha, "alpha", "nn.ELU")
         if alpha <= 0:
             raise ValueError(f"nn.ELU: alpha must be > 0, got {alpha}")
         self.alpha = alpha
@@ -53,8 +54,8 @@ class Softplus(Cell):
 
     def __init__(self, beta=1, threshold=20):
         super().__init__()
-        ops._real_arg(beta, "beta", "nn.Softplus")
-        ops._real_arg(threshold, "threshold", "nn.Softplus")
+        _real_arg(beta, "beta", "nn.Softplus")
+        _real_arg(threshold, "threshold", "nn.Softplus")
         if beta <= 0:
             raise ValueError(f"nn.Softplus: beta must be > 0, got {beta}")
         self.beta = beta

@@ -11,8 +11,8 @@ from collections import OrderedDict
 
 from .._runtime import STATE, GRAPH_MODE, MSError, structure_changed
 from .._autograph import convert as _convert
-from .._jit import Compiled, JitConfig, JitFunction
-from .._tensor import Parameter, Tensor
+from .._jit import Compiled, JitConfig, JitFunction, check_signature_spec
+from .._tensor import Parameter
 
 __all__ = ["Cell", "SequentialCell", "CellList"]
 
@@ -44,6 +44,10 @@ class Cell:
     """Base class of all network cells. Subclasses define ``construct``;
     calling the cell runs it in the context's mode (PyNative by default;
     GRAPH_MODE compiles it once per input signature)."""
+
+    # What the capture layer below nn (jit, its syntax checks) looks for to
+    # treat an object as a Cell without importing nn.
+    __ms_cell__ = True
 
     def __init__(self, auto_prefix=True, flags=None):
         d = self.__dict__
@@ -238,7 +242,6 @@ class Cell:
         ``Tensor(shape=[None, 1, 28, 28], dtype=ms.float32)``. The graph is
         then compiled once with ? dims and serves every size; a call whose
         inputs do not match raises TypeError naming the argument."""
-        from .._jit import check_signature_spec
         self.__dict__["_input_signature"] = check_signature_spec(
             inputs, self.cell_description() + ": set_inputs")
         self.__dict__["_inputs"] = tuple(inputs)

@@ -6,6 +6,8 @@ import numbers
 
 from .. import dtype as mstype
 from .. import ops
+from ..ops._args import _pad_mode, _positive_pair
+from ..ops.nn_func import _PAD_MODES, _conv2d_op, _conv_padding, _conv_transpose2d, _output_padding
 from .._tensor import Parameter, Tensor, binary, nary
 from .cell import Cell
 from .layers import _uniform, initializer
@@ -64,12 +66,12 @@ class Conv2d(Cell):
             if value % self.group:
                 raise ValueError(f"{what}: {name}={value} is not divisible "
                                  f"by group={self.group}")
-        self.kernel_size = ops._positive_pair(kernel_size, "kernel_size",
+        self.kernel_size = _positive_pair(kernel_size, "kernel_size",
                                               what)
-        self.stride = ops._positive_pair(stride, "stride", what)
-        self.dilation = ops._positive_pair(dilation, "dilation", what)
-        self.pad_mode = ops._pad_mode(pad_mode, ops._PAD_MODES, what)
-        self._pads = ops._conv_padding(padding, self.pad_mode, what)
+        self.stride = _positive_pair(stride, "stride", what)
+        self.dilation = _positive_pair(dilation, "dilation", what)
+        self.pad_mode = _pad_mode(pad_mode, _PAD_MODES, what)
+        self._pads = _conv_padding(padding, self.pad_mode, what)
         self.padding = padding
         if data_format != "NCHW":
             raise ValueError(f"{what}: data_format must be 'NCHW', got "
@@ -84,7 +86,7 @@ class Conv2d(Cell):
         self.weight, self.bias = _conv_parameters(
             shape, self.out_channels, self.has_bias, self.weight_init,
             bias_init, dtype)
-        self._op = ops._conv2d_op(self.pad_mode, self._pads, self.stride,
+        self._op = _conv2d_op(self.pad_mode, self._pads, self.stride,
                                   self.dilation, self.group, what)
 
     def construct(self, x):
@@ -131,8 +133,8 @@ class Conv1d(Cell):
             raise ValueError(f"{what}: padding must be an int >= 0, got "
                              f"{padding!r}")
         # Validate here so that errors name nn.Conv1d, not the Conv2d below.
-        mode = ops._pad_mode(pad_mode, ops._PAD_MODES, what)
-        ops._conv_padding(int(padding), mode, what)
+        mode = _pad_mode(pad_mode, _PAD_MODES, what)
+        _conv_padding(int(padding), mode, what)
         group = _positive_int(group, "group", what)
         for value, name in ((in_channels, "in_channels"),
                             (out_channels, "out_channels")):
@@ -211,14 +213,14 @@ class Conv2dTranspose(Cell):
             if value % self.group:
                 raise ValueError(f"{what}: {name}={value} is not divisible "
                                  f"by group={self.group}")
-        self.kernel_size = ops._positive_pair(kernel_size, "kernel_size",
+        self.kernel_size = _positive_pair(kernel_size, "kernel_size",
                                               what)
-        self.stride = ops._positive_pair(stride, "stride", what)
-        self.dilation = ops._positive_pair(dilation, "dilation", what)
-        self.pad_mode = ops._pad_mode(pad_mode, ops._PAD_MODES, what)
-        self._pads = ops._conv_padding(padding, self.pad_mode, what)
+        self.stride = _positive_pair(stride, "stride", what)
+        self.dilation = _positive_pair(dilation, "dilation", what)
+        self.pad_mode = _pad_mode(pad_mode, _PAD_MODES, what)
+        self._pads = _conv_padding(padding, self.pad_mode, what)
         self.padding = padding
-        self._output_padding = ops._output_padding(
+        self._output_padding = _output_padding(
             output_padding, self.stride, self.pad_mode, what)
         self.output_padding = output_padding
         self.has_bias = bool(has_bias)
@@ -239,7 +241,7 @@ class Conv2dTranspose(Cell):
                 f"{self.in_channels}: Conv2dTranspose expects [N, "
                 f"{self.in_channels}, H, W] (weight is "
                 f"{list(self.weight.shape)})")
-        return ops._conv_transpose2d(
+        return _conv_transpose2d(
             x, self.weight, self.bias, self.stride, self.pad_mode,
             self._pads, self._output_padding, self.dilation, self.group,
             "Conv2dTranspose")

@@ -26,7 +26,7 @@ from .. import ops
 from .. import _msmlir as native
 from .._parallel_context import bucket_bytes, get_auto_parallel_context
 from .._runtime import MSError, STATE
-from .._ops_comm import all_reduce
+from ..ops.comm_func import all_reduce
 from ..communication.management import (_check_group, _require_init,
                                         get_group_size, get_rank)
 from .cell import Cell

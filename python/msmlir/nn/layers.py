@@ -6,9 +6,11 @@ import numbers
 import numpy as np
 
 from .. import ops
+from .. import _random
+from ..ops.nn_func import dropout_op
 from .. import dtype as mstype
-from .._runtime import STATE, MSError
-from .._tensor import Parameter, Tensor, binary, check_int_fits, op, unary
+from .._runtime import STATE
+from .._tensor import Parameter, Tensor, binary, check_int_fits, unary
 from .cell import Cell
 
 __all__ = ["Dense", "ReLU", "Flatten", "Softmax", "LogSoftmax", "Sigmoid",
@@ -244,13 +246,11 @@ class Dropout(Cell):
         if not isinstance(p, numbers.Real) or not 0.0 <= p < 1.0:
             raise ValueError(f"Dropout: p must be in [0, 1), got {p!r}")
         self.p = float(p)
-        from .._ops_indexing import dropout_op
         self._op = dropout_op(self.p, False, "nn.Dropout")
         self._train_op = dropout_op(self.p, True, "nn.Dropout")
 
     def construct(self, x):
         if self.training and self.p > 0.0:
-            from .. import _random
             return binary(self._train_op, x, _random.state_tensor())
         return unary(self._op, x)
 

@@ -1,7 +1,8 @@
 """Loss Cells (MindSpore's ``mindspore.nn`` losses), built on the
-functional losses of ops (see _losses.py)."""
+functional losses of ops (see ops/loss_func.py)."""
 
-from .. import _losses as F
+from .. import ops
+from ..ops import loss_func as F
 from .cell import Cell
 
 __all__ = ["LossBase", "CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits",
@@ -63,7 +64,6 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         self.sparse = bool(sparse)
 
     def construct(self, logits, labels):
-        from .. import ops
         what = "SoftmaxCrossEntropyWithLogits"
         if logits.ndim != 2:
             raise ValueError(f"{what}: logits must be [N, C], got "

@@ -7,28 +7,13 @@ import numpy as np
 
 from .. import dtype as mstype
 from .. import ops
-from .._runtime import MSError
+from ..ops._args import _f32
+from ..ops.nn_func import _layer_norm_op, batch_norm_train
 from .._tensor import Parameter, Tensor, nary, op
 from .cell import Cell
 from .layers import initializer
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm"]
-
-
-def _assign(param, value):
-    """Writes a moving statistic back to its Parameter. The one place the
-    batch norms update state: ops.assign when the package has it (Graph
-    mode needs it to update Parameters inside the compiled function),
-    otherwise Parameter.set_data in PyNative."""
-    assign = getattr(ops, "assign", None)
-    if assign is not None:
-        return assign(param, value)
-    if value.is_symbolic:
-        raise MSError(
-            f"BatchNorm in training mode updates {param.name} inside a "
-            "graph, which needs ops.assign; run it in PyNative mode")
-    param.set_data(value)
-    return param
 
 
 def _real(value, name, what, low, low_inclusive, high=None):
@@ -100,7 +85,7 @@ class _BatchNorm(Cell):
                                                      dtype),
                                          name="moving_variance",
                                          requires_grad=False)
-        self._op = op("ms.batch_norm", "{epsilon = " + ops._f32(self.eps) +
+        self._op = op("ms.batch_norm", "{epsilon = " + _f32(self.eps) +
                       "}", what)
 
     def construct(self, x):
@@ -119,7 +104,6 @@ class _BatchNorm(Cell):
                                self.moving_variance))
 
     def _train(self, x):
-        from .._ops_indexing import batch_norm_train
         y, mean, var, count = batch_norm_train(x, self.gamma, self.beta,
                                                self.eps)
         if count < 2:
@@ -128,8 +112,8 @@ class _BatchNorm(Cell):
                 f"value per channel, got input of shape {list(x.shape)}")
         m = self.momentum
         unbiased = var * (count / (count - 1))
-        _assign(self.moving_mean, self.moving_mean * m + mean * (1.0 - m))
-        _assign(self.moving_variance,
+        ops.assign(self.moving_mean, self.moving_mean * m + mean * (1.0 - m))
+        ops.assign(self.moving_variance,
                 self.moving_variance * m + unbiased * (1.0 - m))
         return y
 
@@ -204,7 +188,7 @@ class LayerNorm(Cell):
                 f"normalized_shape={list(self.normalized_shape)}: LayerNorm "
                 f"expects input.shape[{self.begin_params_axis}:] == "
                 f"{list(self.normalized_shape)}")
-        o = ops._layer_norm_op(norm, params, self.epsilon, "nn.LayerNorm")
+        o = _layer_norm_op(norm, params, self.epsilon, "nn.LayerNorm")
         return nary(o, (x, self.gamma, self.beta))
 
     def extend_repr(self):
@@ -262,7 +246,7 @@ class GroupNorm(Cell):
         grouped = ops.reshape(x, (n, g, group_size))
         unit = Tensor(np.ones((group_size,), np.float32))
         zero = Tensor(np.zeros((group_size,), np.float32))
-        o = ops._layer_norm_op(2, 2, self.eps, "nn.GroupNorm")
+        o = _layer_norm_op(2, 2, self.eps, "nn.GroupNorm")
         normalized = ops.reshape(nary(o, (grouped, unit, zero)), shape)
         if not self.affine:
             return normalized

@@ -3,6 +3,8 @@
 import numpy as np
 
 from .. import ops
+from ..ops._args import _pad_mode, _positive_pair
+from ..ops.nn_func import _pool2d_op
 from .._tensor import Tensor, unary
 from .cell import Cell
 
@@ -25,13 +27,13 @@ class _Pool2d(Cell):
 
     def _setup(self, kernel_size, stride, pad_mode, data_format, defaults):
         what = self._what
-        self.kernel_size = ops._positive_pair(kernel_size, "kernel_size",
+        self.kernel_size = _positive_pair(kernel_size, "kernel_size",
                                               what)
-        self.stride = ops._positive_pair(stride, "stride", what)
+        self.stride = _positive_pair(stride, "stride", what)
         if isinstance(pad_mode, str) and pad_mode.lower() == "pad":
             raise ValueError(f"{what}: pad_mode 'pad' is not supported; use "
                              "'valid' or 'same'")
-        self.pad_mode = ops._pad_mode(pad_mode, ("valid", "same"), what)
+        self.pad_mode = _pad_mode(pad_mode, ("valid", "same"), what)
         if data_format != "NCHW":
             raise ValueError(f"{what}: data_format must be 'NCHW', got "
                              f"{data_format!r} (ms supports only NCHW)")
@@ -43,7 +45,7 @@ class _Pool2d(Cell):
             if value != default:
                 raise ValueError(f"{what}: {name}={value!r} is not supported"
                                  f" (only {name}={default!r})")
-        self._op = ops._pool2d_op(self._kind, self.kernel_size, self.stride,
+        self._op = _pool2d_op(self._kind, self.kernel_size, self.stride,
                                   self.pad_mode, what)
 
     def construct(self, x):
@@ -135,7 +137,7 @@ class AdaptiveAvgPool2d(Cell):
             kernel = (h // oh, w // ow)
             if kernel == (1, 1):
                 return x
-            return unary(ops._pool2d_op("avg", kernel, kernel, "valid",
+            return unary(_pool2d_op("avg", kernel, kernel, "valid",
                                         "nn.AdaptiveAvgPool2d"), x)
         rows = Tensor(_averaging_matrix(h, oh))
         cols = Tensor(_averaging_matrix(w, ow).T.copy())

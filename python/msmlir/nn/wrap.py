@@ -6,11 +6,9 @@ inlines the gradient function, and the optimizer's ops.assign updates
 become results bound to the Parameters, so the step is one native function.
 """
 
-from .. import ops
 from .._autograd import value_and_grad
 from .._parallel_context import data_parallel, get_auto_parallel_context
 from .._runtime import STATE
-from .._tensor import Tensor
 from .cell import Cell
 from ._micro_batches import split_into_micro_batches, tree_sum
 from .grad_reducer import DistributedGradReducer

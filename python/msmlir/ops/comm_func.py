@@ -12,11 +12,11 @@ nn.DistributedGradReducer does), not inside a function being
 differentiated.
 """
 
-from . import _msmlir as native
-from ._graph import value_dependent
-from ._runtime import STATE
-from ._tensor import Tensor, op, symbolic, _onew
-from .communication.management import _check_group, _require_init
+from .. import _msmlir as native
+from .._graph import value_dependent
+from .._runtime import STATE
+from .._tensor import Tensor, op, symbolic, _onew
+from ..communication.management import _check_group, _require_init
 
 __all__ = ["ReduceOp", "AllReduce", "AllGather", "Broadcast"]
 

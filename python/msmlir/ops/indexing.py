@@ -21,16 +21,16 @@ Parameter is updated through ops.assign.
 """
 
 import numbers
-import sys
 
 import numpy as np
 
-from . import dtype as mstype
-from . import ops
-from . import _tensor as _tensor_layer
-from ._graph import Sym, value_dependent
-from ._runtime import STATE
-from ._tensor import Tensor, Parameter, op, unary, binary, nary
+from .. import dtype as mstype
+from .._graph import Sym, value_dependent
+from .._runtime import STATE
+from .._tensor import Tensor, Parameter, op, binary, nary, _np_values
+from . import functional as F
+from ._args import _i64_array
+from .array_func import _slice
 
 # Indices of symbolic index tensors are merged in float32 (ms integer
 # arithmetic comes with the dtype work): exact below 2^24.
@@ -185,13 +185,13 @@ def _reverse(x, dims):
     for d in dims:
         n = x.shape[d]
         if n > 1:
-            x = ops.gather(x, Tensor(np.arange(n - 1, -1, -1,
+            x = F.gather(x, Tensor(np.arange(n - 1, -1, -1,
                                                dtype=np.int64)), d)
     return x
 
 
 def _slice_update_op(begin, end, strides):
-    a = ops._i64_array
+    a = _i64_array
     return op("ms.slice_update", f"{{begin = {a(begin)}, end = "
               f"{a(end)}, strides = {a(strides)}}}",
               "Tensor.__setitem__")
@@ -200,20 +200,20 @@ def _slice_update_op(begin, end, strides):
 def _transpose(x, perm):
     """x transposed by perm; x itself for the identity (no op)."""
     perm = tuple(perm)
-    return x if perm == tuple(range(len(perm))) else ops.transpose(x, perm)
+    return x if perm == tuple(range(len(perm))) else F.transpose(x, perm)
 
 
 def _get_basic(x, entries):
     begin, end, strides, flips, _, result = _basic_plan(x, entries)
-    y = ops._slice(x, begin, end, strides)
-    return ops.reshape(_reverse(y, flips), result)
+    y = _slice(x, begin, end, strides)
+    return F.reshape(_reverse(y, flips), result)
 
 
 def _set_basic(x, entries, value):
     begin, end, strides, flips, sliced, result = _basic_plan(x, entries)
     if 0 in sliced:
         return x
-    v = ops.reshape(_broadcast(value, result), sliced)
+    v = F.reshape(_broadcast(value, result), sliced)
     v = _reverse(v, flips)
     if list(sliced) == list(x.shape):
         return v
@@ -238,7 +238,7 @@ def _unit_dims(x, entries):
             d += 1
     shape += list(x.shape[d:])
     out += [slice(None)] * (x.ndim - d)
-    return (ops.reshape(x, shape) if len(shape) != x.ndim else x), out
+    return (F.reshape(x, shape) if len(shape) != x.ndim else x), out
 
 
 class _Plan:
@@ -276,13 +276,13 @@ class _Plan:
 
     def flat(self, x):
         """x sliced, transposed and merged: [prod(sizes), others...]."""
-        y = ops._slice(x, self.begin, self.end, self.strides)
+        y = _slice(x, self.begin, self.end, self.strides)
         y = _transpose(y, self.perm)
-        return ops.reshape(y, [int(np.prod(self.sizes))] + self.others)
+        return F.reshape(y, [int(np.prod(self.sizes))] + self.others)
 
     def unflat(self, flat, x):
         """The inverse of flat, written into x."""
-        y = ops.reshape(flat, self.sizes + self.others)
+        y = F.reshape(flat, self.sizes + self.others)
         inverse = [self.perm.index(d) for d in range(len(self.perm))]
         y = _transpose(y, inverse)
         if list(self.sliced) == list(x.shape):
@@ -347,18 +347,18 @@ def _linear_index(arrays, sizes):
                          "elements in them")
     linear, valid = None, None
     for t, size in zip(tensors, sizes):
-        f = ops.cast(t, mstype.float32)
-        ok = ops.logical_and(ops.greater_equal(f, 0.0), ops.less(f, size))
-        linear = f if linear is None else ops.add(ops.mul(linear, size), f)
-        valid = ok if valid is None else ops.logical_and(valid, ok)
-    linear = ops.where(valid, linear, -1.0)
-    return ops.cast(linear, mstype.int64), tuple(linear.shape)
+        f = F.cast(t, mstype.float32)
+        ok = F.logical_and(F.greater_equal(f, 0.0), F.less(f, size))
+        linear = f if linear is None else F.add(F.mul(linear, size), f)
+        valid = ok if valid is None else F.logical_and(valid, ok)
+    linear = F.where(valid, linear, -1.0)
+    return F.cast(linear, mstype.int64), tuple(linear.shape)
 
 
 def _get_advanced(x, entries):
     x, entries = _unit_dims(x, entries)
     plan = _Plan(x, entries)
-    y = ops.gather(plan.flat(x), plan.index, 0)
+    y = F.gather(plan.flat(x), plan.index, 0)
     perm = plan.batch_perm()
     return _transpose(y, perm) if perm else y
 
@@ -373,11 +373,11 @@ def _set_advanced(x, entries, value):
         v = _transpose(v, [perm.index(d) for d in range(len(perm))])
     picks = int(np.prod(plan.batch))
     if picks == 0:
-        return ops.reshape(x, original)
-    v = ops.reshape(v, list(plan.batch) + plan.others)
+        return F.reshape(x, original)
+    v = F.reshape(v, list(plan.batch) + plan.others)
     flat = nary(op("ms.scatter_update", "", "Tensor.__setitem__"),
                 (plan.flat(x), plan.index, v))
-    return ops.reshape(plan.unflat(flat, x), original)
+    return F.reshape(plan.unflat(flat, x), original)
 
 
 #===---------------------------------------------------------------------===#
@@ -391,7 +391,7 @@ def _value(x, value):
             return Tensor(np.asarray(value, dtype=x.dtype.values_np),
                           x.dtype)
         value = Tensor(np.asarray(value).astype(x.dtype.values_np), x.dtype)
-    return ops.cast(value, x.dtype)
+    return F.cast(value, x.dtype)
 
 
 def _broadcast(value, shape):
@@ -401,7 +401,7 @@ def _broadcast(value, shape):
     while len(vs) > len(shape) and vs[0] == 1:
         vs = vs[1:]
     if vs != list(value.shape):
-        value = ops.reshape(value, vs)
+        value = F.reshape(value, vs)
     try:
         np.broadcast_shapes(tuple(vs), tuple(shape))
         ok = len(vs) <= len(shape) and all(
@@ -411,7 +411,7 @@ def _broadcast(value, shape):
     if not ok:
         raise ValueError(f"could not broadcast input array from shape "
                          f"{list(value.shape)} into shape {list(shape)}")
-    return ops.broadcast_to(value, shape) if vs != list(shape) else value
+    return F.broadcast_to(value, shape) if vs != list(shape) else value
 
 
 def _mask_column(mask, rank):
@@ -420,9 +420,9 @@ def _mask_column(mask, rank):
     if not extra:
         return mask
     # Through float32: ms.reshape does not take bools yet.
-    column = ops.reshape(ops.cast(mask, mstype.float32),
+    column = F.reshape(F.cast(mask, mstype.float32),
                          list(mask.shape) + [1] * extra)
-    return ops.cast(column, mstype.bool_)
+    return F.cast(column, mstype.bool_)
 
 
 def _set_masked(x, mask, dim, value):
@@ -435,8 +435,8 @@ def _set_masked(x, mask, dim, value):
     if len(vs) > len(rest):
         if vs[0] != 1 or len(vs) != len(rest) + 1:
             raise _Unsupported()
-        value = ops.reshape(value, vs[1:])
-    return ops.where(_mask_column(mask, x.ndim), _broadcast(value, rest), x)
+        value = F.reshape(value, vs[1:])
+    return F.where(_mask_column(mask, x.ndim), _broadcast(value, rest), x)
 
 
 #===---------------------------------------------------------------------===#
@@ -524,7 +524,7 @@ def _rebind(x, new):
     if new is x:
         return
     if isinstance(x, Parameter):
-        ops.assign(x, new)
+        F.assign(x, new)
         return
     x._t = new._t
     graphs = [STATE.graph]
@@ -541,6 +541,14 @@ def _rebind(x, new):
             g.bind(x, sym)
 
 
-# Tensor.__getitem__ / __setitem__ reach this module through _tensor's
-# `_indexing` (msmlir/__init__.py imports it after ops).
-_tensor_layer._indexing = sys.modules[__name__]
+
+def tensor_getitem(x, index):
+    """Tensor.__getitem__: ms ops where the index allows, else (PyNative
+    only) numpy indexing of the values."""
+    result = getitem(x, index)
+    if result is not None:
+        return result
+    t = x._host("indexes a tensor")
+    if isinstance(index, Tensor):
+        index = index.asnumpy()
+    return Tensor(np.array(_np_values(t)[index]), dtype=x.dtype)

@@ -12,18 +12,16 @@ import numbers
 
 import numpy as np
 
-from . import dtype as mstype
-from ._tensor import Tensor
+from .._tensor import Tensor
+from . import array_func as _array
+from . import math_func as _math
+from . import nn_func as _nn
+from . import reduction_func as _reduction
 
 __all__ = ["cross_entropy", "nll_loss", "binary_cross_entropy_with_logits",
-           "mse_loss", "l1_loss", "one_hot_targets"]
+           "mse_loss", "l1_loss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
-
-
-def _ops():
-    from . import ops
-    return ops
 
 
 def _check_reduction(reduction, what):
@@ -33,11 +31,10 @@ def _check_reduction(reduction, what):
 
 
 def _reduce(loss, reduction):
-    ops = _ops()
     if reduction == "mean":
-        return ops.reduce_mean(loss)
+        return _reduction.reduce_mean(loss)
     if reduction == "sum":
-        return ops.reduce_sum(loss)
+        return _reduction.reduce_sum(loss)
     return loss
 
 
@@ -54,14 +51,13 @@ def one_hot_targets(target, num_classes, what):
     if target.dtype.is_float:
         raise TypeError(f"{what}: class indices must be an integer tensor, "
                         f"got {target.dtype}")
-    return _ops().one_hot(target, num_classes, 1.0, 0.0)
+    return _array.one_hot(target, num_classes, 1.0, 0.0)
 
 
 def _class_last(x, target, what):
     """Input [N, C, d...] (or [C]) as [M, C], and target to match."""
-    ops = _ops()
     if x.ndim == 1:
-        return ops.reshape(x, (1, x.shape[0])), target, None
+        return _array.reshape(x, (1, x.shape[0])), target, None
     if x.ndim == 2:
         return x, target, None
     if x.ndim < 1:
@@ -69,7 +65,7 @@ def _class_last(x, target, what):
     perm = (0,) + tuple(range(2, x.ndim)) + (1,)
     c = x.shape[1]
     rest = (x.shape[0],) + tuple(x.shape[2:])
-    flat = ops.reshape(ops.transpose(x, perm), (-1, c))
+    flat = _array.reshape(_array.transpose(x, perm), (-1, c))
     return flat, target, rest
 
 
@@ -82,7 +78,6 @@ def _weighted_nll(logp, target, weight, ignore_index, reduction,
     """Cross entropy of log-probabilities logp [M, C] against class indices
     (torch's and MindSpore's formula, weights and label smoothing
     included)."""
-    ops = _ops()
     c = logp.shape[-1]
     count = 1
     for d in target.shape:
@@ -93,24 +88,24 @@ def _weighted_nll(logp, target, weight, ignore_index, reduction,
     onehot = one_hot_targets(target, c, what)
     if target.ndim != 1:
         # One-hot first: the rows are float, and float tensors reshape.
-        onehot = ops.reshape(onehot, (-1, c))
+        onehot = _array.reshape(onehot, (-1, c))
     if isinstance(ignore_index, numbers.Integral) and 0 <= ignore_index < c:
         keep = np.ones(c, dtype=np.float32)
         keep[ignore_index] = 0.0
         onehot = onehot * Tensor(keep)
     picked = onehot if weight is None else onehot * weight
-    loss = ops.neg(ops.reduce_sum(picked * logp, -1))
-    denom = ops.reduce_sum(picked, -1)  # each sample's weight (0: ignored)
+    loss = _math.neg(_reduction.reduce_sum(picked * logp, -1))
+    denom = _reduction.reduce_sum(picked, -1)  # each sample's weight (0: ignored)
     if label_smoothing:
-        valid = ops.reduce_sum(onehot, -1)
+        valid = _reduction.reduce_sum(onehot, -1)
         per_class = logp if weight is None else logp * weight
-        smooth = ops.neg(ops.reduce_sum(per_class, -1)) * valid
+        smooth = _math.neg(_reduction.reduce_sum(per_class, -1)) * valid
         loss = loss * (1.0 - label_smoothing) + smooth * (label_smoothing /
                                                           c)
     if reduction == "mean":
-        return ops.reduce_sum(loss) / ops.reduce_sum(denom)
+        return _reduction.reduce_sum(loss) / _reduction.reduce_sum(denom)
     if reduction == "sum":
-        return ops.reduce_sum(loss)
+        return _reduction.reduce_sum(loss)
     return loss
 
 
@@ -120,7 +115,6 @@ def cross_entropy(input, target, weight=None, ignore_index=-100,
     [C]) and `target`: class indices [N] (integer) or class probabilities
     shaped like input (float). MindSpore's ``ops.cross_entropy``."""
     what = "ops.cross_entropy"
-    ops = _ops()
     _tensor(input, "input", what)
     _tensor(target, "target", what)
     _check_reduction(reduction, what)
@@ -132,16 +126,16 @@ def cross_entropy(input, target, weight=None, ignore_index=-100,
     if weight is not None and tuple(weight.shape) != (c,):
         raise ValueError(f"{what}: weight must have shape [{c}], got "
                          f"{list(weight.shape)}")
-    logp = ops.log_softmax(x, -1)
+    logp = _nn.log_softmax(x, -1)
     if _is_index_target(target):
         loss = _weighted_nll(logp, target, weight, ignore_index, reduction,
                              label_smoothing, what)
     else:
         if rest is not None:
-            target = ops.reshape(ops.transpose(
+            target = _array.reshape(_array.transpose(
                 target, (0,) + tuple(range(2, target.ndim)) + (1,)), (-1, c))
         elif input.ndim == 1:
-            target = ops.reshape(target, (1, c))
+            target = _array.reshape(target, (1, c))
         if tuple(target.shape) != tuple(x.shape):
             raise ValueError(f"{what}: probability targets must have the "
                              f"input's shape {list(input.shape)}, got "
@@ -149,13 +143,13 @@ def cross_entropy(input, target, weight=None, ignore_index=-100,
         if label_smoothing:
             target = target * (1.0 - label_smoothing) + label_smoothing / c
         terms = target * logp if weight is None else target * logp * weight
-        loss = ops.neg(ops.reduce_sum(terms, -1))
+        loss = _math.neg(_reduction.reduce_sum(terms, -1))
         loss = _reduce(loss, reduction)
     if reduction == "none":
         if rest is not None:
-            loss = ops.reshape(loss, rest)
+            loss = _array.reshape(loss, rest)
         elif input.ndim == 1:
-            loss = ops.reshape(loss, ())
+            loss = _array.reshape(loss, ())
     return loss
 
 
@@ -164,7 +158,6 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100,
     """Negative log-likelihood of log-probabilities `inputs` [N, C] at class
     indices `target` [N] (MindSpore's ``ops.nll_loss``)."""
     what = "ops.nll_loss"
-    ops = _ops()
     _tensor(inputs, "inputs", what)
     _tensor(target, "target", what)
     _check_reduction(reduction, what)
@@ -175,7 +168,7 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100,
     loss = _weighted_nll(x, target, weight, ignore_index, reduction,
                          label_smoothing, what)
     if reduction == "none" and rest is not None:
-        loss = ops.reshape(loss, rest)
+        loss = _array.reshape(loss, rest)
     return loss
 
 
@@ -184,12 +177,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None,
     """Sigmoid plus binary cross entropy, computed stably:
     (1 - y) x + (1 + (pw - 1) y) (log(1 + exp(-|x|)) + max(-x, 0))."""
     what = "ops.binary_cross_entropy_with_logits"
-    ops = _ops()
     _tensor(input, "input", what)
     _tensor(target, "target", what)
     _check_reduction(reduction, what)
-    softplus_neg = ops.log(ops.exp(ops.neg(ops.abs(input))) + 1.0) + \
-        ops.maximum(ops.neg(input), 0.0)
+    softplus_neg = _math.log(_math.exp(_math.neg(_math.abs(input))) + 1.0) + \
+        _math.maximum(_math.neg(input), 0.0)
     if pos_weight is None:
         loss = (1.0 - target) * input + softplus_neg
     else:
@@ -214,4 +206,4 @@ def l1_loss(input, target, reduction="mean"):
     what = "ops.l1_loss"
     _tensor(input, "input", what)
     _check_reduction(reduction, what)
-    return _reduce(_ops().abs(input - target), reduction)
+    return _reduce(_math.abs(input - target), reduction)

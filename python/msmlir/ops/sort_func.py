@@ -11,9 +11,13 @@ MindSpore's Sort, TopK and ArgMaxWithValue return them.
 
 import numbers
 
-from . import dtype as mstype
-from ._tensor import Tensor, binary, unary, op
-from ._ops_indexing import cast, _int
+from .. import dtype as mstype
+from .._tensor import Tensor, binary, unary, op
+from ._args import _int
+from .math_func import cast
+
+__all__ = ["cumsum", "argsort", "sort", "topk", "gather_elements", "max",
+           "min"]
 
 _INDEX = "i32"
 

@@ -4,9 +4,10 @@ implementation (the same code ms-run's --params uses)."""
 
 import os
 
-from . import _msmlir as native
-from ._runtime import HostTensor, MSError
-from ._tensor import Parameter, Tensor
+from .. import _msmlir as native
+from .._runtime import HostTensor, MSError
+from .._tensor import Parameter, Tensor
+from ..nn.cell import Cell
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net"]
 
@@ -25,7 +26,6 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True,
                     enc_mode="AES-GCM", choice_func=None, **kwargs):
     """Writes a Cell's parameters (or a dict name -> Tensor, or a list of
     {"name": ..., "data": ...}) to a safetensors file."""
-    from .nn.cell import Cell
     entries = []
     if isinstance(save_obj, Cell):
         entries = [(name, p) for name, p in save_obj.parameters_and_names()]
@@ -90,7 +90,6 @@ def load_param_into_net(net, parameter_dict, strict_load=False):
     ckpt_not_load): the net's parameters the dict did not have, and the
     dict's entries the net did not use. Graphs already compiled for `net`
     use the new values on their next call."""
-    from .nn.cell import Cell
     if not isinstance(net, Cell):
         raise TypeError("load_param_into_net: net must be a Cell")
     if not isinstance(parameter_dict, dict):

@@ -12,7 +12,7 @@ p -= lr * (m / (sqrt(v) + eps) + weight_decay * p).
 import numpy as np
 
 from ... import ops
-from ..._autograd import assign
+from ...ops import assign
 from ..._tensor import Tensor, Parameter
 from .optimizer import Optimizer
 

@@ -1,7 +1,7 @@
 """nn.Momentum (MindSpore's ApplyMomentum): v = v * momentum + grad;
 p -= lr * v, or with use_nesterov p -= grad * lr + v * momentum * lr."""
 
-from ..._autograd import assign
+from ...ops import assign
 from .optimizer import Optimizer
 
 __all__ = ["Momentum"]

@@ -5,8 +5,8 @@ import numbers
 
 import numpy as np
 
-from ... import ops
-from ..._autograd import ParameterTuple, assign
+from ..._autograd import ParameterTuple
+from ...ops import assign
 from ..._jit import jit
 from ..._tensor import Tensor, Parameter
 from ..cell import Cell

@@ -2,7 +2,7 @@
 v = momentum * v + (1 - dampening) * grad (v = grad at the first step);
 p -= lr * (grad + momentum * v) with nesterov, else p -= lr * v."""
 
-from ..._autograd import assign
+from ...ops import assign
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
