@@ -73,10 +73,17 @@ def _set_threads(value):
     bind_executor(pynative_level())  # PyNative kernels use them too
 
 
+# The most entries a cache may be asked to keep: the native caches count in
+# 64-bit signed ints, and no process holds anywhere near this many kernels.
+_MAX_CACHE_ENTRIES = 2 ** 31 - 1
+
+
 def _cache_size(name, value):
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be an int >= 1 (a number of cache "
-                         f"entries), got {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or \
+            not 1 <= value <= _MAX_CACHE_ENTRIES:
+        raise ValueError(f"{name} must be an int from 1 to "
+                         f"{_MAX_CACHE_ENTRIES} (a number of cache entries), "
+                         f"got {value!r}")
     return value
 
 

@@ -146,9 +146,9 @@ def executor(level=PYNATIVE_JIT_LEVEL, threads=None):
 
 def set_kernel_cache_size(size):
     """Bounds every PyNative executor's kernel cache (LRU) to `size`."""
-    STATE.kernel_cache_size = size
     for ex in _executors.values():
         ex.set_cache_capacity(size)
+    STATE.kernel_cache_size = size
 
 
 def structure_changed():

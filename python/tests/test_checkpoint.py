@@ -93,6 +93,34 @@ def test_mismatched_shape_or_dtype_is_an_error():
             8, np.int32))})
 
 
+@pytest.mark.parametrize("bad, error", [
+    ({"3.weight": Tensor(np.zeros((3, 3), np.float32))}, ValueError),
+    ({"3.bias": Tensor(np.zeros(3, np.int32))}, TypeError),
+])
+def test_a_bad_entry_changes_no_parameter(bad, error):
+    """The earlier, fitting entries are not loaded either: the net is left
+    as it was (they are checked before any parameter changes)."""
+    net = _net()
+    before = {n: p.asnumpy().copy() for n, p in net.parameters_and_names()}
+    params = {n: Tensor(np.full(p.shape, 7, np.float32))
+              for n, p in net.parameters_and_names()}
+    params.update(bad)
+    with pytest.raises(error):
+        ms.load_param_into_net(net, params)
+    for n, p in net.parameters_and_names():
+        assert_bitwise(p.asnumpy(), before[n])
+
+
+def test_strict_load_refusal_changes_no_parameter():
+    net = _net()
+    before = net[1].weight.asnumpy().copy()
+    params = {"1.weight": Tensor(np.zeros((8, 12), np.float32)),
+              "extra": Tensor(np.zeros(2, np.float32))}
+    with pytest.raises(ValueError, match="strict"):
+        ms.load_param_into_net(net, params, strict_load=True)
+    assert_bitwise(net[1].weight.asnumpy(), before)
+
+
 def test_bad_files(tmp_path):
     with pytest.raises(ValueError, match="no such file"):
         ms.load_checkpoint(str(tmp_path / "missing.safetensors"))

@@ -88,18 +88,34 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False,
 def load_param_into_net(net, parameter_dict, strict_load=False):
     """Copies parameters by name into `net`. Returns (param_not_load,
     ckpt_not_load): the net's parameters the dict did not have, and the
-    dict's entries the net did not use. Graphs already compiled for `net`
-    use the new values on their next call."""
+    dict's entries the net did not use. Every entry is checked before any
+    parameter changes, so a bad one leaves the net as it was. Graphs
+    already compiled for `net` use the new values on their next call."""
     if not isinstance(net, Cell):
         raise TypeError("load_param_into_net: net must be a Cell")
     if not isinstance(parameter_dict, dict):
         raise TypeError("load_param_into_net: parameter_dict must be a dict")
-    param_not_load = []
-    used = set()
+    updates, param_not_load = _checked_updates(net, parameter_dict)
+    used = {name for name, _, _ in updates}
+    ckpt_not_load = [n for n in parameter_dict if n not in used]
+    if strict_load and (param_not_load or ckpt_not_load):
+        raise ValueError(f"load_param_into_net (strict): not loaded "
+                         f"{param_not_load}, unused {ckpt_not_load}")
+    for _, param, value in updates:
+        copy = object.__new__(Tensor)
+        copy._t = value._t.clone()  # the net owns its data, as in MindSpore
+        param.set_data(copy)
+    return param_not_load, ckpt_not_load
+
+
+def _checked_updates(net, parameter_dict):
+    """([(name, Parameter, value Tensor)], names the dict lacks), or the
+    error of the first entry that does not fit its Parameter."""
+    updates, missing = [], []
     for name, param in net.parameters_and_names():
         value = parameter_dict.get(name)
         if value is None:
-            param_not_load.append(name)
+            missing.append(name)
             continue
         if not isinstance(value, Tensor):
             value = Tensor(value)
@@ -113,12 +129,5 @@ def load_param_into_net(net, parameter_dict, strict_load=False):
                 f"load_param_into_net: parameter '{name}' is "
                 f"{param.dtype} in the net but {value.dtype} in the "
                 "checkpoint")
-        copy = object.__new__(Tensor)
-        copy._t = value._t.clone()  # the net owns its data, as in MindSpore
-        param.set_data(copy)
-        used.add(name)
-    ckpt_not_load = [n for n in parameter_dict if n not in used]
-    if strict_load and (param_not_load or ckpt_not_load):
-        raise ValueError(f"load_param_into_net (strict): not loaded "
-                         f"{param_not_load}, unused {ckpt_not_load}")
-    return param_not_load, ckpt_not_load
+        updates.append((name, param, value))
+    return updates, missing
