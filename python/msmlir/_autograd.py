@@ -30,8 +30,9 @@ import numpy as np
 from . import _msmlir as native
 from . import _autograph
 from . import dtype as mstype
-from ._graph import Graph, Sym
-from ._runtime import (STATE, MSError, HostTensor, GRAPH_MODE, executor,
+from ._graph import Graph, Sym, user_location
+from ._runtime import (STATE, MSError, GraphSyntaxError, HostTensor,
+                       GRAPH_MODE, executor,
                        graph_compiler, pynative_level, parse_syntax_level)
 from ._tensor import Tensor, Parameter, _onew, host_from_numpy
 from ._jit import Compiled
@@ -158,6 +159,14 @@ class _GradGraph(Graph):
         for s in operands:
             self.used.add(s.name)
         return super().add_op(call, operands, result_spec)
+
+    def write_attribute(self, slot, before, value):
+        filename, line = user_location()
+        raise GraphSyntaxError(
+            f"{filename}:{line}: a function being differentiated assigns "
+            f"the Tensor attribute {slot.name} of "
+            f"{type(slot.owner).__name__}; keep state that changes in "
+            "training in a Parameter and update it with ops.assign")
 
 
 class Tape:
@@ -363,6 +372,7 @@ class _GradFunction:
         positions = self._check_positions(args)
         graph = _GradGraph(f"{self.public}({self.name})",
                            outer.syntax_level)
+        graph.parent = outer
         if outer.cell_paths:
             graph.cell_paths.append(outer.cell_paths[-1])
         sargs = list(args)

@@ -111,6 +111,7 @@ def _run_segment(graph, compiled, cfg):
         module = compiled.segment_module(source, cfg, graph.control_flow)
         args = [known[id(sym)] for sym in graph.inputs]
         args += [param._t for param, _ in graph.params]
+        args += [before._t for _, _, before in graph.attributes]
         args += [host for host, _ in graph.captures]
         values = module.run(args)
     value_of = dict(known)

@@ -111,8 +111,16 @@ def value_dependent(what, advice):
     source = linecache.getline(filename, line).strip() if line else ""
     where = f"{filename}:{line}"
     statement = f" `{source}`" if source else ""
-    if graph is None or graph.syntax_level != "LAX":
-        level = graph.syntax_level if graph is not None else "STRICT"
+    if graph is None:
+        # Not being captured: the tensor is a value of a graph captured
+        # earlier, kept past its capture (in a list, a global, ...).
+        raise MSError(
+            f"{where}: the statement{statement} {what}, but the tensor is "
+            "a symbolic value of a graph captured earlier and has no value "
+            "outside it. Return it from the jitted function (or the Cell's "
+            "construct) instead of keeping it.")
+    if graph.syntax_level != "LAX":
+        level = graph.syntax_level
         raise GraphSyntaxError(
             f"{where}: in graph mode (jit_syntax_level={level}), the "
             f"statement{statement} {what}, but a tensor has no value while "
@@ -199,6 +207,19 @@ class Graph:
         self.body = []
         self.inputs = []         # Sym per input tensor, in order
         self.params = []         # (Parameter, Sym)
+        # The plain Tensor attributes of the Cells being captured: while
+        # the function runs they hold arguments of the graph,
+        # [(slot, Sym, their value before capture)] (_tensor.AttributeSlot),
+        # read at each call; and (id(owner), name) -> [slot, value before
+        # capture, the Tensor assigned] for those the function assigns
+        # (extra results, which the attributes hold after each call).
+        self.attributes = []
+        self.attribute_writes = {}
+        self._attributes_before = []  # (slot, value), every segment's
+        self.attribute_cells = set()  # ids of the Cells already read
+        # The graph this one is nested in (a function differentiated inside
+        # it), or None.
+        self.parent = None
         self.captures = []       # (HostTensor, Sym): large constants
         self._param_index = {}   # id(Parameter) -> Sym
         self._const_index = {}   # id(Tensor) -> Sym
@@ -240,6 +261,7 @@ class Graph:
         self.body = self.top_body = []
         self.inputs = []
         self.params = []
+        self.attributes = []
         self.captures = []
         self._param_index = {}
         self._const_index = {}
@@ -308,6 +330,53 @@ class Graph:
             self.captures.append((t, sym))
         self._const_index[id(tensor)] = sym
         return sym
+
+    def root(self):
+        """The outermost graph being captured with this one."""
+        graph = self
+        while graph.parent is not None:
+            graph = graph.parent
+        return graph
+
+    def read_attributes(self, slots, wrap):
+        """Makes each Tensor attribute in `slots` hold a new argument of
+        the graph while the function is captured (`wrap` makes the Tensor
+        around its Sym), so that ops on it are recorded, never folded: the
+        graph reads the attribute's value at each call."""
+        for slot in slots:
+            before = slot.owner.__dict__[slot.name]
+            t = before._t
+            sym = Sym(self._fresh("t"), t.dtype, t.shape, self)
+            self.attributes.append((slot, sym, before))
+            self._attributes_before.append((slot, before))
+            slot.owner.__dict__[slot.name] = wrap(sym)
+
+    def write_attribute(self, slot, before, value):
+        """`slot.owner.<slot.name> = value` (a Tensor of this graph) while
+        capturing: the graph returns value's Sym as an extra result, which
+        the attribute holds after each call. `before` is the attribute's
+        value now."""
+        key = (id(slot.owner), slot.name)
+        write = self.attribute_writes.get(key)
+        if write is None:
+            for read, original in self._attributes_before:
+                if read.owner is slot.owner and read.name == slot.name:
+                    before = original
+            self.attribute_writes[key] = [slot, before, value]
+        else:
+            write[2] = value
+
+    def attribute_results(self):
+        """The Syms the assigned attributes hold, in result order."""
+        return [value._t for _, _, value in self.attribute_writes.values()]
+
+    def restore_attributes(self):
+        """After the capture, every attribute it read or assigned holds its
+        value from before the capture again."""
+        for slot, before in self._attributes_before:
+            slot.restore(before)
+        for slot, before, _ in self.attribute_writes.values():
+            slot.restore(before)
 
     def assign(self, param, sym):
         """ops.assign(param, value) while capturing: the graph returns `sym`
@@ -446,8 +515,10 @@ class Graph:
 
     # -- the function ------------------------------------------------------
     def arguments(self):
-        """Graph arguments in order: inputs, parameters, captured constants."""
+        """Graph arguments in order: inputs, parameters, Tensor attributes,
+        captured constants."""
         return ([s for s in self.inputs] + [s for _, s in self.params] +
+                [s for _, s, _ in self.attributes] +
                 [s for _, s in self.captures])
 
     def source(self, results, entry="construct"):
@@ -457,7 +528,8 @@ class Graph:
         for param, sym in self.params:
             args.append(f"{sym.name}: {sym.mlir_type} "
                         f"{{ms.param = {_quote(param.name)}}}")
-        for _, sym in self.captures:
+        for sym in [s for _, s, _ in self.attributes] + \
+                [s for _, s in self.captures]:
             args.append(f"{sym.name}: {sym.mlir_type}")
         result_types = ", ".join(s.mlir_type for s in results)
         lines = [f"// Captured from {self.name} by msmlir.jit",

@@ -22,7 +22,7 @@ from ._runtime import (STATE, MSError, HostTensor,
                        DEFAULT_JIT_LEVEL, executor, graph_compiler,
                        parse_jit_level, parse_syntax_level,
                        compile_cache_dir)
-from ._tensor import Tensor, _onew
+from ._tensor import AttributeSlot, Tensor, _onew
 from ._mutable import (is_mutable_scalar, is_jit_class_instance,
                        scalar_tensor, capture_copy)
 
@@ -520,7 +520,7 @@ class Compiled:
         module = None
         if results:
             module = self.segment_module(source, cfg, graph.control_flow)
-        entry = _Entry(module, [p for p, _ in graph.params],
+        entry = _Entry(module, _read(graph),
                        [h for h, _ in graph.captures], out_spec, source,
                        _assigned(graph))
         entry.inputs = _fallback.carried_inputs(graph)
@@ -549,7 +549,7 @@ class Compiled:
         module = None
         if results:
             module = self._compile_source(source, cfg, graph.control_flow)
-        return _Entry(module, [p for p, _ in graph.params],
+        return _Entry(module, _read(graph),
                       [h for h, _ in graph.captures], out_spec, source,
                       _assigned(graph))
 
@@ -571,7 +571,7 @@ class Compiled:
                                               graph.control_flow)
         else:
             module = entry.module
-        return _Entry(module, [p for p, _ in graph.params],
+        return _Entry(module, _read(graph),
                       [h for h, _ in graph.captures], out_spec, source,
                       _assigned(graph))
 
@@ -599,17 +599,23 @@ class Compiled:
         skwargs = _substitute(kwargs, it) if kwargs else {}
         if self.owner is not None and self.owner._scope:
             graph.cell_paths.append(self.owner._scope)
+        for obj in (self.owner,) + tuple(args):
+            if getattr(type(obj), "__ms_cell__", False):
+                read_cell_attributes(graph, obj)
         STATE.graph = graph
         try:
             # Tensor-dependent control flow becomes scf ops (_autograph.py).
             out = convert(self.fn)(*sargs, **skwargs)
         finally:
             STATE.graph = None
+            graph.restore_attributes()
         _syntax.check_result(self.fn, self.name, syntax, out)
         results = []
         out_spec = _outputs(out, graph, results)
-        # Parameter updates (ops.assign) are the last results.
+        # Parameter updates (ops.assign), then the Tensor attributes the
+        # function assigned, are the last results.
         results.extend(sym for _, sym in graph.assigns.values())
+        results.extend(graph.attribute_results())
         return graph, out_spec, results, graph.source(results)
 
     def _compile_source(self, source, cfg, control_flow=False):
@@ -647,8 +653,41 @@ class Compiled:
 
 
 def _assigned(graph):
-    """The Parameters a captured graph assigns, in result order."""
-    return [param for param, _ in graph.assigns.values()]
+    """What a captured graph assigns, in result order: Parameters, then
+    the slots of Tensor attributes (each takes a `_t`)."""
+    return ([param for param, _ in graph.assigns.values()] +
+            [slot for slot, _, _ in graph.attribute_writes.values()])
+
+
+def _read(graph):
+    """What a captured graph reads besides its inputs, in argument order:
+    Parameters, then the slots of Tensor attributes (each gives a `_t`)."""
+    return ([param for param, _ in graph.params] +
+            [slot for slot, _, _ in graph.attributes])
+
+
+def read_cell_attributes(graph, cell):
+    """While `graph` is captured, the plain Tensor attributes of Cell
+    `cell` and its sub-Cells hold arguments of the outermost graph, which
+    reads them at each call: a new value (of the same type) needs no new
+    capture, and ops on them are recorded, not folded. Called for the Cell
+    being compiled and for every Cell called while a graph is captured."""
+    root = graph.root()
+    slots = []
+    for _, sub in cell.cells_and_names():
+        if id(sub) in root.attribute_cells:
+            continue
+        root.attribute_cells.add(id(sub))
+        for name, value in vars(sub).items():
+            if value.__class__ is Tensor and value._t.__class__ is HostTensor:
+                slots.append(AttributeSlot(sub, name))
+    root.read_attributes(slots, _wrap_sym)
+
+
+def _wrap_sym(sym):
+    t = _onew(Tensor)
+    t._t = sym
+    return t
 
 
 def _safe(name):

@@ -878,6 +878,35 @@ class Tensor:
         return true_divide(_DIV, self, other)
 
 
+class AttributeSlot:
+    """A plain Tensor attribute of an object (a Cell's ``self.count``) as a
+    compiled graph reads and writes it: ``_t`` is the attribute's value at
+    the call, and setting ``_t`` makes the attribute a new Tensor holding
+    it, as ``self.count = ...`` does in PyNative (a Tensor the user kept
+    keeps its old value)."""
+
+    __slots__ = ("owner", "name")
+
+    def __init__(self, owner, name):
+        self.owner = owner
+        self.name = name
+
+    @property
+    def _t(self):
+        return self.owner.__dict__[self.name]._t
+
+    @_t.setter
+    def _t(self, host):
+        self.owner.__dict__[self.name] = wrap(host)
+
+    def restore(self, before):
+        """The attribute as it was before a capture (None: it had none)."""
+        if before is None:
+            self.owner.__dict__.pop(self.name, None)
+        else:
+            self.owner.__dict__[self.name] = before
+
+
 def install_methods(methods):
     """Makes every attribute `methods` (a class) defines a Tensor method
     (and so a Parameter's): how msmlir.ops gives Tensor the methods that

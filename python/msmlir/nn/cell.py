@@ -9,10 +9,13 @@ path into every op's location, and errors raised inside a Cell name it.
 
 from collections import OrderedDict
 
-from .._runtime import STATE, GRAPH_MODE, MSError, structure_changed
+from .._graph import user_location
+from .._runtime import (STATE, GRAPH_MODE, MSError, GraphSyntaxError,
+                        structure_changed)
 from .._autograph import convert as _convert
-from .._jit import Compiled, JitConfig, JitFunction, check_signature_spec
-from .._tensor import Parameter
+from .._jit import (Compiled, JitConfig, JitFunction, check_signature_spec,
+                    read_cell_attributes)
+from .._tensor import AttributeSlot, Parameter, Tensor
 
 __all__ = ["Cell", "SequentialCell", "CellList"]
 
@@ -38,6 +41,15 @@ def _annotate(error, cell):
         error._ms_cell = cell.cell_description()
     except (AttributeError, TypeError):
         pass
+
+
+def _retyped_tensor(old, new):
+    """True when a plain Tensor attribute becomes a Tensor of another dtype
+    or shape (or stops being a Tensor)."""
+    if old.__class__ is not Tensor:
+        return False
+    return (new.__class__ is not Tensor or old._t.dtype != new._t.dtype or
+            old._t.shape != new._t.shape)
 
 
 class Cell:
@@ -68,8 +80,10 @@ class Cell:
 
     def _replacing(self, name, value):
         """Called before attribute `name` becomes `value`: when it replaces
-        or removes a Parameter or sub-Cell, graphs compiled earlier may read
-        the old one, so they re-check before their next call."""
+        or removes a Parameter or sub-Cell, or gives a Tensor attribute
+        another type, graphs compiled earlier may read the old one, so they
+        re-check before their next call. (A Tensor attribute of the same
+        type needs nothing: graphs read it at every call.)"""
         d = self.__dict__
         if "_params" not in d:
             return
@@ -78,8 +92,28 @@ class Cell:
             old = d["_cells"].get(name)
         if old is not None and old is not value:
             structure_changed()
+        elif _retyped_tensor(d.get(name), value):
+            structure_changed()
+
+    def _assign_in_graph(self, name, value):
+        """`self.<name> = value` while construct is captured, `value` a
+        Tensor of the graph: the graph returns it, and the attribute holds
+        it after each call, as in PyNative."""
+        if name in self._params:
+            filename, line = user_location()
+            raise GraphSyntaxError(
+                f"{filename}:{line}: construct assigns a Tensor to "
+                f"Parameter {self._params[name].name}; update a Parameter "
+                f"with ops.assign(self.{name}, value)")
+        STATE.graph.write_attribute(AttributeSlot(self, name),
+                                    self.__dict__.get(name), value)
 
     def __setattr__(self, name, value):
+        if STATE.graph is not None and isinstance(value, Tensor) and \
+                value.is_symbolic:
+            self._assign_in_graph(name, value)
+            object.__setattr__(self, name, value)
+            return
         self._replacing(name, value)
         if isinstance(value, Parameter):
             self._check_init()
@@ -273,7 +307,9 @@ class Cell:
         st = STATE
         graph = st.graph
         if graph is not None:
-            # Being captured: inline, with this Cell's path on the ops.
+            # Being captured: inline, with this Cell's path on the ops, and
+            # its Tensor attributes read by the graph at each call.
+            read_cell_attributes(graph, self)
             graph.cell_paths.append(self._scope)
             try:
                 # Its control flow converted (see _autograph.py).
