@@ -174,7 +174,7 @@ PipelineStage bufferizeStage(unsigned threads, GraphWork work) {
   // shared bucket and copies the other rank's half.
   epilogues += ",ms-shard-bucket-updates";
   return {"bufferize",
-          "ms-emit-c-interface,"
+          "ms-emit-c-interface,ms-distinct-results,"
           "one-shot-bufferize{bufferize-function-boundaries "
           "allow-return-allocs-from-loops "
           "function-boundary-type-conversion=identity-layout-map},"

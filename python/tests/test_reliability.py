@@ -373,3 +373,52 @@ def test_pool_with_a_large_kernel_runs(mode):
     expected = np.stack([x[:, :, i:i + 9, j:j + 9].max(axis=(2, 3))
                          for i in range(2) for j in range(2)], -1)
     np.testing.assert_array_equal(out, expected.reshape(2, 3, 2, 2))
+
+
+# -- One value returned twice (issue 55, item 1) -------------------------------
+
+class _TwoBiases(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.b1 = ms.Parameter(Tensor(np.ones(3, np.float32)), "b1")
+        self.b2 = ms.Parameter(Tensor(np.full(3, 2, np.float32)), "b2")
+
+    def construct(self):
+        return (self.b1 + self.b2).sum()
+
+
+class _AssignsThenReads(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(Tensor(np.ones(3, np.float32)), "w")
+
+    def construct(self, x):
+        ops.assign(self.w, x)
+        return self.w * 1
+
+
+@pytest.mark.parametrize("level", ["O0", "O1", "O2"])
+def test_one_value_returned_twice_gives_two_equal_results(level):
+    ms.set_context(mode=ms.GRAPH_MODE, jit_config={"jit_level": level})
+    try:
+        x = Tensor(np.arange(3, dtype=np.float32))
+        a, b = ms.jit(lambda x: (x * 2, x * 2))(x)
+        y = ms.jit(lambda x: (lambda y: (y, y))(x * 2))(x)
+        z = ms.jit(lambda x: (lambda y: (y * 1, y))(x * 2))(x)
+        for pair in ((a, b), y, z):
+            assert [t.asnumpy().tolist() for t in pair] == [[0, 2, 4]] * 2
+        net = _AssignsThenReads()
+        out = net(Tensor(np.full(3, 4, np.float32)))
+        assert out.asnumpy().tolist() == [4, 4, 4]
+        assert net.w.asnumpy().tolist() == [4, 4, 4]
+        grads = []
+        for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+            ms.set_context(mode=mode)
+            biases = _TwoBiases()
+            loss, g = ms.value_and_grad(biases, None,
+                                        biases.trainable_params())()
+            assert loss.item() == 9.0
+            grads.append([t.asnumpy().tobytes() for t in g])
+        assert grads[0] == grads[1]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, jit_config={"jit_level": ""})

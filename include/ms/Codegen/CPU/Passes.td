@@ -761,4 +761,28 @@ def MSEmitCInterface : Pass<"ms-emit-c-interface", "mlir::ModuleOp"> {
   }];
 }
 
+def MSDistinctResults : Pass<"ms-distinct-results", "mlir::ModuleOp"> {
+  let summary = "Give every result of a public function its own value";
+  let description = [{
+    A function that returns one value twice (`return %y, %y`, or
+    `return %y * 1, %y` once the multiply folds, or a gradient that is the
+    same for two parameters, as `b1 + b2`'s) returns, for each later
+    occurrence, a copy instead:
+
+    ```mlir
+    return %y, %y : tensor<4xf32>, tensor<4xf32>
+    // becomes
+    %c = bufferization.alloc_tensor() copy(%y) : tensor<4xf32>
+    return %y, %c : tensor<4xf32>, tensor<4xf32>
+    ```
+
+    `buffer-results-to-out-params` then gives each result its own
+    out-param (it fails on a buffer returned twice), and the caller gets
+    results that do not alias, as PyNative's do. Runs on tensors, right
+    before one-shot bufferization, after the last fold that could make two
+    results one.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
 #endif // MS_CODEGEN_CPU_PASSES_TD
