@@ -422,3 +422,30 @@ def test_one_value_returned_twice_gives_two_equal_results(level):
         assert grads[0] == grads[1]
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE, jit_config={"jit_level": ""})
+
+
+# -- Gradients of an empty batch (issue 55, item 5) ----------------------------
+
+def test_conv2d_gradients_of_an_empty_batch_match_torch():
+    import torch
+    w = np.random.default_rng(0).standard_normal((4, 3, 3, 3)).astype(
+        np.float32)
+    x = np.zeros((0, 3, 8, 8), np.float32)
+    xt = torch.tensor(x, requires_grad=True)
+    wt = torch.tensor(w, requires_grad=True)
+    torch.nn.functional.conv2d(xt, wt).sum().backward()
+
+    def loss(x, w):
+        return ops.conv2d(x, w).sum()
+
+    grads = []
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            dx, dw = ms.grad(loss, (0, 1))(Tensor(x), Tensor(w))
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        assert dx.shape == (0, 3, 8, 8)
+        assert np.array_equal(dw.asnumpy(), wt.grad.numpy())
+        grads.append(dw.asnumpy().tobytes())
+    assert grads[0] == grads[1]

@@ -128,3 +128,15 @@ func.func @construct(%x: tensor<3xf32>, %z: tensor<3xf32>, %u: tensor<2xf32>) ->
   %2 = ms.mul %0, %1 : tensor<3xf32>, tensor<3xf32>
   return %2, %x : tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// A conv2d of batch 0 has gradients too: an empty dx, and a dw of zeros
+// (issue 55, item 5: the empty batch aborted the shape rule of dx).
+// CHECK-LABEL: func.func @construct_grad(
+// CHECK: ms.conv2d_backprop_input %{{.*}}, %{{.*}} shape [0, 3, 8, 8] pad_mode "valid" : tensor<0x4x6x6xf32>, tensor<4x3x3x3xf32>
+// CHECK: ms.conv2d_backprop_filter %{{.*}}, %{{.*}} shape [4, 3, 3, 3] pad_mode "valid" : tensor<0x4x6x6xf32>, tensor<0x3x8x8xf32>
+func.func @construct(%x: tensor<0x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<0x4x6x6xf32> {
+  %y = ms.conv2d %x, %w pad_mode "valid" : tensor<0x3x8x8xf32>, tensor<4x3x3x3xf32>
+  return %y : tensor<0x4x6x6xf32>
+}

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace ms {
@@ -32,6 +33,38 @@ using namespace mlir;
 using namespace ms;
 
 namespace {
+
+bool isEmptyTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() && tensor.getNumElements() == 0;
+}
+
+/// An ms op whose results are all empty (a dim of 0, such as a batch of 0)
+/// computes nothing: each result is a tensor.empty. So the family
+/// lowerings never meet empty results, whose slices tensor ops' verifiers
+/// reject (an offset 0 into a dim of 0 is out of bounds).
+struct EmptyResultsLowering : ConversionPattern {
+  EmptyResultsLowering(const TypeConverter &storage, MLIRContext *ctx)
+      : ConversionPattern(storage, MatchAnyOpTypeTag(), /*benefit=*/10, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value>,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<MSDialect>(op->getDialect()) || op->getNumResults() == 0 ||
+        !isMemoryEffectFree(op) ||
+        !llvm::all_of(op->getResultTypes(), isEmptyTensor))
+      return failure();
+    SmallVector<Value> results;
+    for (Type type : op->getResultTypes()) {
+      auto stored =
+          cast<RankedTensorType>(getTypeConverter()->convertType(type));
+      results.push_back(tensor::EmptyOp::create(
+          rewriter, op->getLoc(), stored.getShape(), stored.getElementType()));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
 
 struct ConvertMSToLinalgPass
     : ms::impl::ConvertMSToLinalgBase<ConvertMSToLinalgPass> {
@@ -47,6 +80,7 @@ struct ConvertMSToLinalgPass
     // constants change type with the ops (StorageTypes.cpp says why).
     TypeConverter storage;
     addStorageConversions(storage);
+    patterns.add<EmptyResultsLowering>(storage, ctx);
     populateElementwiseToLinalgPatterns(patterns, storage);
     populateLinearToLinalgPatterns(patterns, storage);
     populateConvolutionToLinalgPatterns(patterns, convAsMatmul);

@@ -50,8 +50,16 @@ func.func @pool_grad_kernel(%x: tensor<1x2x6x6xf32>, %dy: tensor<1x2x3x3xf32>) {
 // -----
 
 func.func @conv_grad_shape(%dy: tensor<1x6x5x5xf32>, %w: tensor<6x2x3x3xf32>) {
-  // expected-error@+1 {{'ms.conv2d_backprop_input' op shape [1, 4, 9] must be four positive sizes}}
+  // expected-error@+1 {{'ms.conv2d_backprop_input' op shape [1, 4, 9] must be four sizes, positive but the batch (which may be 0)}}
   %0 = ms.conv2d_backprop_input %dy, %w shape [1, 4, 9] : tensor<1x6x5x5xf32>, tensor<6x2x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_grad_empty_channels(%dy: tensor<0x6x5x5xf32>, %w: tensor<6x2x3x3xf32>) {
+  // expected-error@+1 {{'ms.conv2d_backprop_input' op shape [0, 0, 7, 7] must be four sizes, positive but the batch (which may be 0)}}
+  %0 = ms.conv2d_backprop_input %dy, %w shape [0, 0, 7, 7] : tensor<0x6x5x5xf32>, tensor<6x2x3x3xf32>
   return
 }
 

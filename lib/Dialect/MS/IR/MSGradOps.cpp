@@ -91,9 +91,16 @@ LogicalResult inferConvGradType(StringRef opName, std::optional<Location> loc,
       staticTensor(opName, loc, other, filterGrad ? "input" : "weight");
   if (failed(dyType) || failed(otherType))
     return failure();
-  if (shape.size() != 4 || llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
+  // An input's batch may be empty (a conv2d of batch 0 has gradients too);
+  // every other size is positive.
+  auto badSize = [&](size_t i) {
+    return shape[i] < 0 || (shape[i] == 0 && (filterGrad || i != 0));
+  };
+  if (shape.size() != 4 || llvm::any_of(llvm::seq<size_t>(0, 4), badSize))
     return opError(opName, loc, "shape ", shapeStr(shape),
-                   " must be four positive sizes");
+                   filterGrad ? " must be four positive sizes"
+                              : " must be four sizes, positive but the "
+                                "batch (which may be 0)");
   if (otherType->getRank() != 4 || dyType->getRank() != 4)
     return opError(opName, loc, "dy and ", filterGrad ? "input" : "weight",
                    " must have rank 4");
