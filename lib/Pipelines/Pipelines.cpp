@@ -132,7 +132,7 @@ PipelineStage genericStage(unsigned threads, GraphWork work) {
                         "canonicalize,ms-collapse-transposes";
   if (work.fuse)
     // Conv bias + batch_norm + activation become one epilogue.
-    generic += ",linalg-fuse-elementwise-ops,canonicalize";
+    generic += ",ms-fuse-elementwise,canonicalize";
   else
     // Only the ops one ms op lowered to: they are one kernel at O0 anyway.
     generic += ",ms-fuse-within-ops,canonicalize";

@@ -33,12 +33,13 @@
 // ALL: ms-contraction-to-fma
 // ALL: ms-interchange-contractions
 // ALL: ms-collapse-transposes
-// FUSE: linalg-fuse-elementwise-ops
+// FUSE: ms-fuse-elementwise{max-body-ops=256}
 // O0: ms-fuse-within-ops
 // ALL: ms-collapse-transposes
 // FUSE: ms-fuse-batch-loops
 // ALL: ms-vectorize-pooling
 // ALL: ms-vectorize-small-elementwise
+// ALL: ms-distinct-results
 // ALL: one-shot-bufferize
 // ALL: ms-transposes-to-calls
 // ALL: fold-memref-alias-ops
@@ -54,7 +55,7 @@
 // ALL: ms-approximate-transcendentals
 // ALL: reconcile-unrealized-casts
 
-// NOFUSE-NOT: linalg-fuse-elementwise-ops
+// NOFUSE-NOT: ms-fuse-elementwise
 // NOFUSE-NOT: ms-fuse-batch-loops
 // NOFUSE-NOT: pool-epilogues=true
 // NOFUSE-NOT: ms-fuse-tile-epilogues
