@@ -2,11 +2,15 @@
 
 #include "ms/Data/Array.h"
 
+#include "ms/Support/ByteSize.h"
+#include "ms/Support/MemoryBound.h"
+
 #include <cmath>
 #include <limits>
 #include <cstdlib>
 #include <cstring>
 
+using namespace ms;
 using namespace ms::data;
 
 namespace {
@@ -53,13 +57,33 @@ std::string ms::data::shapeStr(llvm::ArrayRef<int64_t> shape) {
 }
 
 Array Array::allocate(ElemType type, llvm::ArrayRef<int64_t> shape) {
+  llvm::Expected<Array> a = tryAllocate(type, shape);
+  if (!a)
+    std::abort(); // As operator new would, without exceptions.
+  return std::move(*a);
+}
+
+llvm::Expected<Array> Array::tryAllocate(ElemType type,
+                                         llvm::ArrayRef<int64_t> shape) {
+  auto fail = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   shapeStr(shape) + " " + elemName(type) +
+                                       " array " + why);
+  };
+  std::optional<int64_t> size = checkedByteSize(elemSize(type), shape);
+  if (!size)
+    return fail("has more than 8 EiB");
+  if (*size > physicalMemoryBytes())
+    return fail("of " + formatByteSize(*size) +
+                " is more than this machine's memory (" +
+                formatByteSize(physicalMemoryBytes()) + ")");
+  size_t bytes = (static_cast<size_t>(*size) + 63) / 64 * 64;
+  void *p = std::aligned_alloc(64, bytes ? bytes : 64);
+  if (!p)
+    return fail("of " + formatByteSize(*size) + " cannot be allocated");
   Array a;
   a.type = type;
   a.shape.assign(shape.begin(), shape.end());
-  size_t bytes = (a.byteSize() + 63) / 64 * 64;
-  void *p = std::aligned_alloc(64, bytes ? bytes : 64);
-  if (!p)
-    std::abort(); // As operator new would, without exceptions.
   a.buffer = std::shared_ptr<const void>(p, std::free);
   a.bytes = static_cast<const uint8_t *>(p);
   return a;

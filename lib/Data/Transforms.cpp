@@ -37,10 +37,17 @@ llvm::Expected<ImageDims> imageDims(const TensorOp &op, const Array &in) {
                          in.typeStr());
 }
 
-Array imageLike(const Array &in, ElemType type, int64_t h, int64_t w) {
-  if (in.rank() == 2)
-    return Array::allocate(type, {h, w});
-  return Array::allocate(type, {h, w, in.shape[2]});
+/// A new image of `in`'s channels at h x w, a size the user chose: too
+/// large for memory is the op's error.
+llvm::Expected<Array> imageLike(const TensorOp &op, const Array &in,
+                                ElemType type, int64_t h, int64_t w) {
+  llvm::SmallVector<int64_t, 3> shape = {h, w};
+  if (in.rank() == 3)
+    shape.push_back(in.shape[2]);
+  llvm::Expected<Array> out = Array::tryAllocate(type, shape);
+  if (!out)
+    return opError(op, "output " + llvm::toString(out.takeError()));
+  return out;
 }
 
 llvm::Expected<Array> rescale(const TensorOp &op, const Array &in) {
@@ -174,7 +181,10 @@ llvm::Expected<Array> resize(const TensorOp &op, const Array &in) {
     return opError(op, "output size [" + llvm::Twine(oh) + ", " +
                            llvm::Twine(ow) + "] for " + in.typeStr() +
                            " is empty");
-  Array out = imageLike(in, in.type, oh, ow);
+  llvm::Expected<Array> image = imageLike(op, in, in.type, oh, ow);
+  if (!image)
+    return image.takeError();
+  Array &out = *image;
   visitType(in.type, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, float>) {
@@ -248,7 +258,10 @@ llvm::Expected<Array> randomCrop(const TensorOp &op, const Array &in,
                            llvm::Twine(c) + " channels");
   int64_t y = std::uniform_int_distribution<int64_t>(0, ph - ch)(rng);
   int64_t x = std::uniform_int_distribution<int64_t>(0, pw - cw)(rng);
-  Array out = imageLike(in, in.type, ch, cw);
+  llvm::Expected<Array> image = imageLike(op, in, in.type, ch, cw);
+  if (!image)
+    return image.takeError();
+  Array &out = *image;
   visitType(in.type, [&](auto tag) {
     using T = decltype(tag);
     const T *src = in.data<T>();
@@ -294,7 +307,11 @@ llvm::Expected<Array> oneHot(const TensorOp &op, const Array &in) {
   llvm::SmallVector<int64_t, 2> shape(in.shape.begin(), in.shape.end());
   shape.push_back(op.numClasses);
   bool smooth = op.smoothingRate > 0;
-  Array out = Array::allocate(smooth ? ElemType::F32 : in.type, shape);
+  llvm::Expected<Array> allocated =
+      Array::tryAllocate(smooth ? ElemType::F32 : in.type, shape);
+  if (!allocated)
+    return opError(op, "output " + llvm::toString(allocated.takeError()));
+  Array &out = *allocated;
   std::memset(out.mutableData<uint8_t>(), 0, out.byteSize());
   float on = 1.0f, off = 0.0f;
   if (smooth) {

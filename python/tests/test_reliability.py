@@ -11,6 +11,7 @@ import pytest
 import msmlir as ms
 from msmlir import Parameter, Tensor, nn, ops
 from msmlir import _jit
+from msmlir.dataset import transforms, vision
 from msmlir.nn.layers import initializer
 
 MODES = [ms.PYNATIVE_MODE, ms.GRAPH_MODE]
@@ -449,3 +450,21 @@ def test_conv2d_gradients_of_an_empty_batch_match_torch():
         assert np.array_equal(dw.asnumpy(), wt.grad.numpy())
         grads.append(dw.asnumpy().tobytes())
     assert grads[0] == grads[1]
+
+
+# -- Transform sizes past memory (issue 55, item 4) ----------------------------
+
+@pytest.mark.parametrize("make, data, phrase", [
+    (lambda: vision.Resize((2 ** 31 - 1, 2 ** 31 - 1)), "image",
+     "has more than 8 EiB"),
+    (lambda: vision.Resize(10 ** 9), "image", "more than this machine's memory"),
+    (lambda: vision.RandomCrop(2 ** 31, pad_if_needed=True), "image",
+     "has more than 8 EiB"),
+    (lambda: transforms.OneHot(2 ** 40), "label",
+     "more than this machine's memory"),
+])
+def test_a_transform_too_large_for_memory_is_one_error(make, data, phrase):
+    value = (np.zeros((4, 4, 3), np.uint8) if data == "image" else
+             np.array([1], np.int32))
+    with pytest.raises(ms.MSError, match=phrase):
+        make()(value)

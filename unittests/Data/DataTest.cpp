@@ -107,6 +107,35 @@ TEST(DataTransformsTest, ResizeLinearMatchesHandComputedValues) {
   EXPECT_EQ(got, (std::vector<float>{0, 0, 8, 8}));
 }
 
+TEST(DataTransformsTest, OutputSizesPastMemoryAreErrorsNotAborts) {
+  Rng rng;
+  TensorOp resize;
+  resize.kind = OpKind::Resize;
+  resize.size = {int64_t(1) << 31, int64_t(1) << 31};
+  std::string error = errorOf(applyOp(resize, u8Image(4, 4, 3), rng));
+  EXPECT_EQ(error, "Resize: output [2147483648, 2147483648, 3] uint8 array "
+                   "has more than 8 EiB");
+  resize.size = {1000000000}; // the shorter side: 10^9 x 10^9
+  error = errorOf(applyOp(resize, u8Image(4, 4, 3), rng));
+  EXPECT_NE(error.find("is more than this machine's memory"),
+            std::string::npos)
+      << error;
+  TensorOp crop;
+  crop.kind = OpKind::RandomCrop;
+  crop.size = {int64_t(1) << 31, int64_t(1) << 31};
+  crop.padding = {0, 0, 0, 0};
+  crop.padIfNeeded = true;
+  EXPECT_NE(errorOf(applyOp(crop, u8Image(4, 4, 1), rng))
+                .find("RandomCrop: output"),
+            std::string::npos);
+  TensorOp oneHot;
+  oneHot.kind = OpKind::OneHot;
+  oneHot.numClasses = int64_t(1) << 40;
+  EXPECT_NE(errorOf(applyOp(oneHot, scalarI64(1), rng))
+                .find("OneHot: output [1099511627776] int64 array of 8 TiB"),
+            std::string::npos);
+}
+
 TEST(DataTransformsTest, RandomOpsFollowTheSeed) {
   TensorOp crop;
   crop.kind = OpKind::RandomCrop;

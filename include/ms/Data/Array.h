@@ -12,6 +12,7 @@
 #define MS_DATA_ARRAY_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -49,8 +50,14 @@ struct Array {
   const uint8_t *bytes = nullptr;
 
   /// A new array with uninitialized (64-byte aligned) storage, filled by
-  /// the caller through mutableData() before anyone else sees it.
+  /// the caller through mutableData() before anyone else sees it. For
+  /// shapes of arrays that exist already (their size is known to fit).
   static Array allocate(ElemType type, llvm::ArrayRef<int64_t> shape);
+  /// The same for a shape that comes from user input (a transform's output
+  /// size, a class count): an error, not an abort, when its bytes overflow,
+  /// pass the machine's physical memory or cannot be had.
+  static llvm::Expected<Array> tryAllocate(ElemType type,
+                                           llvm::ArrayRef<int64_t> shape);
   /// A view of `data` that keeps `owner` alive.
   static Array view(ElemType type, llvm::ArrayRef<int64_t> shape,
                     std::shared_ptr<const void> owner, const void *data);

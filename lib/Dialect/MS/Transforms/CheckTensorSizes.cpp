@@ -2,11 +2,9 @@
 
 #include "ms/Dialect/MS/Transforms/Passes.h"
 #include "ms/Support/ByteSize.h"
+#include "ms/Support/MemoryBound.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/Support/CheckedArithmetic.h"
-
-#include <unistd.h>
 
 namespace ms {
 #define GEN_PASS_DEF_MSCHECKTENSORSIZES
@@ -17,21 +15,10 @@ using namespace mlir;
 
 namespace {
 
-int64_t physicalMemoryBytes() {
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || pageSize <= 0)
-    return INT64_MAX;
-  return llvm::checkedMul<int64_t>(pages, pageSize).value_or(INT64_MAX);
-}
-
 /// The bytes of a static tensor, or nullopt when they overflow int64.
 std::optional<int64_t> tensorBytes(RankedTensorType type) {
-  std::optional<int64_t> bytes =
-      (type.getElementTypeBitWidth() + 7) / 8;
-  for (int64_t dim : type.getShape())
-    if (bytes)
-      bytes = llvm::checkedMul(*bytes, dim);
-  return bytes;
+  return ms::checkedByteSize((type.getElementTypeBitWidth() + 7) / 8,
+                             type.getShape());
 }
 
 struct MSCheckTensorSizesPass
@@ -39,7 +26,8 @@ struct MSCheckTensorSizesPass
   using MSCheckTensorSizesBase::MSCheckTensorSizesBase;
 
   void runOnOperation() override {
-    int64_t limit = maxBytes > 0 ? int64_t(maxBytes) : physicalMemoryBytes();
+    int64_t limit =
+        maxBytes > 0 ? int64_t(maxBytes) : ms::physicalMemoryBytes();
     getOperation()->walk([&](Operation *op) {
       for (Type type : op->getResultTypes()) {
         auto tensor = dyn_cast<RankedTensorType>(type);
