@@ -35,6 +35,8 @@ from ._parallel_context import (ParallelMode, set_auto_parallel_context,
                                 reset_auto_parallel_context)
 from . import communication
 from . import runtime
+from . import context, common
+from .ops import composite as _composite  # noqa: F401 (ms.ops.composite)
 from ._runtime import executor as _executor, pynative_level as _pn_level
 
 __version__ = "0.1.0"
@@ -53,7 +55,7 @@ __all__ = [
     "load_checkpoint", "load_param_into_net", "pynative_stats", "dataset",
     "grad", "value_and_grad", "ParameterTuple", "runtime", "ParallelMode",
     "set_auto_parallel_context", "get_auto_parallel_context",
-    "reset_auto_parallel_context", "communication",
+    "reset_auto_parallel_context", "communication", "context", "common",
 ]
 
 

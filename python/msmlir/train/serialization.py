@@ -28,7 +28,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True,
     {"name": ..., "data": ...}) to a safetensors file."""
     entries = []
     if isinstance(save_obj, Cell):
-        entries = [(name, p) for name, p in save_obj.parameters_and_names()]
+        entries = list(save_obj.parameters_dict().items())
     elif isinstance(save_obj, dict):
         entries = list(save_obj.items())
     elif isinstance(save_obj, (list, tuple)):
@@ -96,7 +96,7 @@ def load_param_into_net(net, parameter_dict, strict_load=False):
         raise TypeError("load_param_into_net: parameter_dict must be a dict")
     param_not_load = []
     used = set()
-    for name, param in net.parameters_and_names():
+    for name, param in net.parameters_dict().items():
         value = parameter_dict.get(name)
         if value is None:
             param_not_load.append(name)
