@@ -66,7 +66,7 @@ def _learning_rate(lr, name, who):
     if isinstance(lr, numbers.Real) and not isinstance(lr, bool):
         check_non_negative_float(float(lr), "learning rate", who)
         return _scalar_parameter(lr, name)
-    if isinstance(lr, Iterable):
+    if isinstance(lr, Iterable) and not isinstance(lr, (str, bytes)):
         return _IteratorLearningRate(np.asarray(list(lr), np.float32), name)
     raise TypeError("For 'Optimizer', the argument 'learning_rate' must be "
                     "int, float, Tensor, Iterable or LearningRateSchedule, "

@@ -3,7 +3,6 @@ v = momentum * v + (1 - dampening) * grad (v = grad at the first step);
 p -= lr * (grad + momentum * v) with nesterov, else p -= lr * v."""
 
 from ... import ops
-from ..cell import Cell
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -25,9 +24,6 @@ class SGD(Optimizer):
     def __init__(self, params, learning_rate=0.1, momentum=0.0,
                  dampening=0.0, weight_decay=0.0, nesterov=False,
                  loss_scale=1.0):
-        if isinstance(weight_decay, Cell):
-            raise TypeError("For 'SGD', dynamic weight decay is currently "
-                            "not supported.")
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         momentum = _float_at_least_0(momentum, "momentum")
         dampening = _float_at_least_0(dampening, "dampening")
