@@ -29,6 +29,10 @@ from ._autograd import grad, value_and_grad, ParameterTuple
 from . import nn
 from . import train
 from .train import save_checkpoint, load_checkpoint, load_param_into_net
+from .train import (Model, Callback, RunContext, LossMonitor,  # noqa: F401
+                    TimeMonitor, CheckpointConfig, ModelCheckpoint,
+                    EarlyStopping, ReduceLROnPlateau, History,
+                    LambdaCallback, LearningRateScheduler)
 from . import dataset
 from ._parallel_context import (ParallelMode, set_auto_parallel_context,
                                 get_auto_parallel_context,
@@ -56,6 +60,10 @@ __all__ = [
     "grad", "value_and_grad", "ParameterTuple", "runtime", "ParallelMode",
     "set_auto_parallel_context", "get_auto_parallel_context",
     "reset_auto_parallel_context", "communication", "context", "common",
+    "Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor",
+    "CheckpointConfig", "ModelCheckpoint", "EarlyStopping",
+    "ReduceLROnPlateau", "History", "LambdaCallback",
+    "LearningRateScheduler",
 ]
 
 
