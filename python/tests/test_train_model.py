@@ -3,6 +3,11 @@ bit for bit (PyNative, GRAPH_MODE, and the compiled step of
 dataset_sink_mode), eval/predict/fit, initial_epoch, sink_size, and every
 argument error's message."""
 
+import os
+import re
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -216,3 +221,26 @@ def _cells():
 def test_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+FASHION = "/usr/share/datasets/fashion-mnist"
+EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples",
+                       "python", "model_train_mnist.py")
+
+
+@pytest.mark.skipif(not os.path.isdir(FASHION),
+                    reason="Debian's dataset-fashion-mnist is not installed")
+@pytest.mark.parametrize("sink", [False, True])
+def test_the_example_trains_on_fashion_mnist(tmp_path, sink):
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(
+        os.path.dirname(ms.__file__)))
+    command = [sys.executable, EXAMPLE, "--batches", "120", "--ckpt-dir",
+               str(tmp_path)] + (["--sink"] if sink else [])
+    out = subprocess.run(command, env=env, capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert re.fullmatch(r"epoch: 1 step: 100, loss is [0-9.e-]+", out[0])
+    assert re.fullmatch(r"Train epoch time: [0-9.]+ ms, per step time: "
+                        r"[0-9.]+ ms", out[1])
+    accuracy = float(out[2].split()[-1])
+    assert accuracy > 0.6, out
+    assert os.listdir(tmp_path) == ["mlp-1_120.ckpt"]
