@@ -29,9 +29,10 @@ LAYERS = [
     # above ops; `common` and `context` are facades over the layers below.
     ("transforms", ["_mutable", "_syntax", "_control_flow", "_autograph",
                     "_fallback", "_jit", "_autograd", "_context",
-                    "ops.composite", "context", "common"]),
+                    "ops.composite", "context", "common",
+                    "_functional_transforms"]),
     ("nn", ["nn"]),
-    ("train", ["train"]),
+    ("train", ["train", "_toplevel"]),
     ("package", [""]),
 ]
 

@@ -32,5 +32,11 @@ __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
     learning_rate_schedule.__all__ + dynamic_lr.__all__
 
 from .resize import Upsample  # noqa: E402
+from . import activation_more, loss_more, padding, layers_more  # noqa: E402
+from .layers_more import *  # noqa: E402,F401,F403
+from .activation_more import *  # noqa: E402,F401,F403
+from .loss_more import *  # noqa: E402,F401,F403
+from .padding import *  # noqa: E402,F401,F403
 
-__all__ += ["Upsample"]
+__all__ += (["Upsample"] + activation_more.__all__ + loss_more.__all__ +
+            padding.__all__ + layers_more.__all__)

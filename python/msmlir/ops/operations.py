@@ -20,7 +20,8 @@ from .sort_func import (sort, topk, gather_elements, _cumsum_op,
                         _axis as _sort_axis, max as _max, min as _min)
 from .comm_func import AllReduce, AllGather, Broadcast, ReduceOp
 from .primitive import Primitive
-from . import meta_ops, optimizer_ops
+from . import meta_ops, optimizer_ops, composed_primitives
+from .composed_primitives import *  # noqa: F401,F403
 from .meta_ops import (Shape, DType, Rank, Size, Depend, Partial,  # noqa: F401
                        HyperMap, Map, MultitypeFuncGraph)
 from .optimizer_ops import (Assign, AssignAdd, AssignSub,  # noqa: F401
@@ -45,7 +46,8 @@ __all__ = [
     "BroadcastTo", "Pad", "ResizeNearestNeighbor", "AllReduce", "AllGather",
     "Broadcast", "ReduceOp"
 ] + [n for n in meta_ops.__all__ if n[0].isupper()] + \
-    [n for n in optimizer_ops.__all__ if n[0].isupper()]
+    [n for n in optimizer_ops.__all__ if n[0].isupper()] + \
+    composed_primitives.__all__
 
 
 def _simple(name, fn, doc):

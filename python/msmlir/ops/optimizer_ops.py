@@ -8,6 +8,7 @@ documented ones; nn's optimizers are built on them.
 
 from .._tensor import Tensor
 from .array_func import select
+from .math_composed import sign
 from .math_func import abs, cast, maximum, pow, sqrt, square
 from .reduction_func import reduce_sum
 from .parameter_func import assign
@@ -17,15 +18,8 @@ __all__ = ["Assign", "AssignAdd", "AssignSub", "ApplyMomentum", "SGD",
            "ApplyRMSProp", "ApplyCenteredRMSProp", "ApplyAdagrad",
            "ApplyAdagradV2", "ApplyAdadelta", "ApplyAdaMax", "ApplyFtrl",
            "ApplyProximalAdagrad", "ApplyGradientDescent", "Adam",
-           "AdamWeightDecay", "LARSUpdate", "sign", "assign_add",
+           "AdamWeightDecay", "LARSUpdate", "assign_add",
            "assign_sub", "squared_sum"]
-
-
-def sign(x):
-    """-1, 0 or 1 in x's dtype (0 for 0 and NaN)."""
-    pos = cast(x > 0, x.dtype)
-    neg = cast(x < 0, x.dtype)
-    return pos - neg
 
 
 def assign_add(variable, value):

@@ -6,19 +6,21 @@ from .classification import (Accuracy, TopKCategoricalAccuracy,
                              Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                              Precision, Recall, Fbeta, F1, ConfusionMatrix)
 from .regression import Loss, MAE, MSE
+from .more import Dice, Perplexity, auc
 
 __all__ = ["Metric", "rearrange_inputs", "Accuracy",
            "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
            "Top5CategoricalAccuracy", "Precision", "Recall", "Fbeta", "F1",
-           "ConfusionMatrix", "Loss", "MAE", "MSE", "get_metric_fn",
-           "names"]
+           "ConfusionMatrix", "Loss", "MAE", "MSE", "Dice", "Perplexity",
+           "auc", "get_metric_fn", "names"]
 
 _METRICS = {
     "accuracy": Accuracy, "acc": Accuracy, "precision": Precision,
     "recall": Recall, "F1": F1, "topk": TopKCategoricalAccuracy,
     "top_1_accuracy": Top1CategoricalAccuracy,
     "top_5_accuracy": Top5CategoricalAccuracy, "mae": MAE, "mse": MSE,
-    "loss": Loss, "confusion_matrix": ConfusionMatrix,
+    "loss": Loss, "confusion_matrix": ConfusionMatrix, "dice": Dice,
+    "perplexity": Perplexity,
 }
 
 
