@@ -238,3 +238,59 @@ def test_parameters_and_names_yields_attribute_paths():
     step = nn.TrainOneStepCell(with_loss, opt)
     assert "optimizer.moments.fc.weight" in \
         [n for n, _ in step.parameters_and_names()]
+
+
+_momentum_opt = C.MultitypeFuncGraph("momentum_opt")
+
+
+@_momentum_opt.register("Function", "Tensor", "Tensor", "Tensor", "Tensor",
+                        "Tensor")
+def _tensor_run_opt(opt, momentum, learning_rate, gradient, weight, moment):
+    return F.depend(True, opt(weight, moment, learning_rate, gradient,
+                              momentum))
+
+
+class _MyMomentum(nn.Optimizer):
+    """A custom optimizer as model-zoo scripts write them: Parameter
+    state from parameters.clone, P.ApplyMomentum mapped with C.HyperMap
+    and F.partial, the base class's decay_weight / scale_grad / get_lr."""
+
+    def __init__(self, params, learning_rate, momentum, weight_decay=0.0,
+                 loss_scale=1.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.momentum = Parameter(Tensor(np.float32(momentum)),
+                                  name="momentum")
+        self.moments = self.parameters.clone(prefix="moments", init="zeros")
+        self.hyper_map = C.HyperMap()
+        self.opt = P.ApplyMomentum()
+
+    def construct(self, gradients):
+        gradients = self.flatten_gradients(gradients)
+        gradients = self.decay_weight(gradients)
+        gradients = self.gradients_centralization(gradients)
+        gradients = self.scale_grad(gradients)
+        lr = self.get_lr()
+        return self.hyper_map(F.partial(_momentum_opt, self.opt,
+                                        self.momentum, lr),
+                              gradients, self.parameters, self.moments)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_custom_optimizer_written_as_in_mindspore(mode):
+    def train(make_opt):
+        ms.set_context(mode=mode)
+        ms.set_seed(4)
+        net = nn.Dense(3, 2)
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                   make_opt(net.trainable_params()))
+        x = Tensor(np.random.default_rng(0).uniform(-1, 1, (5, 3))
+                   .astype(np.float32))
+        y = Tensor(np.ones((5, 2), np.float32))
+        for _ in range(5):
+            step(x, y)
+        return net.weight.asnumpy().copy(), step
+    mine, step = train(lambda ps: _MyMomentum(ps, 0.1, 0.9, 0.01, 2.0))
+    want, _ = train(lambda ps: nn.Momentum(ps, 0.1, 0.9, 0.01, 2.0))
+    assert_bitwise(mine, want)
+    names = set(step.optimizer.parameters_dict())
+    assert {"moments.weight", "moments.bias", "momentum"} <= names

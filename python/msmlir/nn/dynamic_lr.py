@@ -46,14 +46,18 @@ def piecewise_constant_lr(milestone, learning_rates):
     return out
 
 
-def _check_decay(learning_rate, decay_rate, total_step, step_per_epoch,
-                 decay_epoch, is_stair):
+def _decay_list(learning_rate, decay_rate, total_step, step_per_epoch,
+                decay_epoch, is_stair, factor):
+    """[learning_rate * factor(current_epoch)] for each step, after
+    MindSpore's checks of the decay functions' arguments."""
     check_positive_float(learning_rate, "learning_rate")
     check_positive_float(decay_rate, "decay_rate")
     check_positive_int(total_step, "total_step")
     check_positive_int(step_per_epoch, "step_per_epoch")
     check_positive_int(decay_epoch, "decay_epoch")
     check_bool(is_stair, "is_stair")
+    return [learning_rate * factor(e)
+            for e in _epochs(total_step, step_per_epoch)]
 
 
 def _epochs(total_step, step_per_epoch):
@@ -64,42 +68,34 @@ def exponential_decay_lr(learning_rate, decay_rate, total_step,
                          step_per_epoch, decay_epoch, is_stair=False):
     """lr * decay_rate^(current_epoch / decay_epoch) (floored with
     is_stair)."""
-    _check_decay(learning_rate, decay_rate, total_step, step_per_epoch,
-                 decay_epoch, is_stair)
-    out = []
-    for epoch in _epochs(total_step, step_per_epoch):
+    def factor(epoch):
         p = epoch / decay_epoch
-        out.append(learning_rate * decay_rate **
-                   (math.floor(p) if is_stair else p))
-    return out
+        return decay_rate ** (math.floor(p) if is_stair else p)
+    return _decay_list(learning_rate, decay_rate, total_step,
+                       step_per_epoch, decay_epoch, is_stair, factor)
 
 
 def natural_exp_decay_lr(learning_rate, decay_rate, total_step,
                          step_per_epoch, decay_epoch, is_stair=False):
     """lr * e^(-decay_rate * current_epoch); with is_stair current_epoch
     is rounded down to a multiple of decay_epoch."""
-    _check_decay(learning_rate, decay_rate, total_step, step_per_epoch,
-                 decay_epoch, is_stair)
-    out = []
-    for epoch in _epochs(total_step, step_per_epoch):
+    def factor(epoch):
         if is_stair:
             epoch = math.floor(epoch / decay_epoch) * decay_epoch
-        out.append(learning_rate * math.e ** (-decay_rate * epoch))
-    return out
+        return math.e ** (-decay_rate * epoch)
+    return _decay_list(learning_rate, decay_rate, total_step,
+                       step_per_epoch, decay_epoch, is_stair, factor)
 
 
 def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch,
                      decay_epoch, is_stair=False):
     """lr / (1 + decay_rate * current_epoch / decay_epoch) (floored with
     is_stair)."""
-    _check_decay(learning_rate, decay_rate, total_step, step_per_epoch,
-                 decay_epoch, is_stair)
-    out = []
-    for epoch in _epochs(total_step, step_per_epoch):
+    def factor(epoch):
         p = epoch / decay_epoch
-        out.append(learning_rate /
-                   (1 + decay_rate * (math.floor(p) if is_stair else p)))
-    return out
+        return 1 / (1 + decay_rate * (math.floor(p) if is_stair else p))
+    return _decay_list(learning_rate, decay_rate, total_step,
+                       step_per_epoch, decay_epoch, is_stair, factor)
 
 
 def _check_float(value, arg, name, positive):

@@ -346,6 +346,8 @@ class Optimizer(Cell):
             assign(self.global_step, self.global_step + 1)
 
     def _gradients(self, gradients):
+        """The checked gradients, decayed, centralized and unscaled, in
+        MindSpore's order."""
         name = type(self).__name__
         if isinstance(gradients, Tensor):
             gradients = (gradients,)
@@ -353,19 +355,40 @@ class Optimizer(Cell):
         if len(gradients) != len(self._parameters):
             raise ValueError(f"{name}: got {len(gradients)} gradients for "
                              f"{len(self._parameters)} parameters")
+        for p, g in zip(self._parameters, gradients):
+            self._check_gradient(p, g)
+        gradients = self.flatten_gradients(gradients)
+        if self._decays_gradients:
+            gradients = self.decay_weight(gradients)
+        gradients = self.gradients_centralization(gradients)
+        return self.scale_grad(gradients)
+
+    # The steps of _gradients, for optimizers written as MindSpore's are.
+    def flatten_gradients(self, gradients):
+        return gradients
+
+    def decay_weight(self, gradients):
+        """g + weight_decay * loss_scale * w for the parameters that decay
+        (scale_grad divides by loss_scale after)."""
         decays = self.get_weight_decay()
         out = []
         for i, (p, g) in enumerate(zip(self._parameters, gradients)):
-            self._check_gradient(p, g)
-            group = self._group_of[i]
-            if self.loss_scale != 1.0:
-                g = g * (1.0 / self.loss_scale)
-            if self._decays_gradients and self._decays(i):
-                g = g + p * decays[group]
-            if self._groups[group].centralize:
-                g = _centralize(g)
+            if self._decays(i):
+                wd = decays[self._group_of[i]]
+                g = g + p * (wd * self.loss_scale if self.loss_scale != 1.0
+                             else wd)
             out.append(g)
-        return out
+        return tuple(out)
+
+    def gradients_centralization(self, gradients):
+        return tuple(_centralize(g) if
+                     self._groups[self._group_of[i]].centralize else g
+                     for i, g in enumerate(gradients))
+
+    def scale_grad(self, gradients):
+        if self.loss_scale == 1.0:
+            return tuple(gradients)
+        return tuple(g * (1.0 / self.loss_scale) for g in gradients)
 
     def _check_gradient(self, param, grad):
         name = type(self).__name__
