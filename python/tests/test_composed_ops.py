@@ -635,3 +635,76 @@ def test_dice_perplexity_auc():
         np.trapz([0, 0.8, 1], [0, 0.5, 1]))
     with pytest.raises(ValueError, match="x array is not increasing"):
         auc([0, 1, 0.5], [0, 1, 1])
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: ops.glu(Tensor(np.ones((2, 3), np.float32))), ValueError,
+     "For 'glu', the size of 'x' along 'axis' must be even, but got 3."),
+    (lambda: ops.prelu(Tensor(X), Tensor(np.ones((2, 2), np.float32))),
+     ValueError, "For 'prelu', the dimension of 'weight' must be 1"),
+    (lambda: ops.prelu(Tensor(X), Tensor(np.ones(4, np.float32))),
+     ValueError, "For 'prelu', the size of 'weight' must be 1 or the number "
+     "of channels 6, but got 4."),
+    (lambda: ops.celu(Tensor(X), 0.0), ValueError,
+     "For 'celu', the 'alpha' can not be equal to zero."),
+    (lambda: nn.CELU(0), ValueError,
+     "For 'CELU', the 'alpha' can not be equal to zero."),
+    (lambda: ops.t(Tensor(np.ones((2, 2, 2)))), ValueError,
+     "For 't', the dimension of 'input' must be at most 2, but got 3."),
+    (lambda: ops.diag(Tensor(X)), ValueError,
+     "For 'diag', msmlir supports 1-D input only, but got 2-D."),
+    (lambda: ops.meshgrid(Tensor(X[0]), indexing="ji"), ValueError,
+     "For 'meshgrid', the 'indexing' must be 'xy' or 'ij', but got ji."),
+    (lambda: ops.pixel_shuffle(Tensor(np.ones((1, 3, 2, 2))), 2),
+     ValueError, "For 'pixel_shuffle', the channels must be divisible by "
+     "upscale_factor"),
+    (lambda: ops.pixel_unshuffle(Tensor(np.ones((1, 1, 3, 2))), 2),
+     ValueError, "For 'pixel_unshuffle', the height and width must be "
+     "divisible by downscale_factor"),
+    (lambda: ops.norm(Tensor(X), "nuc"), ValueError,
+     "For 'norm', the 'ord' 'nuc' is not supported."),
+    (lambda: ops.smooth_l1_loss(Tensor(X), Tensor(Y), 0.0), ValueError,
+     "For 'smooth_l1_loss', the 'beta' must be greater than 0, but got 0.0."),
+    (lambda: ops.huber_loss(Tensor(X), Tensor(Y), "mean", -1.0), ValueError,
+     "For 'huber_loss', the 'delta' must be greater than 0"),
+    (lambda: ops.kl_div(Tensor(X), Tensor(Y), "max"), ValueError,
+     "ops.kl_div: reduction must be 'mean', 'sum', 'none' or 'batchmean'"),
+    (lambda: ops.mse_loss(Tensor(X), Tensor(Y), "max"), ValueError,
+     "reduction must be 'mean', 'sum' or 'none'"),
+    (lambda: ops.avg_pool2d(Tensor(np.ones((1, 1, 4, 4))), 2, 2, 1),
+     ValueError, "ops.avg_pool2d: padding, ceil_mode and divisor_override "
+     "other than their defaults are not supported by msmlir"),
+    (lambda: ops.max_pool2d(Tensor(np.ones((1, 1, 4, 4))), 2, dilation=2),
+     ValueError, "ops.max_pool2d: padding, dilation, ceil_mode and "
+     "return_indices other than their defaults are not supported"),
+    (lambda: ops.AvgPool(2, 2, "same"), ValueError,
+     "AvgPool: only pad_mode='valid' and data_format='NCHW' are supported"),
+    (lambda: nn.Hardtanh(1.0, 0.0), ValueError,
+     "For Hardtanh, min_val should be less than max_val"),
+    (lambda: nn.ReflectionPad2d((1, 2, 3)), ValueError,
+     "For 'ReflectionPad2d', the length of 'padding' must be 4, but got 3."),
+    (lambda: nn.ReflectionPad1d(6)(Tensor(np.ones((1, 5)))), ValueError,
+     "ReflectionPad1d: padding must be less than the size 5"),
+    (lambda: nn.ConstantPad2d((1, 2, 3), 0.0), ValueError,
+     "For 'ConstantPad2d', the length of 'padding' must be 4, but got 3."),
+    (lambda: nn.Pad(((1, 1),), "REFLECT"), ValueError,
+     "nn.Pad: only mode='CONSTANT' is supported by msmlir"),
+    (lambda: nn.Dropout2d(1.0), ValueError,
+     r"For 'Dropout2d', the 'p' must be in range \[0, 1\), but got 1.0."),
+    (lambda: nn.AvgPool1d(2, 2, "same"), ValueError,
+     "AvgPool1d: only pad_mode='valid' is supported by msmlir"),
+    (lambda: nn.TimeDistributed(len, 1), TypeError,
+     "For 'TimeDistributed', the 'layer' must be a Cell"),
+    (lambda: ms.vmap(ops.add)(Tensor(X), Tensor(np.ones((3, 6)))),
+     ValueError, r"For 'vmap', the mapped axes must have one size, but got "
+     r"\[3, 4\]."),
+    (lambda: ms.vmap(ops.add, (0,))(Tensor(X), Tensor(X)), ValueError,
+     "For 'vmap', the length of 'in_axes' must equal the number of "
+     "arguments 2, but got 1."),
+    (lambda: ms.get_py_obj_dtype("x"), TypeError,
+     "For 'get_py_obj_dtype', the type <class 'str'> has no MindSpore "
+     "dtype."),
+])
+def test_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
