@@ -29,15 +29,29 @@ from ._autograd import grad, value_and_grad, ParameterTuple
 from . import nn
 from . import train
 from .train import save_checkpoint, load_checkpoint, load_param_into_net
+from .train import (Model, Callback, RunContext, LossMonitor,  # noqa: F401
+                    TimeMonitor, CheckpointConfig, ModelCheckpoint,
+                    EarlyStopping, ReduceLROnPlateau, History,
+                    LambdaCallback, LearningRateScheduler)
 from . import dataset
 from ._parallel_context import (ParallelMode, set_auto_parallel_context,
                                 get_auto_parallel_context,
                                 reset_auto_parallel_context)
 from . import communication
 from . import runtime
+from . import context, common
+from .ops import composite as _composite  # noqa: F401 (ms.ops.composite)
 from ._runtime import executor as _executor, pynative_level as _pn_level
+from .dtype import dtype_to_nptype, dtype_to_pytype, pytype_to_dtype
+from ._functional_transforms import vjp, vmap
+from ._toplevel import (tensor, get_py_obj_dtype, manual_seed,
+                        initial_seed, seed, lazy_inline, no_inline,
+                        run_check, check_checkpoint, VERSION)
+from .ops.composed_primitives import constexpr
+from ._jit import jit as ms_function
+from ._mutable import jit_class as ms_class
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 __all__ = [
     "MSError", "GraphSyntaxError", "GraphFallbackWarning", "GRAPH_MODE",
@@ -53,7 +67,14 @@ __all__ = [
     "load_checkpoint", "load_param_into_net", "pynative_stats", "dataset",
     "grad", "value_and_grad", "ParameterTuple", "runtime", "ParallelMode",
     "set_auto_parallel_context", "get_auto_parallel_context",
-    "reset_auto_parallel_context", "communication",
+    "reset_auto_parallel_context", "communication", "context", "common",
+    "Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor",
+    "CheckpointConfig", "ModelCheckpoint", "EarlyStopping",
+    "ReduceLROnPlateau", "History", "LambdaCallback",
+    "LearningRateScheduler", "dtype_to_nptype", "dtype_to_pytype",
+    "pytype_to_dtype", "vjp", "vmap", "tensor", "get_py_obj_dtype",
+    "manual_seed", "initial_seed", "seed", "lazy_inline", "no_inline",
+    "run_check", "check_checkpoint", "constexpr", "ms_function", "ms_class",
 ]
 
 

@@ -1,6 +1,7 @@
 """set_context / get_context / set_seed (MindSpore's global context)."""
 
 import os
+import warnings
 
 import numpy as np
 
@@ -172,6 +173,34 @@ _SETTERS = {
     "max_call_depth": lambda v: None,
     "pynative_synchronize": lambda v: None,
 }
+# More of MindSpore's options that change nothing here (graph-kernel
+# fusion follows jit_level; memory and tuning options are device ones).
+for _key in ("enable_graph_kernel", "graph_kernel_flags",
+             "reserve_class_name_in_scope", "precompile_only", "check_bprop",
+             "grad_for_scalar", "env_config_path", "memory_optimize_level",
+             "memory_offload", "op_timeout", "inter_op_parallel_num",
+             "aoe_tune_mode", "aoe_config"):
+    _SETTERS[_key] = lambda v: None
+
+# Options MindSpore takes only on these devices: on CPU it warns and
+# ignores them, and so does msmlir.
+_DEVICE_ONLY = {
+    "max_device_memory": "['Ascend', 'GPU']",
+    "mempool_block_size": "['Ascend', 'GPU']",
+    "variable_memory_max_size": "['Ascend']",
+    "enable_reduce_precision": "['Ascend']",
+    "print_file_path": "['Ascend']",
+    "ascend_config": "['Ascend']",
+    "gpu_config": "['GPU']",
+    "disable_format_transform": "['GPU']",
+}
+
+
+def _warn_device_only(key):
+    warnings.warn(f"For 'context.set_context', when set the argument "
+                  f"'{key}', the argument 'device_target' only supports "
+                  f"devices in '{_DEVICE_ONLY[key]}', but got 'CPU', ignore "
+                  "it.")
 
 
 def set_context(**kwargs):
@@ -190,12 +219,17 @@ def set_context(**kwargs):
     and deterministic ('ON'/'OFF': set_deterministic(True/False)).
     See docs/python.md, "Compile cache"."""
     for key in kwargs:
-        if key not in _SETTERS:
-            raise ValueError(f"set_context: unknown option {key!r}; known: "
-                             f"{sorted(_SETTERS)}")
+        if key not in _SETTERS and key not in _DEVICE_ONLY:
+            raise ValueError(f"For 'context.set_context', the keyword "
+                             f"argument {key} is not recognized! For "
+                             "detailed usage of 'set_context', please refer "
+                             "to the Mindspore official website.")
     STATE.epoch += 1  # jit fast paths re-check their configuration
     for key, value in kwargs.items():
-        _SETTERS[key](value)
+        if key in _DEVICE_ONLY:
+            _warn_device_only(key)
+        else:
+            _SETTERS[key](value)
 
 
 def get_context(attr_key):

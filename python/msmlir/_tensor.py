@@ -16,11 +16,13 @@ installs them here once through ``install_methods``: this module never
 imports a layer above it (python/tests/test_import_layers.py).
 """
 
+import numbers
 import sys
 
 import numpy as np
 
 from . import dtype as mstype
+from . import _initializers
 from . import _graph
 from ._graph import Sym, concrete, value_dependent
 from . import _msmlir as _native
@@ -592,6 +594,16 @@ def _np_values(t):
     return np.asarray(t)
 
 
+def _initial_values(init, shape, dt):
+    """The values of Tensor(shape=, dtype=, init=): zeros without init."""
+    shape = _initializers.check_shape(shape)
+    if init is None:
+        return np.zeros(shape, dtype=dt.values_np)
+    if isinstance(init, numbers.Number) and not isinstance(init, bool):
+        check_int_fits(init, dt)
+    return _initializers.init_values(init, shape, dt.values_np)
+
+
 def _copy_host(t):
     """A deep copy of HostTensor `t` (any dtype, bfloat16 included)."""
     return t.clone()
@@ -654,14 +666,8 @@ class Tensor:
                 # describes inputs (Cell.set_inputs, jit input_signature).
                 self._t = Placeholder(dt or mstype.float32, shape)
                 return
-            fill = 0
-            if init is not None:
-                fill = {"zeros": 0, "ones": 1}.get(init, init)
-                if not isinstance(fill, (int, float)):
-                    raise ValueError(f"unsupported init {init!r}")
-                check_int_fits(fill, dt or mstype.float32)
             dt = dt or mstype.float32
-            input_data = np.full(tuple(shape), fill, dtype=dt.values_np)
+            input_data = _initial_values(init, shape, dt)
         if isinstance(input_data, Tensor):
             src = input_data._t
             if src.__class__ is not _HT:
@@ -677,6 +683,14 @@ class Tensor:
     @classmethod
     def from_numpy(cls, array):
         return cls(array)
+
+    # MindSpore's initializer() gives a lazy Tensor that init_data()
+    # fills; here the values are made at once, so there is nothing to do.
+    has_init = False
+    init = None
+
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
+        return self
 
     # -- properties --------------------------------------------------------
     @property
@@ -991,12 +1005,22 @@ class Parameter(Tensor):
         return self
 
     def clone(self, init="same"):
-        return Parameter(wrap(_copy_host(self._t)), self._name,
-                         self.requires_grad)
+        """A new Parameter of the same name and flags: a copy of the data
+        (init='same'), or values from `init` (a name such as 'zeros', a
+        number, an Initializer or a Tensor), as MindSpore's."""
+        if isinstance(init, str) and init == "same":
+            data = wrap(_copy_host(self._t))
+        elif isinstance(init, Tensor):
+            data = Tensor(init, self.dtype)
+        else:
+            data = Tensor(shape=self.shape, dtype=self.dtype, init=init)
+        return Parameter(data, self._name, self.requires_grad)
 
     def __repr__(self):
-        return (f"Parameter (name={self._name}, shape={list(self.shape)}, "
+        return (f"Parameter (name={self._name}, shape={tuple(self.shape)}, "
                 f"dtype={self.dtype}, requires_grad={self.requires_grad})")
+
+    __str__ = __repr__
 
     def __reduce__(self):
         return (Parameter, (Tensor(_np_values(self._t).copy(), self.dtype),

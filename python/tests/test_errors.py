@@ -92,8 +92,14 @@ def test_symbolic_tensor_escaping_a_graph():
 
 
 def test_bad_context_options():
-    with pytest.raises(ValueError, match="unknown option"):
+    with pytest.raises(ValueError, match="For 'context.set_context', the "
+                       "keyword argument no_such_option is not recognized!"):
         ms.set_context(no_such_option=1)
+    with pytest.warns(UserWarning, match="when set the argument "
+                      "'max_device_memory', the argument 'device_target' "
+                      "only supports devices in"):
+        ms.set_context(max_device_memory="3GB")
+    ms.set_context(enable_graph_kernel=True)  # accepted: changes nothing
     with pytest.raises(ValueError, match="device_target"):
         ms.set_context(device_target="Ascend")
     assert ms.get_context("device_target") == "CPU"

@@ -21,13 +21,18 @@ SOURCE = os.path.join(os.path.dirname(__file__), "..", "msmlir")
 # Lowest first. A module's layer is that of the longest prefix listed.
 LAYERS = [
     ("core", ["dtype", "_runtime", "_graph", "_tensor", "_random",
-              "_parallel_context", "runtime"]),
+              "_parallel_context", "runtime", "_initializers",
+              "_checkparam"]),
     ("communication and data", ["communication", "dataset"]),
     ("ops", ["ops"]),
+    # ops.composite's GradOperation differentiates (_autograd), so it sits
+    # above ops; `common` and `context` are facades over the layers below.
     ("transforms", ["_mutable", "_syntax", "_control_flow", "_autograph",
-                    "_fallback", "_jit", "_autograd", "_context"]),
+                    "_fallback", "_jit", "_autograd", "_context",
+                    "ops.composite", "context", "common",
+                    "_functional_transforms"]),
     ("nn", ["nn"]),
-    ("train", ["train"]),
+    ("train", ["train", "_toplevel"]),
     ("package", [""]),
 ]
 

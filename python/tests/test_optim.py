@@ -256,11 +256,14 @@ def test_errors():
         nn.SGD([], 0.1)
     with pytest.raises(TypeError, match="Parameters"):
         nn.SGD([Tensor(np.ones(3, np.float32))], 0.1)
-    with pytest.raises(ValueError, match="learning_rate"):
+    with pytest.raises(ValueError, match="For 'Momentum', the 'learning "
+                       "rate' must be float and must >= 0, but got '-1.0'"):
         nn.Momentum([p], -1.0, 0.9)
-    with pytest.raises(ValueError, match="momentum"):
+    with pytest.raises(ValueError, match="For 'Momentum', the argument "
+                       "'momentum' should be at least 0.0, but got -0.5"):
         nn.Momentum([p], 0.1, -0.5)
-    with pytest.raises(ValueError, match="beta1"):
+    with pytest.raises(ValueError, match=r"For 'Adam', the 'beta1' should "
+                       r"be in range of \(0.0, 1.0\)"):
         nn.Adam([p], beta1=1.0)
     opt = nn.SGD([p], 0.1)
     with pytest.raises(ValueError, match="1 parameters"):

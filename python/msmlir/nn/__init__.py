@@ -10,8 +10,11 @@ from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm
 from .loss import (LossBase, CrossEntropyLoss, SoftmaxCrossEntropyWithLogits,
                    NLLLoss, MSELoss, L1Loss, BCEWithLogitsLoss)
-from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay
-from .wrap import WithLossCell, TrainOneStepCell
+from .optim import *  # noqa: F401,F403
+from . import optim, learning_rate_schedule, dynamic_lr
+from .learning_rate_schedule import *  # noqa: F401,F403
+from .dynamic_lr import *  # noqa: F401,F403
+from .wrap import WithLossCell, WithEvalCell, TrainOneStepCell
 from .grad_reducer import DistributedGradReducer
 
 __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
@@ -23,10 +26,17 @@ __all__ = ["Cell", "SequentialCell", "CellList", "Dense", "ReLU", "Flatten",
            "GroupNorm", "Embedding",
            # training
            "LossBase", "CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits",
-           "NLLLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss", "Optimizer",
-           "SGD", "Momentum", "Adam", "AdamWeightDecay", "WithLossCell",
-           "TrainOneStepCell", "DistributedGradReducer"]
+           "NLLLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss",
+           "WithLossCell", "WithEvalCell", "TrainOneStepCell",
+           "DistributedGradReducer"] + optim.__all__ + \
+    learning_rate_schedule.__all__ + dynamic_lr.__all__
 
 from .resize import Upsample  # noqa: E402
+from . import activation_more, loss_more, padding, layers_more  # noqa: E402
+from .layers_more import *  # noqa: E402,F401,F403
+from .activation_more import *  # noqa: E402,F401,F403
+from .loss_more import *  # noqa: E402,F401,F403
+from .padding import *  # noqa: E402,F401,F403
 
-__all__ += ["Upsample"]
+__all__ += (["Upsample"] + activation_more.__all__ + loss_more.__all__ +
+            padding.__all__ + layers_more.__all__)

@@ -15,6 +15,7 @@ from .._runtime import (STATE, GRAPH_MODE, MSError, GraphSyntaxError,
 from .._autograph import convert as _convert
 from .._jit import (Compiled, JitConfig, JitFunction, check_signature_spec,
                     read_cell_attributes)
+from .._autograd import ParameterTuple
 from .._tensor import AttributeSlot, Parameter, Tensor
 
 __all__ = ["Cell", "SequentialCell", "CellList"]
@@ -124,6 +125,13 @@ class Cell:
                 value._base_name = name
             value._name = _join(self._scope, value._base_name)
             object.__setattr__(self, name, value)
+        elif isinstance(value, ParameterTuple):
+            # Its Parameters belong to this Cell under their own names
+            # ("moment1.fc1.weight"), as in MindSpore.
+            self._check_init()
+            for param in value:
+                self._params[param.name] = param
+            object.__setattr__(self, name, value)
         elif isinstance(value, Cell):
             self._check_init()
             self._params.pop(name, None)
@@ -215,14 +223,18 @@ class Cell:
         return list(self._cells.values())
 
     def parameters_and_names(self, name_prefix="", expand=True):
-        """Yields (name, Parameter) for every parameter, once each."""
+        """Yields (attribute path, Parameter) for every parameter, once
+        each, as MindSpore does: the path is how the parameter is reached
+        ("_backbone.fc1.weight" through a WithLossCell), which may differ
+        from Parameter.name ("fc1.weight"); checkpoints use the name."""
         seen = set()
-        for _, cell in (self.cells_and_names() if expand else
-                        [("", self)]):
-            for param in cell._params.values():
+        cells = (self.cells_and_names(name_prefix=name_prefix) if expand
+                 else [(name_prefix, self)])
+        for cell_name, cell in cells:
+            for attr, param in cell._params.items():
                 if param is not None and id(param) not in seen:
                     seen.add(id(param))
-                    yield param.name, param
+                    yield _join(cell_name, attr), param
 
     def get_parameters(self, expand=True):
         for _, param in self.parameters_and_names(expand=expand):
@@ -236,7 +248,8 @@ class Cell:
                 if not p.requires_grad]
 
     def parameters_dict(self, recurse=True):
-        return OrderedDict(self.parameters_and_names(expand=recurse))
+        """{Parameter.name: Parameter}, the checkpoint's keys."""
+        return OrderedDict((p.name, p) for p in self.get_parameters(recurse))
 
     # -- modes ---------------------------------------------------------------
     def set_train(self, mode=True):

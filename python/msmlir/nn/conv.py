@@ -1,7 +1,6 @@
 """nn.Conv2d, nn.Conv1d and nn.Conv2dTranspose (MindSpore's names,
 defaults and parameter layouts)."""
 
-import math
 import numbers
 
 from .. import dtype as mstype
@@ -10,7 +9,7 @@ from ..ops._args import _pad_mode, _positive_pair
 from ..ops.nn_func import _PAD_MODES, _conv2d_op, _conv_padding, _conv_transpose2d, _output_padding
 from .._tensor import Parameter, Tensor, binary, nary
 from .cell import Cell
-from .layers import _uniform, initializer
+from .layers import default_bias, default_weight_init, initializer
 
 __all__ = ["Conv2d", "Conv1d", "Conv2dTranspose"]
 
@@ -29,16 +28,13 @@ def _conv_parameters(shape, out_channels, has_bias, weight_init, bias_init,
     """The weight Parameter of `shape` and the optional bias [out_channels]
     (default: uniform in +-1/sqrt(fan_in), fan_in = shape[1:] product), as
     Conv2d and Conv2dTranspose make them."""
-    weight = Parameter(initializer(weight_init, shape, dtype), name="weight")
+    init = default_weight_init() if weight_init is None else weight_init
+    weight = Parameter(initializer(init, shape, dtype), name="weight")
     if not has_bias:
         return weight, None
     fan_in = shape[1] * shape[2] * shape[3]
-    if bias_init is None:
-        data = Tensor(_uniform((out_channels,), 1.0 / math.sqrt(fan_in)),
-                      dtype)
-    else:
-        data = initializer(bias_init, (out_channels,), dtype)
-    return weight, Parameter(data, name="bias")
+    return weight, Parameter(default_bias(bias_init, out_channels, fan_in,
+                                          dtype), name="bias")
 
 class Conv2d(Cell):
     """2-D convolution on NCHW input: out = conv(x, weight) (+ bias).
@@ -78,8 +74,7 @@ class Conv2d(Cell):
                              f"{data_format!r} (ms supports only NCHW)")
         self.data_format = data_format
         self.has_bias = bool(has_bias)
-        self.weight_init = "he_uniform" if weight_init is None else \
-            weight_init
+        self.weight_init = weight_init
         self.bias_init = bias_init
         shape = (self.out_channels, self.in_channels // self.group) + \
             self.kernel_size
@@ -224,8 +219,7 @@ class Conv2dTranspose(Cell):
             output_padding, self.stride, self.pad_mode, what)
         self.output_padding = output_padding
         self.has_bias = bool(has_bias)
-        self.weight_init = "he_uniform" if weight_init is None else \
-            weight_init
+        self.weight_init = weight_init
         self.bias_init = bias_init
         shape = (self.in_channels, self.out_channels // self.group) + \
             self.kernel_size

@@ -7,9 +7,9 @@ import numpy as np
 
 from .. import ops
 from .. import _random
+from ..common.initializer import HeUniform, Uniform, initializer
 from ..ops.nn_func import dropout_op
 from .. import dtype as mstype
-from .._runtime import STATE
 from .._tensor import Parameter, Tensor, binary, check_int_fits, unary
 from .cell import Cell
 
@@ -17,60 +17,18 @@ __all__ = ["Dense", "ReLU", "Flatten", "Softmax", "LogSoftmax", "Sigmoid",
            "Tanh", "GELU", "Dropout", "get_activation", "initializer"]
 
 
-#===---------------------------------------------------------------------===#
-# Initializers
-#===---------------------------------------------------------------------===#
-
-def _uniform(shape, bound):
-    return STATE.rng.uniform(-bound, bound, size=shape).astype(np.float32)
+def default_weight_init():
+    """MindSpore's default weight of Dense and the convolutions:
+    HeUniform(negative_slope=sqrt(5)), U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
+    return HeUniform(negative_slope=math.sqrt(5))
 
 
-def _fan_in(shape):
-    return int(np.prod(shape[1:])) if len(shape) > 1 else int(shape[0])
-
-
-def initializer(init, shape, dtype=mstype.float32):
-    """Values for a parameter of `shape` (MindSpore's
-    mindspore.common.initializer.initializer): a Tensor, an array, a number,
-    or one of 'zeros', 'ones', 'normal', 'uniform', 'he_uniform',
-    'xavier_uniform'."""
-    shape = tuple(shape)
-    dt = mstype.to_dtype(dtype)
-    if isinstance(init, Tensor):
-        data = init.asnumpy()
-    elif isinstance(init, np.ndarray):
-        data = init
-    elif isinstance(init, numbers.Number) and not isinstance(init, bool):
-        check_int_fits(init, dt)
-        data = np.full(shape, init)
-    elif isinstance(init, str):
-        name = init.lower().replace("_", "")
-        if name == "zeros":
-            data = np.zeros(shape)
-        elif name == "ones":
-            data = np.ones(shape)
-        elif name == "normal":
-            data = STATE.rng.normal(0.0, 0.01, size=shape)
-        elif name == "uniform":
-            data = _uniform(shape, 0.07)
-        elif name == "heuniform":
-            # HeUniform(negative_slope=sqrt(5)): bound = 1/sqrt(fan_in).
-            data = _uniform(shape, 1.0 / math.sqrt(_fan_in(shape)))
-        elif name == "xavieruniform":
-            fan_out = shape[0]
-            fan_in = _fan_in(shape)
-            data = _uniform(shape, math.sqrt(6.0 / (fan_in + fan_out)))
-        else:
-            raise ValueError(f"unknown initializer {init!r}; expected "
-                             "'zeros', 'ones', 'normal', 'uniform', "
-                             "'he_uniform' or 'xavier_uniform'")
-    else:
-        raise TypeError(f"unsupported initializer {init!r}")
-    data = np.asarray(data)
-    if data.shape != shape:
-        raise ValueError(f"initializer has shape {list(data.shape)}, "
-                         f"expected {list(shape)}")
-    return Tensor(data.astype(dt.values_np), dt)
+def default_bias(bias_init, size, fan_in, dtype):
+    """A bias of `size` from bias_init, or (None) MindSpore's default
+    Uniform(1/sqrt(fan_in))."""
+    if bias_init is None:
+        bias_init = Uniform(1.0 / math.sqrt(fan_in))
+    return initializer(bias_init, (size,), dtype)
 
 
 #===---------------------------------------------------------------------===#
@@ -193,16 +151,13 @@ class Dense(Cell):
         self.has_bias = bool(has_bias)
         shape = (self.out_channels, self.in_channels)
         self.weight = Parameter(initializer(
-            "he_uniform" if weight_init is None else weight_init, shape,
-            dtype), name="weight")
+            default_weight_init() if weight_init is None else weight_init,
+            shape, dtype), name="weight")
         self.bias = None
         if self.has_bias:
-            bound = 1.0 / math.sqrt(self.in_channels)
-            if bias_init is None:
-                data = Tensor(_uniform((self.out_channels,), bound), dtype)
-            else:
-                data = initializer(bias_init, (self.out_channels,), dtype)
-            self.bias = Parameter(data, name="bias")
+            self.bias = Parameter(default_bias(
+                bias_init, self.out_channels, self.in_channels, dtype),
+                name="bias")
         if isinstance(activation, str):
             activation = get_activation(activation)
         if activation is not None and not isinstance(activation, Cell):

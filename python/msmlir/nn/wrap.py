@@ -6,6 +6,8 @@ inlines the gradient function, and the optimizer's ops.assign updates
 become results bound to the Parameters, so the step is one native function.
 """
 
+from .. import dtype as mstype
+from .. import ops
 from .._autograd import value_and_grad
 from .._parallel_context import data_parallel, get_auto_parallel_context
 from .._runtime import STATE
@@ -14,7 +16,7 @@ from ._micro_batches import split_into_micro_batches, tree_sum
 from .grad_reducer import DistributedGradReducer
 from .optim.optimizer import Optimizer
 
-__all__ = ["WithLossCell", "TrainOneStepCell"]
+__all__ = ["WithLossCell", "WithEvalCell", "TrainOneStepCell"]
 
 
 class WithLossCell(Cell):
@@ -93,3 +95,22 @@ class TrainOneStepCell(Cell):
         loss, grads = tree_sum(self.grad_fn(*piece) for piece in pieces)
         scale = 1.0 / len(pieces)
         return loss * scale, tuple(g * scale for g in grads)
+
+
+class WithEvalCell(Cell):
+    """(loss_fn(network(data), label), outputs, label): what Model.eval
+    feeds its metrics (add_cast_fp32 casts the outputs and label to float32
+    first, for low-precision networks)."""
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = bool(add_cast_fp32)
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            outputs = ops.cast(outputs, mstype.float32)
+            label = ops.cast(label, mstype.float32)
+        return self._loss_fn(outputs, label), outputs, label

@@ -19,6 +19,18 @@ from .nn_func import softmax, log_softmax, interpolate
 from .sort_func import (sort, topk, gather_elements, _cumsum_op,
                         _axis as _sort_axis, max as _max, min as _min)
 from .comm_func import AllReduce, AllGather, Broadcast, ReduceOp
+from .primitive import Primitive
+from . import meta_ops, optimizer_ops, composed_primitives
+from .composed_primitives import *  # noqa: F401,F403
+from .meta_ops import (Shape, DType, Rank, Size, Depend, Partial,  # noqa: F401
+                       HyperMap, Map, MultitypeFuncGraph)
+from .optimizer_ops import (Assign, AssignAdd, AssignSub,  # noqa: F401
+                            ApplyMomentum, SGD, ApplyRMSProp,
+                            ApplyCenteredRMSProp, ApplyAdagrad,
+                            ApplyAdagradV2, ApplyAdadelta, ApplyAdaMax,
+                            ApplyFtrl, ApplyProximalAdagrad,
+                            ApplyGradientDescent, Adam, AdamWeightDecay,
+                            LARSUpdate)
 
 __all__ = [
     "Primitive", "Add", "Sub", "Mul", "Div", "RealDiv", "Maximum",
@@ -33,15 +45,9 @@ __all__ = [
     "Argmax", "Argmin", "OneHot", "Gather", "Stack", "Split", "Squeeze",
     "BroadcastTo", "Pad", "ResizeNearestNeighbor", "AllReduce", "AllGather",
     "Broadcast", "ReduceOp"
-]
-
-
-class Primitive:
-    """Base of the operator classes: instantiate with attributes, call with
-    tensors."""
-
-    def __repr__(self):
-        return f"Prim[{type(self).__name__}]"
+] + [n for n in meta_ops.__all__ if n[0].isupper()] + \
+    [n for n in optimizer_ops.__all__ if n[0].isupper()] + \
+    composed_primitives.__all__
 
 
 def _simple(name, fn, doc):

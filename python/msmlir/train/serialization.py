@@ -28,7 +28,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True,
     {"name": ..., "data": ...}) to a safetensors file."""
     entries = []
     if isinstance(save_obj, Cell):
-        entries = [(name, p) for name, p in save_obj.parameters_and_names()]
+        entries = list(save_obj.parameters_dict().items())
     elif isinstance(save_obj, dict):
         entries = list(save_obj.items())
     elif isinstance(save_obj, (list, tuple)):
@@ -112,7 +112,7 @@ def _checked_updates(net, parameter_dict):
     """([(name, Parameter, value Tensor)], names the dict lacks), or the
     error of the first entry that does not fit its Parameter."""
     updates, missing = [], []
-    for name, param in net.parameters_and_names():
+    for name, param in net.parameters_dict().items():
         value = parameter_dict.get(name)
         if value is None:
             missing.append(name)

@@ -2,10 +2,22 @@
 v = momentum * v + (1 - dampening) * grad (v = grad at the first step);
 p -= lr * (grad + momentum * v) with nesterov, else p -= lr * v."""
 
-from ...ops import assign
+from ... import ops
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
+
+
+def _float_at_least_0(value, name):
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, float):
+        raise TypeError(f"For 'SGD', the argument '{name}' must be float, but "
+                        f"got {type(value)}.")
+    if value < 0.0:
+        raise ValueError(f"For 'SGD', the argument '{name}' must be at least "
+                         f"0.0, but got {value}.")
+    return value
 
 
 class SGD(Optimizer):
@@ -13,35 +25,28 @@ class SGD(Optimizer):
                  dampening=0.0, weight_decay=0.0, nesterov=False,
                  loss_scale=1.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        if momentum < 0:
-            raise ValueError(f"SGD: momentum must be >= 0, got {momentum}")
-        if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("SGD: nesterov needs momentum > 0 and "
-                             "dampening 0")
-        self.momentum = float(momentum)
-        self.dampening = float(dampening)
+        momentum = _float_at_least_0(momentum, "momentum")
+        dampening = _float_at_least_0(dampening, "dampening")
+        if nesterov and (momentum <= 0.0 or dampening != 0.0):
+            raise ValueError("For 'SGD', if 'nesterov' is true, 'momentum' "
+                             "must be > 0.0 and 'dampening' must equal to "
+                             f"0.0, but got 'momentum' {momentum}, "
+                             f"'dampening' {dampening}")
+        self.momentum = momentum
+        self.dampening = dampening
         self.nesterov = bool(nesterov)
-        self.__dict__["accum"] = (self._state("accum", 0.0)
-                                  if self.momentum > 0 else None)
-        # 1 until the first step: the first step takes v = grad (dampening
-        # does not apply to it). Only needed when dampening != 0.
-        self.__dict__["stat"] = (self._state("stat", 1.0)
-                                 if self.momentum > 0 and self.dampening
+        has_state = momentum > 0
+        self.__dict__["accum"] = (self._state("accum", 0.0) if has_state
+                                  else None)
+        # 1 until the first step, which takes v = grad (dampening does not
+        # apply to it).
+        self.__dict__["stat"] = (self._state("stat", 1.0) if has_state
                                  else None)
+        self.__dict__["_kernel"] = ops.SGD(dampening, 0.0, self.nesterov)
 
-    def update(self, index, param, grad):
-        lr = self.learning_rate
+    def update(self, index, param, grad, lr):
         if self.momentum <= 0:
             return param - lr * grad
-        v = self.accum[index]
-        if self.dampening:
-            stat = self.stat[index]
-            later = v * self.momentum + grad * (1.0 - self.dampening)
-            new_v = grad * stat + later * (1.0 - stat)
-            assign(stat, stat * 0.0)
-        else:
-            new_v = v * self.momentum + grad
-        assign(v, new_v)
-        if self.nesterov:
-            return param - lr * (grad + new_v * self.momentum)
-        return param - lr * new_v
+        return self._kernel(param, grad, lr, self.accum[index],
+                            self.momentum, self.stat[index])
+

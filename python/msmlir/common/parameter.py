@@ -1,0 +1,6 @@
+"""``mindspore.common.parameter``."""
+
+from .._autograd import ParameterTuple
+from .._tensor import Parameter
+
+__all__ = ["Parameter", "ParameterTuple"]

@@ -1,0 +1,5 @@
+"""``mindspore.common.tensor``."""
+
+from .._tensor import Tensor
+
+__all__ = ["Tensor"]
