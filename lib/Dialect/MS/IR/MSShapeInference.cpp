@@ -2,7 +2,9 @@
 //
 // Shape rules for every ms op. Errors go through emitOptionalError so that the
 // parser (which infers while parsing the custom form) and the verifier (which
-// re-infers for the generic form) report the same message.
+// re-infers for the generic form) report the same message. At the end, how
+// the ops of this file whose attributes decide it treat the rows of a batch
+// (RowIndependenceOpInterface, MSBase.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -671,6 +673,60 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
     return failure();
   types.push_back(*input);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Rows of a batch (RowIndependenceOpInterface)
+//===----------------------------------------------------------------------===//
+
+std::string DenseOp::whyRowsMix(function_ref<bool(Value)> isBatched) {
+  bool paramsBatched =
+      isBatched(getWeight()) || (getBias() && isBatched(getBias()));
+  return isBatched(getInput()) && !paramsBatched
+             ? ""
+             : "its weight or bias depends on the batch";
+}
+
+std::string MatmulOp::whyRowsMix(function_ref<bool(Value)> isBatched) {
+  if (isBatched(getRhs()) || !isBatched(getLhs()))
+    return "the batch must be in lhs only";
+  if (getLhs().getType().getRank() == 2 && getTransposeA())
+    return "transpose_a makes the batch the contraction dim";
+  return "";
+}
+
+std::string DropoutOp::whyRowsMix(function_ref<bool(Value)>) {
+  return getTraining() ? "training dropout numbers elements across the batch"
+                       : "";
+}
+
+std::string BatchNormOp::whyRowsMix(function_ref<bool(Value)> isBatched) {
+  return isBatched(getInput()) &&
+                 llvm::none_of(getOperands().drop_front(), isBatched)
+             ? ""
+             : "its parameters depend on the batch";
+}
+
+std::string ReshapeOp::whyRowsMix(function_ref<bool(Value)>) {
+  ArrayRef<int64_t> shape = getShape();
+  if (shape.empty() || shape[0] != -1 ||
+      llvm::is_contained(shape.drop_front(), -1))
+    return "the batch must stay dim 0 (shape [-1, ...])";
+  int64_t rest = 1;
+  for (int64_t d : shape.drop_front())
+    rest *= d;
+  int64_t rowSize = 1;
+  for (int64_t d : getInput().getType().getShape().drop_front())
+    rowSize *= d;
+  return rest == rowSize ? "" : "it moves elements across rows of the batch";
+}
+
+std::string TransposeOp::whyRowsMix(function_ref<bool(Value)>) {
+  return getPerm()[0] == 0 ? "" : "it moves the batch dim";
+}
+
+std::string ConcatOp::whyRowsMix(function_ref<bool(Value)>) {
+  return getNormalizedAxis() != 0 ? "" : "it concatenates along the batch";
 }
 
 } // namespace ms

@@ -23,7 +23,6 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace ms {
 #define GEN_PASS_DEF_MSSPLITDYNAMICBATCH
@@ -55,78 +54,13 @@ RankedTensorType withBatch(Type type, int64_t batch) {
   return tensor.clone(shape);
 }
 
-/// The product of the dims of `type` after the first.
-int64_t rowSize(Type type) {
-  int64_t size = 1;
-  for (int64_t d : cast<RankedTensorType>(type).getShape().drop_front())
-    size *= d;
-  return size;
-}
-
 /// Why `op`, which reads a batched value, would mix rows of the batch;
-/// empty when it treats them independently.
+/// empty when it treats them independently. The ops say (MSBase.td).
 std::string whyRowsMix(Operation *op, const llvm::DenseSet<Value> &batched) {
-  auto isB = [&](Value v) { return batched.contains(v); };
-  // Elementwise, with numpy broadcasting of the unbatched operands.
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, FloorDivOp,
-          FloorModOp, FmodOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp, SqrtOp,
-          NegOp, AbsOp, GeluOp, CastOp, SelectOp, EqualOp, NotEqualOp,
-          GreaterOp, GreaterEqualOp, LessOp, LessEqualOp, LogicalAndOp,
-          LogicalOrOp, LogicalNotOp, StopGradientOp, FlattenOp, Conv2DOp,
-          MaxPool2DOp, AvgPool2DOp>(op))
+  if (isRowIndependent(op))
     return "";
-  if (auto dense = dyn_cast<DenseOp>(op))
-    return isB(dense.getInput()) && !isB(dense.getWeight()) &&
-                   (!dense.getBias() || !isB(dense.getBias()))
-               ? ""
-               : "its weight or bias depends on the batch";
-  if (auto matmul = dyn_cast<MatmulOp>(op)) {
-    if (isB(matmul.getRhs()) || !isB(matmul.getLhs()))
-      return "the batch must be in lhs only";
-    if (matmul.getLhs().getType().getRank() == 2 && matmul.getTransposeA())
-      return "transpose_a makes the batch the contraction dim";
-    return "";
-  }
-  if (auto dropout = dyn_cast<DropoutOp>(op))
-    return dropout.getTraining() ? "training dropout numbers elements across "
-                                   "the batch"
-                                 : "";
-  if (isa<BatchNormOp>(op))
-    return isB(op->getOperand(0)) && llvm::none_of(op->getOperands().drop_front(), isB)
-               ? ""
-               : "its parameters depend on the batch";
-  if (isa<LayerNormOp>(op))
-    return ""; // the shape rule keeps ? out of the normalized dims
-  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-    ArrayRef<int64_t> shape = reshape.getShape();
-    Type in = reshape.getInput().getType();
-    if (shape.empty() || shape[0] != -1 ||
-        llvm::is_contained(shape.drop_front(), -1))
-      return "the batch must stay dim 0 (shape [-1, ...])";
-    int64_t rest = 1;
-    for (int64_t d : shape.drop_front())
-      rest *= d;
-    return rest == rowSize(in) ? ""
-                               : "it moves elements across rows of the batch";
-  }
-  if (auto transpose = dyn_cast<TransposeOp>(op))
-    return transpose.getPerm()[0] == 0 ? "" : "it moves the batch dim";
-  if (auto concat = dyn_cast<ConcatOp>(op))
-    return concat.getNormalizedAxis() != 0 ? "" : "it concatenates along "
-                                                  "the batch";
-  if (isa<SoftmaxOp, LogSoftmaxOp, ArgmaxOp, ArgminOp>(op)) {
-    int64_t axis = TypeSwitch<Operation *, int64_t>(op)
-                       .Case<SoftmaxOp, LogSoftmaxOp, ArgmaxOp, ArgminOp>(
-                           [](auto o) { return o.getNormalizedAxis(); });
-    return axis != 0 ? "" : "it works along the batch dim";
-  }
-  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(op)) {
-    SmallVector<int64_t> axes =
-        TypeSwitch<Operation *, SmallVector<int64_t>>(op)
-            .Case<ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(
-                [](auto o) { return o.getNormalizedAxes(); });
-    return llvm::is_contained(axes, 0) ? "it reduces over the batch" : "";
-  }
+  if (auto rows = dyn_cast<RowIndependenceOpInterface>(op))
+    return rows.whyRowsMix([&](Value v) { return batched.contains(v); });
   return "it is not known to treat the rows of the batch independently";
 }
 
@@ -194,7 +128,7 @@ LogicalResult reinfer(Operation *op) {
       result.setType(type);
     return success();
   }
-  if (op->hasTrait<OpTrait::SameOperandsAndResultType>()) {
+  if (op->hasTrait<mlir::OpTrait::SameOperandsAndResultType>()) {
     for (Value result : op->getResults())
       result.setType(op->getOperand(0).getType());
     return success();

@@ -2,7 +2,8 @@
 //
 // ms-widen-half-precision: each ms op that computes on f16 or bf16 runs on
 // f32 between ms.casts, so it rounds once, at the end (PyTorch's CPU
-// "opmath"). Ops that only move or compare values stay as they are.
+// "opmath"). Ops that only move or compare values (MS_DtypeNeutral in
+// MSBase.td) stay as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,14 +27,6 @@ bool isHalf(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor &&
          (tensor.getElementType().isF16() || tensor.getElementType().isBF16());
-}
-
-/// Ops exact in any precision: they move, pick or compare values.
-bool isExact(Operation *op) {
-  return isa<ReshapeOp, FlattenOp, TransposeOp, ConcatOp, SliceOp,
-             BroadcastToOp, PadOp, GatherOp, SelectOp, CastOp, StopGradientOp,
-             EqualOp, NotEqualOp, GreaterOp, GreaterEqualOp, LessOp,
-             LessEqualOp, ArgmaxOp, ArgminOp>(op);
 }
 
 /// `op` rebuilt on f32 in place of its f16/bf16 operands and results.
@@ -72,7 +65,8 @@ struct MSWidenHalfPrecisionPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (!isa_and_nonnull<MSDialect>(op->getDialect()) || isExact(op) ||
+      if (!isa_and_nonnull<MSDialect>(op->getDialect()) ||
+          op->hasTrait<ms::OpTrait::DtypeNeutral>() ||
           op->getNumRegions() != 0)
         return;
       if (llvm::any_of(op->getOperandTypes(), isHalf) ||

@@ -14,7 +14,7 @@
 // Elementwise op of two numeric tensors of one element type, broadcasting.
 class MS_NumericBinaryOp<string mnemonic, string summaryText,
                          string semantics>
-    : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+    : MS_Op<mnemonic, [Pure, MS_Elementwise, InferTypeOpAdaptor]> {
   let summary = summaryText # " with numpy broadcasting";
   let description = !strconcat(semantics, [{
 

@@ -46,6 +46,55 @@ def MS_Dialect : Dialect {
 class MS_Op<string mnemonic, list<Trait> traits = []>
     : Op<MS_Dialect, mnemonic, traits>;
 
+//===----------------------------------------------------------------------===//
+// Op properties that passes ask about
+//===----------------------------------------------------------------------===//
+// Passes query these (op->hasTrait<ms::OpTrait::...>(), the interface)
+// instead of listing ops, so a new op states its properties where it is
+// defined. C++ side: ms/Dialect/MS/IR/MSOpProperties.h.
+
+// Whatever its attributes, row i of dim 0 of each result depends only on
+// row i of the operands that have that batch dim (the others are read
+// whole): conv2d, pools, flatten. ms-split-dynamic-batch runs such ops on
+// tiles of a ? batch.
+def MS_RowIndependent : NativeOpTrait<"RowIndependent"> {
+  let cppNamespace = "::ms::OpTrait";
+}
+
+// Element i of each result is a function of element i of each operand
+// alone, after numpy broadcasting (add, relu, compare, cast, select). An
+// elementwise op is row independent without saying so (ms::isRowIndependent).
+def MS_Elementwise : NativeOpTrait<"Elementwise"> {
+  let cppNamespace = "::ms::OpTrait";
+}
+
+// Exact in every precision: the op moves, picks, compares or converts
+// values and computes none, so ms-widen-half-precision leaves its f16 and
+// bf16 operands as they are (reshape, gather, select, equal, argmax, cast).
+def MS_DtypeNeutral : NativeOpTrait<"DtypeNeutral"> {
+  let cppNamespace = "::ms::OpTrait";
+}
+
+def MS_RowIndependenceOpInterface : OpInterface<"RowIndependenceOpInterface"> {
+  let cppNamespace = "::ms";
+  let description = [{
+    An op whose rows of a batch (dim 0) stay apart or not depending on its
+    attributes and on which operands have the batch: dense (a batched
+    weight mixes rows), matmul, reshape, transpose, concat, the ops along
+    an axis, reductions, batch_norm, dropout. Ops that keep rows apart
+    whatever their attributes have the MS_RowIndependent trait instead.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Why this op would mix rows of dim 0 of the operands for which
+        `isBatched` holds (a phrase for an error message, such as "it
+        reduces over the batch"); empty when it keeps every row apart.
+      }],
+      "std::string", "whyRowsMix",
+      (ins "::llvm::function_ref<bool(::mlir::Value)>":$isBatched)>
+  ];
+}
+
 // f32 only: what ops that make f32 from non-float input (one_hot) produce.
 def MS_Tensor : RankedTensorOf<[F32]>;
 

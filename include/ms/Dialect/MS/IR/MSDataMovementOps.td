@@ -8,7 +8,7 @@
 #ifndef MS_DIALECT_MS_IR_MSDATAMOVEMENTOPS_TD
 #define MS_DIALECT_MS_IR_MSDATAMOVEMENTOPS_TD
 
-def MS_SliceOp : MS_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+def MS_SliceOp : MS_Op<"slice", [Pure, MS_DtypeNeutral, InferTypeOpAdaptor]> {
   let summary = "a strided slice (Tensor.__getitem__, ops.strided_slice)";
   let description = [{
     Result dimension `d` takes input indices `begin[d]`, `begin[d] +
@@ -32,7 +32,8 @@ def MS_SliceOp : MS_Op<"slice", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def MS_BroadcastToOp : MS_Op<"broadcast_to", [Pure, InferTypeOpAdaptor]> {
+def MS_BroadcastToOp : MS_Op<"broadcast_to", [Pure, MS_DtypeNeutral,
+    InferTypeOpAdaptor]> {
   let summary = "broadcasts a tensor to a shape (ops.broadcast_to)";
   let description = [{
     numpy broadcasting of `input` to `shape`: dimensions align on the
@@ -49,7 +50,7 @@ def MS_BroadcastToOp : MS_Op<"broadcast_to", [Pure, InferTypeOpAdaptor]> {
   let assemblyFormat = "$input `to` $shape attr-dict `:` type($input)";
 }
 
-def MS_PadOp : MS_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+def MS_PadOp : MS_Op<"pad", [Pure, MS_DtypeNeutral, InferTypeOpAdaptor]> {
   let summary = "pads a tensor with a constant (ops.pad, mode 'constant')";
   let description = [{
     Adds `low[d]` elements before and `high[d]` after dimension `d`, all
@@ -71,7 +72,7 @@ def MS_PadOp : MS_Op<"pad", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def MS_GatherOp : MS_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+def MS_GatherOp : MS_Op<"gather", [Pure, MS_DtypeNeutral, InferTypeOpAdaptor]> {
   let summary = "gathers slices along an axis (ops.gather, nn.Embedding)";
   let description = [{
     `result[p..., i..., q...] = input[p..., indices[i...], q...]` along

@@ -17,7 +17,8 @@ include "ms/Dialect/MS/IR/MSBase.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-def MS_StopGradientOp : MS_Op<"stop_gradient", [Pure, InferTypeOpAdaptor]> {
+def MS_StopGradientOp : MS_Op<"stop_gradient", [Pure, MS_Elementwise,
+    MS_DtypeNeutral, InferTypeOpAdaptor]> {
   let summary = "identity that blocks gradients (ops.stop_gradient)";
   let description = [{
     Returns its input; `ms-autodiff` propagates no cotangent through it.
@@ -36,7 +37,7 @@ def MS_StopGradientOp : MS_Op<"stop_gradient", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def MS_ReluGradOp : MS_Op<"relu_grad", [Pure, InferTypeOpAdaptor]> {
+def MS_ReluGradOp : MS_Op<"relu_grad", [Pure, MS_Elementwise, InferTypeOpAdaptor]> {
   let summary = "gradient of relu: dy where y > 0, else 0 (ReluGrad)";
   let description = [{
     `dy * (y > 0)` elementwise, selecting rather than multiplying (so an
@@ -55,7 +56,7 @@ def MS_ReluGradOp : MS_Op<"relu_grad", [Pure, InferTypeOpAdaptor]> {
   let assemblyFormat = "$dy `,` $y attr-dict `:` type($dy) `,` type($y)";
 }
 
-def MS_GeluGradOp : MS_Op<"gelu_grad", [Pure, InferTypeOpAdaptor]> {
+def MS_GeluGradOp : MS_Op<"gelu_grad", [Pure, MS_Elementwise, InferTypeOpAdaptor]> {
   let summary = "gradient of gelu with respect to its input (GeLUGrad)";
   let description = [{
     `dy * gelu'(x)` elementwise, for the same `approximate` as the forward

@@ -48,7 +48,8 @@ def MS_OneHotOp : MS_Op<"one_hot", [Pure, InferTypeOpAdaptor]> {
 
 // Index of the extreme value along an axis.
 class MS_ArgReduceOp<string mnemonic, string what>
-    : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+    : MS_Op<mnemonic, [Pure, MS_DtypeNeutral, InferTypeOpAdaptor,
+                       DeclareOpInterfaceMethods<MS_RowIndependenceOpInterface>]> {
   let summary = "index of the " # what # " along an axis (ops.Arg" # what # ")";
   let description = !strconcat("The index of the ", what, [{ of `input`
     along `axis` (negative counts from the end); with `keep_dims` that axis
@@ -89,6 +90,9 @@ class MS_ArgReduceOp<string mnemonic, string what>
           getOperationName(), loc, adaptor.getInput().getType(),
           adaptor.getAxisAttr() ? static_cast<int64_t>(adaptor.getAxis()) : -1,
           adaptor.getKeepDims(), adaptor.getOutputTypeAttr(), types);
+    }
+    std::string $cppClass::whyRowsMix(::llvm::function_ref<bool(::mlir::Value)>) {
+      return ::ms::whyRowsMixAlongAxis(getNormalizedAxis());
     }
   }];
 }

@@ -11,7 +11,8 @@
 
 // Elementwise comparison with numpy broadcasting; the result is bool.
 class MS_CompareOp<string mnemonic, string formula, list<Trait> traits = []>
-    : MS_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor]> {
+    : MS_Op<mnemonic, traits # [Pure, MS_Elementwise, MS_DtypeNeutral,
+                                InferTypeOpAdaptor]> {
   let summary = "elementwise " # formula # " with numpy broadcasting, as bool";
   let description = !strconcat("Computes `", formula, [{` elementwise, as an
     i1 (bool) tensor. The operands have the same element type and broadcast
@@ -49,7 +50,7 @@ def MS_LessEqualOp : MS_CompareOp<"less_equal", "lhs <= rhs">;
 
 // Elementwise logic of two bool tensors with numpy broadcasting.
 class MS_LogicalBinaryOp<string mnemonic, string formula>
-    : MS_Op<mnemonic, [Pure, Commutative, InferTypeOpAdaptor]> {
+    : MS_Op<mnemonic, [Pure, Commutative, MS_Elementwise, InferTypeOpAdaptor]> {
   let summary = "elementwise " # formula # " of bool tensors";
   let description = !strconcat("Computes `", formula, [{` elementwise on
     bool (i1) tensors that broadcast like numpy, as `ops.}], mnemonic, [{`
@@ -80,7 +81,8 @@ class MS_LogicalBinaryOp<string mnemonic, string formula>
 def MS_LogicalAndOp : MS_LogicalBinaryOp<"logical_and", "lhs and rhs">;
 def MS_LogicalOrOp : MS_LogicalBinaryOp<"logical_or", "lhs or rhs">;
 
-def MS_LogicalNotOp : MS_Op<"logical_not", [Pure, SameOperandsAndResultType]> {
+def MS_LogicalNotOp : MS_Op<"logical_not", [Pure, MS_Elementwise,
+    SameOperandsAndResultType]> {
   let summary = "elementwise not of a bool tensor (ops.logical_not)";
   let description = [{
     Example:
@@ -94,7 +96,8 @@ def MS_LogicalNotOp : MS_Op<"logical_not", [Pure, SameOperandsAndResultType]> {
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def MS_SelectOp : MS_Op<"select", [Pure, InferTypeOpAdaptor]> {
+def MS_SelectOp : MS_Op<"select", [Pure, MS_Elementwise, MS_DtypeNeutral,
+    InferTypeOpAdaptor]> {
   let summary = "picks from two tensors by a bool mask (ops.where, ops.select)";
   let description = [{
     `ops.where(condition, x, y)`: `x` where `condition` is true, `y`
@@ -116,7 +119,8 @@ def MS_SelectOp : MS_Op<"select", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def MS_CastOp : MS_Op<"cast", [Pure, InferTypeOpAdaptor]> {
+def MS_CastOp : MS_Op<"cast", [Pure, MS_Elementwise, MS_DtypeNeutral,
+    InferTypeOpAdaptor]> {
   let summary = "converts the element type (ops.cast, Tensor.astype)";
   let description = [{
     Converts each element to `to`. Float to integer truncates toward zero

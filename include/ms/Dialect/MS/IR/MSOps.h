@@ -11,6 +11,7 @@
 #include "ms/Dialect/MS/IR/MSDialect.h"
 #include "ms/Dialect/MS/IR/MSGradShapeInference.h"
 #include "ms/Dialect/MS/IR/MSIndexingShapes.h"
+#include "ms/Dialect/MS/IR/MSOpProperties.h"
 #include "ms/Dialect/MS/IR/MSShapeInference.h"
 
 #define GET_OP_CLASSES

@@ -20,7 +20,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // `type` is the dtype group it takes (MSBase.td): floats unless it says so.
 class MS_UnaryOp<string mnemonic, string formula, list<Trait> traits = [],
                  Type type = MS_FloatTensor>
-    : MS_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor]> {
+    : MS_Op<mnemonic, traits # [Pure, MS_Elementwise, InferTypeOpAdaptor]> {
   let summary = "elementwise " # formula;
   let description = !strconcat("Computes `", formula, [{` elementwise. The
     result has the type of the input.
@@ -48,7 +48,7 @@ class MS_UnaryOp<string mnemonic, string formula, list<Trait> traits = [],
 // MS_UnaryOp.
 class MS_BinaryOp<string mnemonic, string formula, list<Trait> traits = [],
                   Type type = MS_FloatTensor>
-    : MS_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor]> {
+    : MS_Op<mnemonic, traits # [Pure, MS_Elementwise, InferTypeOpAdaptor]> {
   let summary = "elementwise " # formula # " with numpy broadcasting";
   let description = !strconcat("Computes `", formula, [{` elementwise.
     The operands broadcast like numpy: shapes are aligned on the right, and
@@ -77,7 +77,8 @@ class MS_BinaryOp<string mnemonic, string formula, list<Trait> traits = [],
 
 // Reduction over `axes`; an empty list reduces every axis.
 class MS_ReduceOp<string mnemonic, string what, Type type = MS_FloatTensor>
-    : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+    : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+                       DeclareOpInterfaceMethods<MS_RowIndependenceOpInterface>]> {
   let summary = "reduces a tensor to its " # what # " over axes";
   let description = !strconcat("Computes the ", what, [{ over the listed
     axes (negative axes count from the end; an empty list means every axis),
@@ -112,12 +113,16 @@ class MS_ReduceOp<string mnemonic, string what, Type type = MS_FloatTensor>
       return ::ms::normalizeReduceAxes(getAxes(),
                                        getInput().getType().getRank());
     }
+    std::string $cppClass::whyRowsMix(::llvm::function_ref<bool(::mlir::Value)>) {
+      return ::ms::whyRowsMixOverAxes(getNormalizedAxes());
+    }
   }];
 }
 
 // Softmax-like op along one axis; the result has the input's type.
 class MS_AxisOp<string mnemonic, string formula>
-    : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+    : MS_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+                       DeclareOpInterfaceMethods<MS_RowIndependenceOpInterface>]> {
   let summary = "computes " # formula # " along an axis";
   let description = !strconcat("Computes `", formula, [{` along `axis`
     (negative counts from the end; MindSpore's default is -1).
@@ -149,6 +154,9 @@ class MS_AxisOp<string mnemonic, string formula>
                                    adaptor.getInput().getType(),
                                    adaptor.getAxis(), types);
     }
+    std::string $cppClass::whyRowsMix(::llvm::function_ref<bool(::mlir::Value)>) {
+      return ::ms::whyRowsMixAlongAxis(getNormalizedAxis());
+    }
   }];
 }
 
@@ -156,7 +164,8 @@ class MS_AxisOp<string mnemonic, string formula>
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def MS_DenseOp : MS_Op<"dense", [Pure, InferTypeOpAdaptor]> {
+def MS_DenseOp : MS_Op<"dense", [Pure, InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<MS_RowIndependenceOpInterface>]> {
   let summary = "fully connected layer: x @ weight^T + bias (nn.Dense)";
   let description = [{
     MindSpore's `nn.Dense`: `output = input @ weight^T + bias`, with
@@ -182,7 +191,8 @@ def MS_DenseOp : MS_Op<"dense", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def MS_MatmulOp : MS_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
+def MS_MatmulOp : MS_Op<"matmul", [Pure, InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<MS_RowIndependenceOpInterface>]> {
   let summary = "matrix product with optional transposes and batch broadcasting";
   let description = [{
     `ops.matmul`: the product of the last two dimensions of each operand,
@@ -207,7 +217,8 @@ def MS_MatmulOp : MS_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def MS_Conv2DOp : MS_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
+def MS_Conv2DOp : MS_Op<"conv2d", [Pure, MS_RowIndependent,
+    InferTypeOpAdaptor]> {
   let summary = "2-D convolution, NCHW (nn.Conv2d)";
   let description = [{
     MindSpore's `nn.Conv2d` on `input [N, C, H, W]` with `weight
@@ -243,7 +254,8 @@ def MS_Conv2DOp : MS_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def MS_BatchNormOp : MS_Op<"batch_norm", [Pure, InferTypeOpAdaptor]> {
+def MS_BatchNormOp : MS_Op<"batch_norm", [Pure, InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<MS_RowIndependenceOpInterface>]> {
   let summary = "batch normalization at inference (nn.BatchNorm2d, eval)";
   let description = [{
     `(x - moving_mean) / sqrt(moving_variance + epsilon) * gamma + beta`
@@ -267,7 +279,10 @@ def MS_BatchNormOp : MS_Op<"batch_norm", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def MS_LayerNormOp : MS_Op<"layer_norm", [Pure, InferTypeOpAdaptor]> {
+// Row independent: the shape rule keeps ? out of the normalized dims, so a
+// ? batch is never among them.
+def MS_LayerNormOp : MS_Op<"layer_norm", [Pure, MS_RowIndependent,
+    InferTypeOpAdaptor]> {
   let summary = "layer normalization (nn.LayerNorm)";
   let description = [{
     MindSpore's LayerNorm: the mean and the (population) variance are taken
@@ -316,7 +331,7 @@ def MS_LayerNormOp : MS_Op<"layer_norm", [Pure, InferTypeOpAdaptor]> {
 
 // 2-D pooling over NCHW windows.
 class MS_PoolOp<string mnemonic, string what> : MS_Op<mnemonic,
-    [Pure, InferTypeOpAdaptor]> {
+    [Pure, MS_RowIndependent, InferTypeOpAdaptor]> {
   let summary = "2-D " # what # " pooling, NCHW";
   let description = !strconcat("MindSpore's 2-D ", what, [{ pooling on
     `input [N, C, H, W]` with `kernel_size [kh, kw]` and `stride [sh, sw]`
@@ -389,7 +404,7 @@ def MS_AbsOp : MS_UnaryOp<"abs", "|x|", [], MS_NumericTensor> {
   let hasFolder = 1;
 }
 
-def MS_GeluOp : MS_Op<"gelu", [Pure, InferTypeOpAdaptor]> {
+def MS_GeluOp : MS_Op<"gelu", [Pure, MS_Elementwise, InferTypeOpAdaptor]> {
   let summary = "elementwise GELU (nn.GELU)";
   let description = [{
     Gaussian error linear unit. With `approximate = true` (MindSpore's
@@ -409,7 +424,8 @@ def MS_GeluOp : MS_Op<"gelu", [Pure, InferTypeOpAdaptor]> {
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def MS_DropoutOp : MS_Op<"dropout", [Pure, InferTypeOpAdaptor]> {
+def MS_DropoutOp : MS_Op<"dropout", [Pure, InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<MS_RowIndependenceOpInterface>]> {
   let summary = "dropout (nn.Dropout); the identity at inference";
   let description = [{
     `nn.Dropout(p=...)`. At inference (no `training` flag) it is the
@@ -451,7 +467,8 @@ def MS_DropoutOp : MS_Op<"dropout", [Pure, InferTypeOpAdaptor]> {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-def MS_FlattenOp : MS_Op<"flatten", [Pure, InferTypeOpAdaptor]> {
+def MS_FlattenOp : MS_Op<"flatten", [Pure, MS_RowIndependent, MS_DtypeNeutral,
+    InferTypeOpAdaptor]> {
   let summary = "flattens every dimension but the first (nn.Flatten)";
   let description = [{
     Collapses `[N, d1, ..., dk]` into `[N, d1 * ... * dk]`, as `nn.Flatten`
@@ -469,7 +486,8 @@ def MS_FlattenOp : MS_Op<"flatten", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def MS_ReshapeOp : MS_Op<"reshape", [Pure, InferTypeOpAdaptor]> {
+def MS_ReshapeOp : MS_Op<"reshape", [Pure, MS_DtypeNeutral, InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<MS_RowIndependenceOpInterface>]> {
   let summary = "reshapes a tensor (ops.reshape)";
   let description = [{
     Gives the elements of `input`, in row-major order, the shape `shape`.
@@ -488,7 +506,8 @@ def MS_ReshapeOp : MS_Op<"reshape", [Pure, InferTypeOpAdaptor]> {
   let hasCanonicalizer = 1;
 }
 
-def MS_TransposeOp : MS_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+def MS_TransposeOp : MS_Op<"transpose", [Pure, MS_DtypeNeutral,
+    InferTypeOpAdaptor, DeclareOpInterfaceMethods<MS_RowIndependenceOpInterface>]> {
   let summary = "permutes the dimensions of a tensor (ops.transpose)";
   let description = [{
     Result dimension `i` is input dimension `perm[i]`.
@@ -506,7 +525,8 @@ def MS_TransposeOp : MS_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let hasCanonicalizer = 1;
 }
 
-def MS_ConcatOp : MS_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+def MS_ConcatOp : MS_Op<"concat", [Pure, MS_DtypeNeutral, InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<MS_RowIndependenceOpInterface>]> {
   let summary = "concatenates tensors along an axis (ops.concat)";
   let description = [{
     Joins the inputs along `axis` (negative counts from the end). They agree
