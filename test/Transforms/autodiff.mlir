@@ -140,3 +140,16 @@ func.func @construct(%x: tensor<0x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor
   %y = ms.conv2d %x, %w pad_mode "valid" : tensor<0x3x8x8xf32>, tensor<4x3x3x3xf32>
   return %y : tensor<0x4x6x6xf32>
 }
+
+// -----
+
+// floor is piecewise constant: its input gets zeros (MindSpore's Floor bprop).
+// CHECK-LABEL: func.func @construct_grad(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4xf32>, %{{[^:]*}}: tensor<4xf32>)
+// CHECK: %[[Y:.*]] = ms.floor %[[X]] : tensor<4xf32>
+// CHECK: %[[DX:.*]] = arith.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK: return %[[Y]], %[[DX]]
+func.func @construct(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = ms.floor %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

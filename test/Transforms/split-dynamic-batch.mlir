@@ -44,3 +44,15 @@ func.func @static(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = ms.relu %x : tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// Elementwise ops keep the rows apart by their trait (MS_Elementwise), so
+// the pass knows a new one without naming it.
+// CHECK-LABEL: func.func @elementwise(
+// CHECK: scf.for
+// CHECK:   ms.floor %{{.*}} : tensor<8x3xf32>
+// CHECK:   ms.sub %{{.*}}, %{{.*}} : tensor<8x3xf32>, tensor<8x3xf32>
+func.func @elementwise(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %0 = ms.floor %x : tensor<?x3xf32>
+  %1 = ms.sub %x, %0 : tensor<?x3xf32>, tensor<?x3xf32>
+  return %1 : tensor<?x3xf32>
+}

@@ -260,6 +260,7 @@ void ms::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns,
   add<SqrtOp>(patterns, converter, unary<math::SqrtOp, SqrtOp>);
   add<NegOp>(patterns, converter, neg);
   add<AbsOp>(patterns, converter, abs);
+  add<FloorOp>(patterns, converter, unary<math::FloorOp, FloorOp>);
   add<ReluGradOp>(patterns, converter, reluGrad);
   add<GeluGradOp>(patterns, converter, geluGrad);
   patterns.add<DropoutPattern, StopGradientPattern>(converter, ctx);

@@ -51,6 +51,9 @@ func.func @binary(%x: tensor<4x10xf32>, %y: tensor<10xf32>, %z: tensor<4x1xf32>)
 // CHECK: math.sqrt
 // CHECK: arith.negf
 // CHECK: math.absf
+// CHECK: ^bb0(%[[FIN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[FLOOR:.*]] = math.floor %[[FIN]] : f32
+// CHECK-NEXT: linalg.yield %[[FLOOR]] : f32
 func.func @unary(%x: tensor<4x10xf32>) {
   %0 = ms.relu %x : tensor<4x10xf32>
   %1 = ms.sigmoid %x : tensor<4x10xf32>
@@ -60,6 +63,7 @@ func.func @unary(%x: tensor<4x10xf32>) {
   %5 = ms.sqrt %x : tensor<4x10xf32>
   %6 = ms.neg %x : tensor<4x10xf32>
   %7 = ms.abs %x : tensor<4x10xf32>
+  %8 = ms.floor %x : tensor<4x10xf32>
   return
 }
 

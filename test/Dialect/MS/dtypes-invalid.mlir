@@ -10,6 +10,15 @@ func.func @exp_int(%x: tensor<4xi32>) {
 
 // -----
 
+// floor rounds floats; integers are already whole (ops.floor takes floats).
+func.func @floor_int(%x: tensor<4xi32>) {
+  // expected-error@+1 {{'ms.floor' op operand #0 must be ranked tensor of floats (f16, bf16, f32 or f64), but got 'tensor<4xi32>'}}
+  %0 = ms.floor %x : tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @div_uint(%x: tensor<4xui8>) {
   // expected-error@+1 {{'ms.div' op operand #0 must be ranked tensor of floats (f16, bf16, f32 or f64), but got 'tensor<4xui8>'}}
   %0 = ms.div %x, %x : tensor<4xui8>, tensor<4xui8>

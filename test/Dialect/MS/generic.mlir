@@ -19,5 +19,7 @@ func.func @generic(%x: tensor<64x784xf32>, %w: tensor<512x784xf32>,
   %5 = "ms.reshape"(%a) {shape = array<i64: 3, 4>} : (tensor<4x3xf32>) -> tensor<3x4xf32>
   // CHECK: ms.add %{{.*}}, %{{.*}} : tensor<4x3xf32>, tensor<1x3xf32>
   %6 = "ms.add"(%a, %3) : (tensor<4x3xf32>, tensor<1x3xf32>) -> tensor<4x3xf32>
+  // CHECK: ms.floor %{{.*}} : tensor<4x3xf32>
+  %7 = "ms.floor"(%a) : (tensor<4x3xf32>) -> tensor<4x3xf32>
   return
 }

@@ -116,6 +116,8 @@ func.func @unary(%x: tensor<4x10xf32>) {
   %9 = ms.abs %x : tensor<4x10xf32>
   // CHECK: ms.dropout %{{.*}} {p = 2.500000e-01 : f32} : tensor<4x10xf32>
   %10 = ms.dropout %x {p = 0.25 : f32} : tensor<4x10xf32>
+  // CHECK: ms.floor %{{.*}} : tensor<4x10xf32>
+  %11 = ms.floor %x : tensor<4x10xf32>
   return
 }
 

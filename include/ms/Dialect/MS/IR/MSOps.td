@@ -403,6 +403,7 @@ def MS_NegOp : MS_UnaryOp<"neg", "-x", [], MS_NumericTensor> {
 def MS_AbsOp : MS_UnaryOp<"abs", "|x|", [], MS_NumericTensor> {
   let hasFolder = 1;
 }
+def MS_FloorOp : MS_UnaryOp<"floor", "floor(x)">;
 
 def MS_GeluOp : MS_Op<"gelu", [Pure, MS_Elementwise, InferTypeOpAdaptor]> {
   let summary = "elementwise GELU (nn.GELU)";

@@ -153,6 +153,12 @@ LogicalResult absRule(AbsOp op, OpBuilder &b, Grads dys, OperandGrads dxs) {
   return success();
 }
 
+/// Piecewise constant: no cotangent flows (MindSpore's Floor bprop gives
+/// zeros).
+LogicalResult floorRule(FloorOp, OpBuilder &, Grads, OperandGrads) {
+  return success();
+}
+
 LogicalResult geluRule(GeluOp op, OpBuilder &b, Grads dys, OperandGrads dxs) {
   dxs[0] = GeluGradOp::create(b, op.getLoc(), dys[0], op.getInput(),
                               op.getApproximateAttr());
@@ -257,6 +263,7 @@ void attachElementwiseGradients(MLIRContext &context) {
   attachRule<SqrtOp, sqrtRule>(context);
   attachRule<NegOp, negRule>(context);
   attachRule<AbsOp, absRule>(context);
+  attachRule<FloorOp, floorRule>(context);
   attachRule<GeluOp, geluRule>(context);
   attachRule<ReluGradOp, reluGradRule>(context);
   attachRule<GeluGradOp, geluGradRule>(context);
