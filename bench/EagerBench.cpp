@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Runtime/EagerExecutor.h"
-#include "ms/Runtime/GraphCompiler.h"
-#include "ms/Runtime/ParamInit.h"
+#include "ms/Runtime/Execution/EagerExecutor.h"
+#include "ms/Runtime/Jit/GraphCompiler.h"
+#include "ms/Runtime/Execution/ParamInit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -38,7 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Runtime/Communication.h"
+#include "ms/Runtime/Communication/Communication.h"
 
 // The C API only: OpenMPI would otherwise pull in its C++ bindings.
 #define OMPI_SKIP_MPICXX 1

@@ -8,7 +8,7 @@
 
 #include "FuzzSupport.h"
 
-#include "ms/Runtime/Idx.h"
+#include "ms/Runtime/Formats/Idx.h"
 
 using namespace ms::runtime;
 

@@ -7,8 +7,8 @@
 
 #include "FuzzSupport.h"
 
-#include "ms/Runtime/Npy.h"
-#include "ms/Runtime/NumpyFormat.h"
+#include "ms/Runtime/Formats/Npy.h"
+#include "ms/Runtime/Formats/NumpyFormat.h"
 
 using namespace ms::runtime;
 

@@ -6,7 +6,7 @@
 
 #include "FuzzSupport.h"
 
-#include "ms/Runtime/SafeTensors.h"
+#include "ms/Runtime/Formats/SafeTensors.h"
 
 using namespace ms::runtime;
 

@@ -2,7 +2,8 @@
 
 #include "ms/Data/Pipeline.h"
 
-#include "ms/Runtime/Idx.h"
+#include "ms/Runtime/Formats/Idx.h"
+#include "ms/Support/Error.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
@@ -16,12 +17,9 @@
 using namespace ms::data;
 using llvm::Twine;
 
-namespace {
+using ms::makeError;
 
-llvm::Error makeError(const Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
-}
+namespace {
 
 /// A generator for (seed, epoch, salt): different nodes of one pipeline and
 /// different epochs draw independent streams.

@@ -1,6 +1,6 @@
 //===- CommBindings.cpp - pybind11 bindings of the collectives -------------===//
 //
-// The submodule `_msmlir.comm`: runtime/Communication.h for Python. The
+// The submodule `_msmlir.comm`: Runtime/Communication/Communication.h for Python. The
 // collectives never write their operand: each returns a new HostTensor (an
 // operand's buffer may be shared with other Tensors, and one gradient
 // buffer may even be two parameters' gradients). They release the GIL while
@@ -10,8 +10,8 @@
 
 #include "CommBindings.h"
 
-#include "ms/Runtime/Communication.h"
-#include "ms/Runtime/HostTensor.h"
+#include "ms/Runtime/Communication/Communication.h"
+#include "ms/Runtime/Memory/HostTensor.h"
 
 #include <pybind11/stl.h>
 
@@ -97,7 +97,7 @@ HostTensor broadcast(const HostTensor &input, int root) {
 void ms::python::registerCommunication(py::module_ &m) {
   msErrorType = m.attr("MSError");
   py::module_ c = m.def_submodule(
-      "comm", "Collectives across ranks over MPI (runtime/Communication.h)");
+      "comm", "Collectives across ranks over MPI (Runtime/Communication/Communication.h)");
   c.def("built_with_mpi", &comm::builtWithMPI);
   c.def("init", [] { check(comm::init()); });
   c.def("is_initialized", &comm::isInitialized);

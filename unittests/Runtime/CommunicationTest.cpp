@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Runtime/Communication.h"
+#include "ms/Runtime/Communication/Communication.h"
 
 #include "gtest/gtest.h"
 

@@ -1,7 +1,7 @@
 //===- CompileCacheTest.cpp - The persistent compile cache ----------------===//
 
-#include "ms/Runtime/CompileCache.h"
-#include "ms/Runtime/GraphCompiler.h"
+#include "ms/Runtime/Jit/CompileCache.h"
+#include "ms/Runtime/Jit/GraphCompiler.h"
 
 #include "TempDirTest.h"
 #include "TestNets.h"

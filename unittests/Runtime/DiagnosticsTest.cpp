@@ -1,6 +1,6 @@
 //===- DiagnosticsTest.cpp - One-line located errors ----------------------===//
 
-#include "ms/Runtime/Diagnostics.h"
+#include "ms/Runtime/Jit/Diagnostics.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"

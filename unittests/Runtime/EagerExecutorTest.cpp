@@ -1,7 +1,7 @@
 //===- EagerExecutorTest.cpp - PyNative executor and kernel cache ---------===//
 
-#include "ms/Runtime/EagerExecutor.h"
-#include "ms/Runtime/KernelCache.h"
+#include "ms/Runtime/Execution/EagerExecutor.h"
+#include "ms/Runtime/Execution/KernelCache.h"
 
 #include "gtest/gtest.h"
 

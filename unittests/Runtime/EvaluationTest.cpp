@@ -1,6 +1,6 @@
 //===- EvaluationTest.cpp - Classifier scoring over IDX data --------------===//
 
-#include "ms/Runtime/Evaluation.h"
+#include "ms/Runtime/Execution/Evaluation.h"
 
 #include "gtest/gtest.h"
 

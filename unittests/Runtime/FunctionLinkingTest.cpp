@@ -1,6 +1,6 @@
 //===- FunctionLinkingTest.cpp - Declarations given bodies, calls inlined -===//
 
-#include "ms/Runtime/FunctionLinking.h"
+#include "ms/Runtime/Jit/FunctionLinking.h"
 
 #include "gtest/gtest.h"
 

@@ -1,6 +1,6 @@
 //===- HostTensorTest.cpp - Tests for HostTensor --------------------------===//
 
-#include "ms/Runtime/HostTensor.h"
+#include "ms/Runtime/Memory/HostTensor.h"
 
 #include "gtest/gtest.h"
 

@@ -2,7 +2,7 @@
 
 #include "TempDirTest.h"
 
-#include "ms/Runtime/Idx.h"
+#include "ms/Runtime/Formats/Idx.h"
 
 #include <zlib.h>
 

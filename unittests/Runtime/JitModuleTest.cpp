@@ -1,7 +1,7 @@
 //===- JitModuleTest.cpp - Graph-mode JIT modules -------------------------===//
 
-#include "ms/Runtime/JitModule.h"
-#include "ms/Runtime/Signature.h"
+#include "ms/Runtime/Jit/JitModule.h"
+#include "ms/Runtime/Jit/Signature.h"
 
 #include "TestNets.h"
 

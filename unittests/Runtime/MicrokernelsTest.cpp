@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Runtime/Microkernels.h"
+#include "ms/Runtime/Jit/Microkernels.h"
 
 #include "gtest/gtest.h"
 

@@ -1,6 +1,6 @@
 //===- NativeJitTest.cpp - Host code in the process's JIT -----------------===//
 
-#include "ms/Runtime/NativeJit.h"
+#include "ms/Runtime/Jit/NativeJit.h"
 #include "ms/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -1,6 +1,6 @@
 //===- NpyTest.cpp - Tests for .npy reading and writing -------------------===//
 
-#include "ms/Runtime/Npy.h"
+#include "ms/Runtime/Formats/Npy.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

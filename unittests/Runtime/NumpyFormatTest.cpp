@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Runtime/NumpyFormat.h"
+#include "ms/Runtime/Formats/NumpyFormat.h"
 
 #include "gtest/gtest.h"
 

@@ -1,6 +1,6 @@
 //===- OpenMPSettingsTest.cpp - libomp defaults ms sets -------------------===//
 
-#include "ms/Runtime/OpenMPSettings.h"
+#include "ms/Runtime/Jit/OpenMPSettings.h"
 
 #include "gtest/gtest.h"
 

@@ -1,6 +1,6 @@
 //===- PackedParamsTest.cpp - Tests for the packed parameter cache --------===//
 
-#include "ms/Runtime/PackedParams.h"
+#include "ms/Runtime/Memory/PackedParams.h"
 #include "ms/Support/PackedRows.h"
 
 #include "gtest/gtest.h"

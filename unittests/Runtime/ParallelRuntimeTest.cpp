@@ -1,7 +1,7 @@
 //===- ParallelRuntimeTest.cpp - Slots, workers and static shares ---------===//
 
-#include "ms/Runtime/JitModule.h"
-#include "ms/Runtime/ParallelRuntime.h"
+#include "ms/Runtime/Jit/JitModule.h"
+#include "ms/Runtime/Jit/ParallelRuntime.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -1,6 +1,6 @@
 //===- SafeTensorsTest.cpp - Tests for .safetensors I/O -------------------===//
 
-#include "ms/Runtime/SafeTensors.h"
+#include "ms/Runtime/Formats/SafeTensors.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

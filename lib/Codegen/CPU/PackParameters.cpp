@@ -1,7 +1,7 @@
 //===- PackParameters.cpp - Ask for a GEMV's weight as [in, out] ----------===//
 //
 // See the pass description in Passes.td. The runtime side, which transposes
-// each bound parameter buffer once, is include/ms/Runtime/PackedParams.h.
+// each bound parameter buffer once, is include/ms/Runtime/Memory/PackedParams.h.
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,7 +2,7 @@
 //
 // After bufferization, each 2-D f32 or f64 `linalg.transpose` becomes a call
 // to the runtime's transpose kernel (ms_transpose_f32 / ms_transpose_f64,
-// lib/Runtime/Microkernels.cpp), through MLIR's C interface. Generated in
+// lib/Runtime/Jit/Microkernels.cpp), through MLIR's C interface. Generated in
 // the kernel, a block transpose's vector shuffles cost LLVM 8-15 ms of
 // instruction selection per block; the call costs nothing to compile, and
 // a dense layer at batch 64 runs 1-4% slower with it (docs/performance.md).

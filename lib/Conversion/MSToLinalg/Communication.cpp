@@ -1,7 +1,7 @@
 //===- Communication.cpp - ms.all_reduce to runtime calls -----------------===//
 //
 // ms.all_reduce becomes calls into the runtime's MPI layer
-// (runtime/Communication.h) on a buffer of its own:
+// (Runtime/Communication/Communication.h) on a buffer of its own:
 //
 //   %copy = bufferization.alloc_tensor() copy(%x)   a fresh buffer
 //   %buf  = bufferization.to_buffer %copy            its memref

@@ -64,7 +64,7 @@ def MSPackParameters : Pass<"ms-pack-parameters", "mlir::ModuleOp"> {
     reads contiguous weight rows, K in order, one FMA per step from zero:
     the same bits as every other mode. Weights stay run-time data: the
     runtime transposes each bound parameter buffer once and caches the copy
-    (include/ms/Runtime/PackedParams.h).
+    (include/ms/Runtime/Memory/PackedParams.h).
 
     When the outputs are at least two register tiles (`out` a multiple of
     the few-row tile's width W, choosePackedPanelWidth: 256 with AVX-512,
@@ -399,7 +399,7 @@ def MSTransposesToCalls : Pass<"ms-transposes-to-calls", "mlir::ModuleOp"> {
     Replaces each `linalg.transpose` of a rank-2 f32 or f64 memref with
     permutation [1, 0] by a `func.call` to `ms_transpose_f32` or
     `ms_transpose_f64`, declared private with `llvm.emit_c_interface`; the
-    runtime defines their C interfaces (include/ms/Runtime/Microkernels.h)
+    runtime defines their C interfaces (include/ms/Runtime/Jit/Microkernels.h)
     and links them into every compiled module. The buffers are passed as
     `memref<?x?xT, strided<[?, ?], offset: ?>>`, so any layout goes.
     Generated in place, a block transpose's vector shuffles cost LLVM's

@@ -16,7 +16,7 @@ namespace {
 
 /// Every ms op may be inlined: they are pure, and none refers to its
 /// enclosing function. (Frontends link gradient functions into the graphs
-/// that call them: runtime/FunctionLinking.h.)
+/// that call them: Runtime/Jit/FunctionLinking.h.)
 struct MSInlinerInterface : public DialectInlinerInterface {
   using DialectInlinerInterface::DialectInlinerInterface;
 

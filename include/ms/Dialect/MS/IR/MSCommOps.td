@@ -2,7 +2,7 @@
 //
 // Data parallelism's gradient all-reduce inside a compiled graph. The shape
 // rule is in lib/Dialect/MS/IR/MSCommOps.cpp, the lowering (a call into the
-// runtime's MPI layer, runtime/Communication.h) in
+// runtime's MPI layer, Runtime/Communication/Communication.h) in
 // lib/Conversion/MSToLinalg/Communication.cpp.
 //
 //===----------------------------------------------------------------------===//

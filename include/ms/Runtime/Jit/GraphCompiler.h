@@ -1,0 +1,55 @@
+//===- GraphCompiler.h - Compile ms source text into a JitModule -*- C++ -*-===//
+//
+// For frontends that build graphs as text (the Python package's capture):
+// owns an MLIRContext with every dialect ms needs, parses, verifies and
+// compiles. Frontends need no MLIR headers of their own.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MS_RUNTIME_JIT_GRAPHCOMPILER_H
+#define MS_RUNTIME_JIT_GRAPHCOMPILER_H
+
+#include "ms/Runtime/Jit/JitModule.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <memory>
+
+namespace ms {
+namespace runtime {
+
+class GraphCompiler {
+public:
+  GraphCompiler();
+  ~GraphCompiler();
+
+  /// Parses `source` (a module of ms functions), verifies it and compiles
+  /// `entry`. Errors are located, one line per diagnostic. With `cache`
+  /// set, a hit skips parsing and the pipeline (see compileCached).
+  llvm::Expected<std::unique_ptr<JitModule>>
+  compile(llvm::StringRef source, llvm::StringRef entry,
+          const CompileOptions &options,
+          llvm::StringRef bufferName = "<graph>",
+          CompileCache *cache = nullptr);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// Compiles `entry` of `source` (IR text) through the persistent compile
+/// cache: a hit loads the stored object code; a miss, or a bad entry, runs
+/// `compile` (which parses `source` and compiles, keeping the object code)
+/// and stores the result. Without a cache, or with options.dumpIRDir set
+/// (a dump needs the pipeline to run), it just compiles. Failing to store
+/// is not an error: the module works, compileTimes().cacheNote says why.
+llvm::Expected<std::unique_ptr<JitModule>> compileCached(
+    CompileCache *cache, llvm::StringRef source, llvm::StringRef entry,
+    const CompileOptions &options,
+    llvm::function_ref<llvm::Expected<std::unique_ptr<JitModule>>(
+        std::string *objectCode)>
+        compile);
+
+} // namespace runtime
+} // namespace ms
+
+#endif // MS_RUNTIME_JIT_GRAPHCOMPILER_H
