@@ -18,6 +18,9 @@
 // Built without MPI (no libopenmpi-dev at configure time), every function
 // returns the error "msmlir was built without MPI".
 //
+// lib/Runtime/Communication/Communicator.h says which file implements what,
+// and where the state between calls lives.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MS_RUNTIME_COMMUNICATION_COMMUNICATION_H
