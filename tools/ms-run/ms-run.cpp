@@ -196,14 +196,13 @@ llvm::Expected<const IdxArray &> readIdxOnce(llvm::StringRef path) {
 /// Makes the tensor for one non-parameter argument from its --input spec.
 llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
                                      const TensorSpec &arg, size_t index) {
-  auto error = [](const llvm::Twine &m) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), m);
-  };
   // A ? batch is sized by the data: only a .npy file has one.
   if (arg.isDynamic() && !spec.ends_with(".npy"))
-    return error("input " + llvm::Twine(index) + " of @" + entry + " is " +
-                 arg.typeString() + ": its ? batch comes from the data, so "
-                 "give it as a .npy file (--input=x.npy), not '" + spec + "'");
+    return makeError("input " + llvm::Twine(index) + " of @" + entry + " is " +
+                     arg.typeString() +
+                     ": its ? batch comes from the data, so "
+                     "give it as a .npy file (--input=x.npy), not '" +
+                     spec + "'");
   if (spec.consume_front("idx:")) {
     auto idx = readIdxOnce(spec);
     if (!idx)
@@ -215,16 +214,16 @@ llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
     if (!tensor)
       return tensor.takeError();
     if (!arg.matches(*tensor))
-      return error(spec + ": holds " + tensor->typeString() + ", but input " +
-                   llvm::Twine(index) + " of @" + entry + " is " +
-                   arg.typeString());
+      return makeError(spec + ": holds " + tensor->typeString() +
+                       ", but input " + llvm::Twine(index) + " of @" + entry +
+                       " is " + arg.typeString());
     return tensor;
   }
   auto allocated = HostTensor::allocate(arg.dtype, arg.shape);
   if (!allocated)
-    return error("input " + llvm::Twine(index) + " of @" + entry + " (" +
-                 arg.typeString() +
-                 "): " + llvm::toString(allocated.takeError()));
+    return makeError("input " + llvm::Twine(index) + " of @" + entry + " (" +
+                     arg.typeString() +
+                     "): " + llvm::toString(allocated.takeError()));
   HostTensor tensor = std::move(*allocated);
   if (spec == "zeros")
     return tensor;
@@ -238,8 +237,8 @@ llvm::Expected<HostTensor> makeInput(llvm::StringRef spec,
   if (spec.consume_front("rand:"))
     spec.getAsInteger(10, seed);
   if (arg.dtype != DType::F32)
-    return error("--input=rand needs an f32 input; input " +
-                 llvm::Twine(index) + " is " + arg.typeString());
+    return makeError("--input=rand needs an f32 input; input " +
+                     llvm::Twine(index) + " is " + arg.typeString());
   fillUniform(tensor, 0.0f, 1.0f, seed);
   return tensor;
 }
@@ -256,9 +255,6 @@ bool isValidInputSpec(llvm::StringRef spec) {
 /// --params or --init-params.
 llvm::Expected<std::vector<HostTensor>>
 bindArguments(const EntrySignature &sig) {
-  auto error = [](const llvm::Twine &m) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), m);
-  };
   std::optional<SafeTensorsFile> params;
   if (!paramsFile.empty()) {
     auto file = SafeTensorsFile::open(paramsFile);
@@ -287,11 +283,11 @@ bindArguments(const EntrySignature &sig) {
       continue;
     }
     if (initParams.getNumOccurrences() == 0)
-      return error("parameter '" + arg.paramName + "' (" + arg.typeString() +
-                   ") is not given: " +
-                   (params ? "it is not in " + paramsFile + "; "
-                           : std::string("no --params file; ")) +
-                   "pass --params=PATH.safetensors or --init-params=SEED");
+      return makeError("parameter '" + arg.paramName + "' (" +
+                       arg.typeString() + ") is not given: " +
+                       (params ? "it is not in " + paramsFile + "; "
+                               : std::string("no --params file; ")) +
+                       "pass --params=PATH.safetensors or --init-params=SEED");
     auto tensor = initParameter(arg, sig, initParams);
     if (!tensor)
       return tensor.takeError();
@@ -362,53 +358,9 @@ template <typename Fn> llvm::Error timeRuns(Fn body) {
   return llvm::Error::success();
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  std::vector<const char *> argvList(argv, argv + argc);
-  for (const char *&arg : argvList)
-    if (llvm::StringRef(arg) == "--stats" || llvm::StringRef(arg) == "-stats")
-      arg = "--ms-run-stats";
-  if (!cl::ParseCommandLineOptions(
-          argvList.size(), argvList.data(),
-          "ms-run: compile and run an ms network (Graph or PyNative mode)\n\n"
-          "  ms-run net.mlir --mode=graph --jit-level=O2 --init-params=0 "
-          "--print\n\n"
-          "  --stats  PyNative: report kernel-cache hits and misses and the "
-          "time spent\n           compiling vs running, on stderr\n\n"
-          "Exit codes: 0 ok, 1 compile/runtime/file error, 2 usage error.\n",
-          &llvm::errs()))
-    return Usage;
-
-  if (inputFile.empty())
-    return usage("no input file; expected ms-run FILE.mlir [options]");
-  if (mode != "graph" && mode != "pynative")
-    return usage("--mode must be graph or pynative, got '" + mode + "'");
-  std::optional<JitLevel> level = parseJitLevel(jitLevel);
-  if (!level)
-    return usage("--jit-level must be O0, O1 or O2, got '" + jitLevel + "'");
-  for (const std::string &spec : inputs)
-    if (!isValidInputSpec(spec))
-      return usage("--input=" + spec +
-                   ": expected ones, zeros, rand[:SEED], a PATH.npy or "
-                   "idx:PATH");
-  for (const std::string &path : outputs)
-    if (!llvm::StringRef(path).ends_with(".npy"))
-      return usage("--output=" + path + ": expected a PATH.npy");
-  if (repeat == 0)
-    return usage("--repeat must be at least 1");
-  std::optional<ExecMode> execMode = parseExecMode(excMode);
-  if (!execMode)
-    return usage("--exc-mode must be auto, sink or no_sink, got '" + excMode +
-                 "'");
-  CompileOptions options;
-  options.jitLevel = *level;
-  options.execMode = *execMode;
-  options.numThreads = numThreads;
-  options.dumpIRDir = dumpIR;
-  bool sink = resolveExecMode(options) == ExecMode::Sink;
+/// The usage errors of options that go together: dumps, evaluation,
+/// caches and PyNative's reports, for the chosen mode.
+std::optional<int> checkModeOptions(bool sink) {
   if (mode == "graph" && !sink && !dumpIR.empty())
     return usage("--dump-ir-after-all dumps the whole-graph compile: add "
                  "--exc-mode=sink (at O0, exc_mode auto runs kernel by "
@@ -430,131 +382,230 @@ int main(int argc, char **argv) {
                  "--mode=graph with exc_mode sink (the default at O1/O2)");
   if (mode == "graph" && (printIntermediates || stats))
     return usage("--print-intermediates and --stats need --mode=pynative");
+  return std::nullopt;
+}
 
-  MLIRContext context;
-  prepareContext(context);
+/// More --input or --output than the entry has arguments or results is a
+/// usage error.
+std::optional<int> checkArgumentCounts(const EntrySignature &sig) {
+  size_t numInputs = llvm::count_if(
+      sig.args, [](const TensorSpec &a) { return !a.isParameter(); });
+  if (inputs.size() > numInputs)
+    return usage(llvm::Twine(inputs.size()) + " --input given, but @" + entry +
+                 " has " + llvm::Twine(numInputs) + " non-parameter inputs");
+  if (outputs.size() > sig.results.size())
+    return usage(llvm::Twine(outputs.size()) + " --output given, but @" +
+                 entry + " has " + llvm::Twine(sig.results.size()) +
+                 " results");
+  return std::nullopt;
+}
 
+/// Parses the command line (--stats is ours, not LLVM's); false on a
+/// usage error, which cl has reported.
+bool parseCommandLine(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  std::vector<const char *> argvList(argv, argv + argc);
+  for (const char *&arg : argvList)
+    if (llvm::StringRef(arg) == "--stats" || llvm::StringRef(arg) == "-stats")
+      arg = "--ms-run-stats";
+  return cl::ParseCommandLineOptions(
+      argvList.size(), argvList.data(),
+      "ms-run: compile and run an ms network (Graph or PyNative mode)\n\n"
+      "  ms-run net.mlir --mode=graph --jit-level=O2 --init-params=0 "
+      "--print\n\n"
+      "  --stats  PyNative: report kernel-cache hits and misses and the "
+      "time spent\n           compiling vs running, on stderr\n\n"
+      "Exit codes: 0 ok, 1 compile/runtime/file error, 2 usage error.\n",
+      &llvm::errs());
+}
+
+/// The options for the compile, from the command line.
+struct RunOptions {
+  CompileOptions compile;
+  /// Graph mode runs the whole entry as one native function.
+  bool sink = false;
+};
+
+/// Checks the options that need no input file; on a usage error, returns
+/// the exit code.
+std::optional<int> checkOptions(RunOptions &run) {
+  if (inputFile.empty())
+    return usage("no input file; expected ms-run FILE.mlir [options]");
+  if (mode != "graph" && mode != "pynative")
+    return usage("--mode must be graph or pynative, got '" + mode + "'");
+  std::optional<JitLevel> level = parseJitLevel(jitLevel);
+  if (!level)
+    return usage("--jit-level must be O0, O1 or O2, got '" + jitLevel + "'");
+  for (const std::string &spec : inputs)
+    if (!isValidInputSpec(spec))
+      return usage("--input=" + spec +
+                   ": expected ones, zeros, rand[:SEED], a PATH.npy or "
+                   "idx:PATH");
+  for (const std::string &path : outputs)
+    if (!llvm::StringRef(path).ends_with(".npy"))
+      return usage("--output=" + path + ": expected a PATH.npy");
+  if (repeat == 0)
+    return usage("--repeat must be at least 1");
+  std::optional<ExecMode> execMode = parseExecMode(excMode);
+  if (!execMode)
+    return usage("--exc-mode must be auto, sink or no_sink, got '" + excMode +
+                 "'");
+  run.compile.jitLevel = *level;
+  run.compile.execMode = *execMode;
+  run.compile.numThreads = numThreads;
+  run.compile.dumpIRDir = dumpIR;
+  run.sink = resolveExecMode(run.compile) == ExecMode::Sink;
+  return checkModeOptions(run.sink);
+}
+
+/// The entry to run: the parsed file, the function and its signature.
+struct LoadedEntry {
+  llvm::SourceMgr sourceMgr;
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp func;
+  EntrySignature signature;
+
+  llvm::StringRef source() const {
+    return sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+  }
+};
+
+/// Parses --input's file and finds the entry; on an error, returns the exit
+/// code.
+std::optional<int> load(MLIRContext &context, LoadedEntry &loaded) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
   if (!buffer)
     return fail("cannot open '" + inputFile +
                 "': " + buffer.getError().message());
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module;
+  loaded.sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   {
     DiagnosticCollector diagnostics(&context);
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-    if (!module)
+    loaded.module = parseSourceFile<ModuleOp>(loaded.sourceMgr, &context);
+    if (!loaded.module)
       return fail(diagnostics.takeError(inputFile + " is not valid MLIR"));
   }
-
-  auto func = module->lookupSymbol<func::FuncOp>(entry);
-  if (!func) {
+  loaded.func = loaded.module->lookupSymbol<func::FuncOp>(entry);
+  if (!loaded.func) {
     std::string available;
-    for (auto f : module->getOps<func::FuncOp>())
+    for (auto f : loaded.module->getOps<func::FuncOp>())
       available += (available.empty() ? "" : ", ") + ("@" + f.getSymName()).str();
     return fail("no function @" + entry + " in " + inputFile +
                 (available.empty() ? "" : " (it has " + available + ")"));
   }
-  auto sig = readSignature(func);
+  auto sig = readSignature(loaded.func);
   if (!sig)
     return fail(sig.takeError());
-  size_t numInputs = llvm::count_if(
-      sig->args, [](const TensorSpec &a) { return !a.isParameter(); });
-  if (inputs.size() > numInputs)
-    return usage(llvm::Twine(inputs.size()) + " --input given, but @" + entry +
-                 " has " + llvm::Twine(numInputs) + " non-parameter inputs");
-  if (outputs.size() > sig->results.size())
-    return usage(llvm::Twine(outputs.size()) + " --output given, but @" +
-                 entry + " has " + llvm::Twine(sig->results.size()) +
-                 " results");
+  loaded.signature = std::move(*sig);
+  return checkArgumentCounts(loaded.signature);
+}
 
-  auto args = bindArguments(*sig);
-  if (!args)
-    return fail(args.takeError());
-
-  // Graph mode with sink compiles the whole entry now; PyNative (and graph
-  // mode without sink) runs it one cached kernel per op.
+/// Runs the entry: the whole graph compiled once (graph mode with sink), or
+/// one cached kernel per op (PyNative, and graph mode without sink).
+struct Runner {
   std::unique_ptr<JitModule> jit;
   std::optional<EagerExecutor> executor;
-  if (mode == "graph" && sink) {
-    std::string dir = cacheDir;
-    if (!cacheDir.getNumOccurrences())
-      if (const char *env = std::getenv("MS_COMPILER_CACHE_PATH"))
-        dir = env;
-    std::optional<CompileCache> cache;
-    if (!dir.empty())
-      cache.emplace(dir);
-    llvm::StringRef source =
-        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
-    auto compiled = compileCached(
-        cache ? &*cache : nullptr, source, entry, options,
-        [&](std::string *objectCode) {
-          return JitModule::compile(*module, entry, options, objectCode);
-        });
-    if (!compiled)
-      return fail(compiled.takeError());
-    jit = std::move(*compiled);
-    const CompileTimes &times = jit->compileTimes();
-    if (timeCompile) {
-      llvm::errs() << llvm::format(
-          "ms-run: compile %.1f ms (lowering %.1f ms, codegen %.1f ms)\n",
-          (times.lowering + times.codegen) * 1e3, times.lowering * 1e3,
-          times.codegen * 1e3);
-      if (times.cache != CacheStatus::Off)
-        llvm::errs() << "ms-run: compile cache "
-                     << cacheStatusName(times.cache) << "\n";
-    }
-    // A rebuilt entry or a failed store is worth one line, not a failure.
-    if (!times.cacheNote.empty())
-      llvm::errs() << "ms-run: warning: compile cache: " << times.cacheNote
-                   << "\n";
-  } else {
-    // One op per kernel, compiled at the same level and thread count.
-    CompileOptions kernels = options;
-    kernels.dumpIRDir.clear();
-    executor.emplace(EagerOptions{kernels, kernelCacheSize});
-  }
+  func::FuncOp func;
+  /// --print-intermediates: printed on the first run only.
   EagerTrace trace;
-  if (printIntermediates)
-    trace = [](const EagerStep &step) {
-      llvm::outs() << formatEagerStep(step) << "\n";
-    };
-  auto runOnce = [&](llvm::ArrayRef<HostTensor> arguments)
-      -> llvm::Expected<std::vector<HostTensor>> {
+
+  llvm::Expected<std::vector<HostTensor>>
+  operator()(llvm::ArrayRef<HostTensor> arguments) {
     if (jit)
       return jit->run(arguments);
     // Intermediates once, not once per repeat.
     EagerTrace once = std::exchange(trace, EagerTrace());
     return executor->runFunction(func, arguments, once);
-  };
-
-  if (!evalLabels.empty()) {
-    auto score = evaluate(*sig, *args, runOnce);
-    if (!score)
-      return fail(score.takeError());
-    llvm::outs() << llvm::format(
-        "accuracy %.2f%% (%lld/%lld), %.0f images/s [%s %s, batch %lld]\n",
-        score->accuracyPercent(), (long long)score->correct,
-        (long long)score->total, score->imagesPerSecond(), mode.c_str(),
-        jitLevel.c_str(), (long long)firstInput(*sig)->shape[0]);
-    if (stats)
-      llvm::errs() << formatStats(executor->stats()) << "\n";
-    return Ok;
   }
+};
 
+/// Prints what --time-compile asks for, and a compile cache's warning.
+void reportCompile(const CompileTimes &times) {
+  if (timeCompile) {
+    llvm::errs() << llvm::format(
+        "ms-run: compile %.1f ms (lowering %.1f ms, codegen %.1f ms)\n",
+        (times.lowering + times.codegen) * 1e3, times.lowering * 1e3,
+        times.codegen * 1e3);
+    if (times.cache != CacheStatus::Off)
+      llvm::errs() << "ms-run: compile cache " << cacheStatusName(times.cache)
+                   << "\n";
+  }
+  // A rebuilt entry or a failed store is worth one line, not a failure.
+  if (!times.cacheNote.empty())
+    llvm::errs() << "ms-run: warning: compile cache: " << times.cacheNote
+                 << "\n";
+}
+
+/// Makes the runner: in graph mode with sink, compiles the whole entry now
+/// (through the compile cache, if there is one).
+llvm::Error compile(LoadedEntry &loaded, const RunOptions &run,
+                    Runner &runner) {
+  runner.func = loaded.func;
+  if (printIntermediates)
+    runner.trace = [](const EagerStep &step) {
+      llvm::outs() << formatEagerStep(step) << "\n";
+    };
+  if (!(mode == "graph" && run.sink)) {
+    // One op per kernel, compiled at the same level and thread count.
+    CompileOptions kernels = run.compile;
+    kernels.dumpIRDir.clear();
+    runner.executor.emplace(EagerOptions{kernels, kernelCacheSize});
+    return llvm::Error::success();
+  }
+  std::string dir = cacheDir;
+  if (!cacheDir.getNumOccurrences())
+    if (const char *env = std::getenv("MS_COMPILER_CACHE_PATH"))
+      dir = env;
+  std::optional<CompileCache> cache;
+  if (!dir.empty())
+    cache.emplace(dir);
+  auto compiled =
+      compileCached(cache ? &*cache : nullptr, loaded.source(), entry,
+                    run.compile, [&](std::string *objectCode) {
+                      return JitModule::compile(*loaded.module, entry,
+                                                run.compile, objectCode);
+                    });
+  if (!compiled)
+    return compiled.takeError();
+  runner.jit = std::move(*compiled);
+  reportCompile(runner.jit->compileTimes());
+  return llvm::Error::success();
+}
+
+/// --stats: the kernel cache's statistics.
+void reportStats(const Runner &runner) {
+  if (stats)
+    llvm::errs() << formatStats(runner.executor->stats()) << "\n";
+}
+
+/// --eval-labels: runs the classifier over the images and prints its
+/// accuracy.
+int evaluateAndReport(const EntrySignature &sig,
+                      const std::vector<HostTensor> &args, Runner &runner) {
+  auto score = evaluate(sig, args, runner);
+  if (!score)
+    return fail(score.takeError());
+  llvm::outs() << llvm::format(
+      "accuracy %.2f%% (%lld/%lld), %.0f images/s [%s %s, batch %lld]\n",
+      score->accuracyPercent(), (long long)score->correct,
+      (long long)score->total, score->imagesPerSecond(), mode.c_str(),
+      jitLevel.c_str(), (long long)firstInput(sig)->shape[0]);
+  reportStats(runner);
+  return Ok;
+}
+
+/// Runs the entry --warmup + --repeat times, then writes and prints the
+/// results as --output and --print ask.
+int runAndReport(const std::vector<HostTensor> &args, Runner &runner) {
   std::vector<HostTensor> results;
   if (auto err = timeRuns([&]() -> llvm::Error {
-        auto out = runOnce(*args);
+        auto out = runner(args);
         if (!out)
           return out.takeError();
         results = std::move(*out);
         return llvm::Error::success();
       }))
     return fail(std::move(err));
-  if (stats)
-    llvm::errs() << formatStats(executor->stats()) << "\n";
-
+  reportStats(runner);
   for (auto [i, path] : llvm::enumerate(outputs))
     if (auto err = writeNpy(path, results[i]))
       return fail(std::move(err));
@@ -562,4 +613,31 @@ int main(int argc, char **argv) {
     for (const HostTensor &result : results)
       llvm::outs() << formatLikeNumpy(result) << "\n";
   return Ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  if (!parseCommandLine(argc, argv))
+    return Usage;
+  RunOptions run;
+  if (std::optional<int> code = checkOptions(run))
+    return *code;
+
+  MLIRContext context;
+  prepareContext(context);
+  LoadedEntry loaded;
+  if (std::optional<int> code = load(context, loaded))
+    return *code;
+  auto args = bindArguments(loaded.signature);
+  if (!args)
+    return fail(args.takeError());
+
+  Runner runner;
+  if (llvm::Error error = compile(loaded, run, runner))
+    return fail(std::move(error));
+  if (!evalLabels.empty())
+    return evaluateAndReport(loaded.signature, *args, runner);
+  return runAndReport(*args, runner);
 }
