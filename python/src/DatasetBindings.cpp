@@ -466,13 +466,8 @@ py::object readIdxArray(const std::string &path) {
   return big.attr("astype")(dtype.attr("newbyteorder")("="));
 }
 
-} // namespace
-
-void ms::python::registerDataset(py::module_ &m) {
-  msErrorType = py::object(m.attr("MSError")).release();
-  py::module_ d = m.def_submodule(
-      "data", "C++ dataset pipelines behind msmlir.dataset");
-
+/// The bound classes: pipeline nodes, MNIST data, transforms, iterators.
+void registerDataClasses(py::module_ &d) {
   py::class_<PyNode>(d, "Node")
       .def_property_readonly("columns",
                              [](const PyNode &n) { return n.node->columns(); })
@@ -497,7 +492,10 @@ void ms::python::registerDataset(py::module_ &m) {
       .def("close", &PyIterator::close)
       .def_property_readonly("finished", &PyIterator::finished)
       .def_property_readonly("prefetching", &PyIterator::prefetching);
+}
 
+/// Reading files and the pipelines' sources.
+void registerSources(py::module_ &d) {
   d.def("read_idx", &readIdxArray, py::arg("path"),
         "An IDX file (gzipped or not) as a numpy array in native order");
   d.def(
@@ -528,6 +526,11 @@ void ms::python::registerDataset(py::module_ &m) {
   d.def("slices_source", &makeSlicesSource, py::arg("data"),
         py::arg("columns"), py::arg("shuffle"), py::arg("num_samples"),
         py::arg("num_shards"), py::arg("shard_id"), py::arg("seed"));
+}
+
+/// Transforms and the nodes that map, batch, shuffle, repeat, take and
+/// skip.
+void registerOperations(py::module_ &d) {
   d.def("apply_op", &applyOpEagerly, py::arg("op"), py::arg("data"),
         py::arg("seed"));
   d.def("make_op", &makeOp, py::arg("name"), py::arg("args"));
@@ -548,4 +551,15 @@ void ms::python::registerDataset(py::module_ &m) {
   d.def("skip", [](const PyNode &c, int64_t n) {
     return PyNode{makeSkip(c.node, n)};
   });
+}
+
+} // namespace
+
+void ms::python::registerDataset(py::module_ &m) {
+  msErrorType = py::object(m.attr("MSError")).release();
+  py::module_ d =
+      m.def_submodule("data", "C++ dataset pipelines behind msmlir.dataset");
+  registerDataClasses(d);
+  registerSources(d);
+  registerOperations(d);
 }

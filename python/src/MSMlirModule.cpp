@@ -656,18 +656,12 @@ PyMethodDef callTensorsDef = {
     "call_tensors(graph, args, params, captures, tensor_type): run a "
     "compiled graph on Tensors if their types match, else return None"};
 
-} // namespace
+//===----------------------------------------------------------------------===//
+// Registration: one function per bound concern
+//===----------------------------------------------------------------------===//
 
-PYBIND11_MODULE(_msmlir, m) {
-  m.doc() = "Native runtime of msmlir: host tensors, the PyNative executor "
-            "and the graph compiler of the ms MLIR dialect";
-
-  msErrorType =
-      py::register_exception<MSErrorException>(m, "MSError",
-                                                PyExc_RuntimeError)
-          .ptr();
-  ms::python::registerDataset(m);
-
+/// HostTensor: the buffer every other binding passes.
+void registerTensors(py::module_ &m) {
   py::class_<HostTensor>(m, "HostTensor", py::buffer_protocol())
       .def(py::init([](int code, const std::vector<int64_t> &shape) {
              return newTensor(dtypeFromCode(code), checkedShape(shape));
@@ -697,8 +691,10 @@ PYBIND11_MODULE(_msmlir, m) {
       .def("__repr__", [](const HostTensor &t) {
         return "<HostTensor " + t.typeString() + ">";
       });
-  ms::python::registerCommunication(m);
+}
 
+/// PyNative: OpCall and Executor.
+void registerExecutor(py::module_ &m) {
   py::class_<OpCall>(m, "OpCall")
       .def(py::init([](std::string name, std::string attributes) {
              return OpCall{std::move(name), std::move(attributes)};
@@ -737,7 +733,11 @@ PYBIND11_MODULE(_msmlir, m) {
            py::arg("size"),
            "Keeps at most `size` kernels, evicting the least recently used")
       .def_property_readonly("jit_level", &Executor::levelName);
+}
 
+/// Graph mode: compiled graphs (JitModule), the GraphCompiler, the fast
+/// call path and jit_level names.
+void registerGraphs(py::module_ &m) {
   py::class_<Graph, std::shared_ptr<Graph>>(m, "JitModule")
       .def("run", &Graph::run)
       .def("run_if_match", &Graph::runIfMatch)
@@ -764,6 +764,13 @@ PYBIND11_MODULE(_msmlir, m) {
                py::reinterpret_steal<py::object>(
                    PyCFunction_NewEx(&callTensorsDef, nullptr, m.ptr())));
 
+  m.def("parse_jit_level", [](const std::string &text) {
+    return jitLevelName(levelFromString(text)).str();
+  });
+}
+
+/// The compiled code's memory: packed parameters and the caching allocator.
+void registerMemoryStats(py::module_ &m) {
   m.def("invalidate_packed_params", &invalidatePackedParams,
         "Parameter data changed: graphs pack their parameters again");
   m.def(
@@ -782,9 +789,10 @@ PYBIND11_MODULE(_msmlir, m) {
       "The compiled code's caching allocator: large-block counts and bytes");
   m.def("reset_peak_memory_stats", &resetPeakStats);
   m.def("release_cached_blocks", &releaseCachedBlocks);
-  m.def("parse_jit_level", [](const std::string &text) {
-    return jitLevelName(levelFromString(text)).str();
-  });
+}
+
+/// safetensors and .npy files.
+void registerFiles(py::module_ &m) {
   m.def("load_safetensors", &loadSafeTensors, py::arg("path"),
         "[(name, HostTensor)] of a .safetensors file, sorted by name");
   m.def("save_safetensors", &saveSafeTensors, py::arg("path"),
@@ -800,6 +808,10 @@ PYBIND11_MODULE(_msmlir, m) {
           raise(std::move(err));
       },
       py::arg("path"), py::arg("tensor"));
+}
+
+/// Gradient functions and linking of ms source text.
+void registerAutodiff(py::module_ &m) {
   m.def(
       "autodiff",
       [](const std::string &source, const std::string &func,
@@ -839,4 +851,23 @@ PYBIND11_MODULE(_msmlir, m) {
       "reads as arguments (after func's, before the sens) instead of "
       "computing them: returns (module text, [(op, result)] per such "
       "argument, the op's position in func's body)");
+}
+
+} // namespace
+
+PYBIND11_MODULE(_msmlir, m) {
+  m.doc() = "Native runtime of msmlir: host tensors, the PyNative executor "
+            "and the graph compiler of the ms MLIR dialect";
+
+  msErrorType =
+      py::register_exception<MSErrorException>(m, "MSError", PyExc_RuntimeError)
+          .ptr();
+  ms::python::registerDataset(m);
+  registerTensors(m);
+  ms::python::registerCommunication(m);
+  registerExecutor(m);
+  registerGraphs(m);
+  registerMemoryStats(m);
+  registerFiles(m);
+  registerAutodiff(m);
 }
