@@ -256,6 +256,99 @@ llvm::Expected<IdxArray> ms::runtime::readIdx(StringRef path) {
   return parseIdxBytes(path, *inflated, "the decompressed file");
 }
 
+namespace {
+
+/// Where each item goes in a row of the tensor: as is (rowStride 0), or an
+/// image of `cols` columns zero-padded evenly into rows of rowStride.
+struct ItemPlacement {
+  int64_t padTop = 0, padLeft = 0, cols = 0, rowStride = 0;
+};
+
+llvm::Expected<ItemPlacement> placeItems(const IdxArray &idx,
+                                         llvm::ArrayRef<int64_t> shape,
+                                         int64_t rowSize,
+                                         const std::string &wanted) {
+  llvm::ArrayRef<int64_t> itemDims = llvm::ArrayRef(idx.dims).drop_front();
+  if (llvm::is_contained(itemDims, 0))
+    return fileError(idx.path, "items of shape " + shapeString(itemDims) +
+                                   " are empty and cannot fill " + wanted);
+  ItemPlacement place;
+  place.cols = rowSize;
+  if (idx.itemSize() == rowSize)
+    return place;
+  llvm::ArrayRef<int64_t> spatial = shape.drop_front();
+  if (spatial.size() == 3 && spatial[0] == 1)
+    spatial = spatial.drop_front();
+  bool padded = itemDims.size() == 2 && spatial.size() == 2 &&
+                spatial[0] >= itemDims[0] && spatial[1] >= itemDims[1] &&
+                (spatial[0] - itemDims[0]) % 2 == 0 &&
+                (spatial[1] - itemDims[1]) % 2 == 0;
+  if (!padded)
+    return fileError(idx.path, "items of shape " + shapeString(itemDims) +
+                                   " do not fit " + wanted +
+                                   " (expected rows of the same size, or "
+                                   "[N, 1, H, W] / [N, H, W] images at least "
+                                   "as large, padded evenly)");
+  place.padTop = (spatial[0] - itemDims[0]) / 2;
+  place.padLeft = (spatial[1] - itemDims[1]) / 2;
+  place.cols = itemDims[1];
+  place.rowStride = spatial[1];
+  return place;
+}
+
+/// IDX integers fill f32, i32 and i64 tensors; IDX floats only f32.
+llvm::Error checkFillable(const IdxArray &idx, DType dtype,
+                          const std::string &wanted) {
+  bool integerData = idx.type != IdxType::F32 && idx.type != IdxType::F64;
+  if ((dtype == DType::I32 || dtype == DType::I64) && !integerData)
+    return fileError(idx.path,
+                     "holds floating-point data, which cannot fill " + wanted);
+  if (dtype != DType::F32 && dtype != DType::I32 && dtype != DType::I64)
+    return fileError(idx.path, "cannot fill " + wanted +
+                                   " (IDX inputs fill f32, i32 or i64 "
+                                   "tensors)");
+  return llvm::Error::success();
+}
+
+/// Copies items first .. first + count - 1 into `tensor`'s first rows.
+/// Row by row (an image row lands at its padded place), so the hot case,
+/// u8 pixels into f32, is a plain loop the compiler vectorizes: it runs
+/// once per batch inside ms-run's timed evaluation.
+void copyItems(const IdxArray &idx, int64_t first, int64_t count,
+               const ItemPlacement &place, int64_t rowSize,
+               HostTensor &tensor) {
+  DType dtype = tensor.dtype();
+  int64_t itemSize = idx.itemSize();
+  auto store = [&](int64_t at, double v) {
+    // u8 pixels become [0, 1] exactly as float(p) / 255.0f computes.
+    if (dtype == DType::F32 && idx.type == IdxType::U8)
+      tensor.dataAs<float>()[at] = static_cast<float>(v) / 255.0f;
+    else
+      storeElement(tensor.data(), dtype, at, v);
+  };
+  bool pixels = dtype == DType::F32 && idx.type == IdxType::U8;
+  for (int64_t item = 0; item < count; ++item) {
+    for (int64_t row = 0; row < itemSize / place.cols; ++row) {
+      int64_t from = (first + item) * itemSize + row * place.cols;
+      int64_t to = item * rowSize +
+                   (place.rowStride
+                        ? (place.padTop + row) * place.rowStride + place.padLeft
+                        : row * place.cols);
+      if (pixels) {
+        const uint8_t *in = idx.data.data() + from;
+        float *out = tensor.dataAs<float>() + to;
+        for (int64_t i = 0; i < place.cols; ++i)
+          out[i] = static_cast<float>(in[i]) / 255.0f;
+        continue;
+      }
+      for (int64_t i = 0; i < place.cols; ++i)
+        store(to + i, idx.value(from + i));
+    }
+  }
+}
+
+} // namespace
+
 llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
                                                  int64_t first, DType dtype,
                                                  llvm::ArrayRef<int64_t> shape,
@@ -274,39 +367,11 @@ llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
   if (!checkedRowSize)
     return fileError(path, "cannot fill " + wanted + ": size overflows");
   int64_t rowSize = *checkedRowSize;
-  llvm::ArrayRef<int64_t> itemDims = llvm::ArrayRef(idx.dims).drop_front();
-  if (llvm::is_contained(itemDims, 0))
-    return fileError(path, "items of shape " + shapeString(itemDims) +
-                               " are empty and cannot fill " + wanted);
-
-  // Where each item goes in a row: as is, or an image zero-padded evenly.
-  int64_t padTop = 0, padLeft = 0, cols = rowSize, rowStride = 0;
-  if (idx.itemSize() != rowSize) {
-    llvm::ArrayRef<int64_t> spatial = shape.drop_front();
-    if (spatial.size() == 3 && spatial[0] == 1)
-      spatial = spatial.drop_front();
-    bool padded = itemDims.size() == 2 && spatial.size() == 2 &&
-                  spatial[0] >= itemDims[0] && spatial[1] >= itemDims[1] &&
-                  (spatial[0] - itemDims[0]) % 2 == 0 &&
-                  (spatial[1] - itemDims[1]) % 2 == 0;
-    if (!padded)
-      return fileError(path, "items of shape " + shapeString(itemDims) +
-                                 " do not fit " + wanted +
-                                 " (expected rows of the same size, or "
-                                 "[N, 1, H, W] / [N, H, W] images at least "
-                                 "as large, padded evenly)");
-    padTop = (spatial[0] - itemDims[0]) / 2;
-    padLeft = (spatial[1] - itemDims[1]) / 2;
-    cols = itemDims[1];
-    rowStride = spatial[1];
-  }
-  bool integerData = idx.type != IdxType::F32 && idx.type != IdxType::F64;
-  if ((dtype == DType::I32 || dtype == DType::I64) && !integerData)
-    return fileError(path, "holds floating-point data, which cannot fill " +
-                               wanted);
-  if (dtype != DType::F32 && dtype != DType::I32 && dtype != DType::I64)
-    return fileError(path, "cannot fill " + wanted +
-                               " (IDX inputs fill f32, i32 or i64 tensors)");
+  llvm::Expected<ItemPlacement> place = placeItems(idx, shape, rowSize, wanted);
+  if (!place)
+    return place.takeError();
+  if (llvm::Error error = checkFillable(idx, dtype, wanted))
+    return std::move(error);
   // first <= numItems < 2^32 here, so first + count only overflows for a
   // count no IDX file can satisfy anyway.
   std::optional<int64_t> end = llvm::checkedAdd(first, count);
@@ -323,35 +388,7 @@ llvm::Expected<HostTensor> ms::runtime::idxSlice(const IdxArray &idx,
     return fileError(path, "cannot fill " + wanted + ": " +
                                llvm::toString(allocated.takeError()));
   HostTensor tensor = std::move(*allocated);
-  int64_t available = std::min(count, idx.numItems() - first);
-  int64_t itemSize = idx.itemSize();
-  auto store = [&](int64_t at, double v) {
-    // u8 pixels become [0, 1] exactly as float(p) / 255.0f computes.
-    if (dtype == DType::F32 && idx.type == IdxType::U8)
-      tensor.dataAs<float>()[at] = static_cast<float>(v) / 255.0f;
-    else
-      storeElement(tensor.data(), dtype, at, v);
-  };
-  // Row by row (an image row lands at its padded place), so the hot case,
-  // u8 pixels into f32, is a plain loop the compiler vectorizes: it runs
-  // once per batch inside ms-run's timed evaluation.
-  bool pixels = dtype == DType::F32 && idx.type == IdxType::U8;
-  for (int64_t item = 0; item < available; ++item) {
-    for (int64_t row = 0; row < itemSize / cols; ++row) {
-      int64_t from = (first + item) * itemSize + row * cols;
-      int64_t to = item * rowSize +
-                   (rowStride ? (padTop + row) * rowStride + padLeft
-                              : row * cols);
-      if (pixels) {
-        const uint8_t *in = idx.data.data() + from;
-        float *out = tensor.dataAs<float>() + to;
-        for (int64_t i = 0; i < cols; ++i)
-          out[i] = static_cast<float>(in[i]) / 255.0f;
-        continue;
-      }
-      for (int64_t i = 0; i < cols; ++i)
-        store(to + i, idx.value(from + i));
-    }
-  }
+  copyItems(idx, first, std::min(count, idx.numItems() - first), *place,
+            rowSize, tensor);
   return tensor;
 }

@@ -115,62 +115,12 @@ private:
     if (pos >= text.size())
       return std::string("unexpected end of header");
     char c = text[pos];
-    if (c == '\'' || c == '"') {
-      ++pos;
-      value.kind = PyValue::String;
-      while (pos < text.size() && text[pos] != c) {
-        if (text[pos] == '\\') {
-          if (++pos >= text.size())
-            break;
-        }
-        if (text[pos] == '\n')
-          return std::string("newline inside a string");
-        value.str += text[pos++];
-      }
-      if (!consume(c))
-        return std::string("unterminated string");
-      return std::nullopt;
-    }
-    if (c == '(' || c == '[') {
-      char close = c == '(' ? ')' : ']';
-      value.kind = c == '(' ? PyValue::Tuple : PyValue::List;
-      ++pos;
-      skipSpace();
-      while (!consume(close)) {
-        PyValue element;
-        if (auto err = parseValue(element, depth + 1))
-          return err;
-        value.elements.push_back(std::move(element));
-        skipSpace();
-        if (consume(','))
-          skipSpace();
-        else if (peek() != close)
-          return std::string("expected ',' or '") + close + "' in sequence";
-      }
-      return std::nullopt;
-    }
-    if (c == '-' || c == '+' || std::isdigit((unsigned char)c)) {
-      value.kind = PyValue::Int;
-      if (c == '-' || c == '+') {
-        value.negative = c == '-';
-        ++pos;
-      }
-      if (!std::isdigit((unsigned char)peek()))
-        return std::string("malformed integer");
-      while (std::isdigit((unsigned char)peek())) {
-        unsigned digit = text[pos++] - '0';
-        if (value.integer > (UINT64_MAX - digit) / 10)
-          value.intOverflow = true;
-        else
-          value.integer = value.integer * 10 + digit;
-      }
-      // Python 2 era files may spell longs with an 'L' suffix.
-      if (peek() == 'L' || peek() == 'l')
-        ++pos;
-      if (std::isalnum((unsigned char)peek()) || peek() == '.')
-        return std::string("malformed integer");
-      return std::nullopt;
-    }
+    if (c == '\'' || c == '"')
+      return parseString(value, c);
+    if (c == '(' || c == '[')
+      return parseSequence(value, c, depth);
+    if (c == '-' || c == '+' || std::isdigit((unsigned char)c))
+      return parseInteger(value, c);
     if (consumeWord("True")) {
       value.kind = PyValue::Bool;
       value.boolean = true;
@@ -189,6 +139,69 @@ private:
            (std::isprint((unsigned char)c) ? std::string(1, c)
                                            : std::string("?")) +
            "'";
+  }
+
+  /// A string literal quoted with `quote`, at pos.
+  std::optional<std::string> parseString(PyValue &value, char quote) {
+    ++pos;
+    value.kind = PyValue::String;
+    while (pos < text.size() && text[pos] != quote) {
+      if (text[pos] == '\\') {
+        if (++pos >= text.size())
+          break;
+      }
+      if (text[pos] == '\n')
+        return std::string("newline inside a string");
+      value.str += text[pos++];
+    }
+    if (!consume(quote))
+      return std::string("unterminated string");
+    return std::nullopt;
+  }
+
+  /// A tuple or list opened by `open`, at pos.
+  std::optional<std::string> parseSequence(PyValue &value, char open,
+                                           unsigned depth) {
+    char close = open == '(' ? ')' : ']';
+    value.kind = open == '(' ? PyValue::Tuple : PyValue::List;
+    ++pos;
+    skipSpace();
+    while (!consume(close)) {
+      PyValue element;
+      if (auto err = parseValue(element, depth + 1))
+        return err;
+      value.elements.push_back(std::move(element));
+      skipSpace();
+      if (consume(','))
+        skipSpace();
+      else if (peek() != close)
+        return std::string("expected ',' or '") + close + "' in sequence";
+    }
+    return std::nullopt;
+  }
+
+  /// An integer whose first character, `first`, is at pos.
+  std::optional<std::string> parseInteger(PyValue &value, char first) {
+    value.kind = PyValue::Int;
+    if (first == '-' || first == '+') {
+      value.negative = first == '-';
+      ++pos;
+    }
+    if (!std::isdigit((unsigned char)peek()))
+      return std::string("malformed integer");
+    while (std::isdigit((unsigned char)peek())) {
+      unsigned digit = text[pos++] - '0';
+      if (value.integer > (UINT64_MAX - digit) / 10)
+        value.intOverflow = true;
+      else
+        value.integer = value.integer * 10 + digit;
+    }
+    // Python 2 era files may spell longs with an 'L' suffix.
+    if (peek() == 'L' || peek() == 'l')
+      ++pos;
+    if (std::isalnum((unsigned char)peek()) || peek() == '.')
+      return std::string("malformed integer");
+    return std::nullopt;
   }
 
   StringRef text;
@@ -216,16 +229,10 @@ std::string dtypeCode(DType dtype) {
   return (info.bytes == 1 ? "|" : "<") + info.npy.str();
 }
 
-} // namespace
-
-llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
-  auto bufferOrErr = llvm::MemoryBuffer::getFile(
-      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!bufferOrErr)
-    return fileError(path,
-                     "cannot open file: " + bufferOrErr.getError().message());
-  StringRef file = (*bufferOrErr)->getBuffer();
-
+/// The header and the data of `file`, after its magic, version and header
+/// length.
+llvm::Expected<std::pair<StringRef, StringRef>> splitFile(StringRef path,
+                                                          StringRef file) {
   if (file.size() < kMagicLen || std::memcmp(file.data(), kMagic, kMagicLen))
     return fileError(path, "not a .npy file (bad magic)");
   if (file.size() < kMagicLen + 2)
@@ -250,36 +257,45 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
                                llvm::Twine(headerLen) + " bytes, file has " +
                                llvm::Twine(file.size() - preamble) +
                                " after the preamble");
-  StringRef header = file.substr(preamble, headerLen);
-  StringRef payload = file.substr(preamble + headerLen);
+  return std::make_pair(file.substr(preamble, headerLen),
+                        file.substr(preamble + headerLen));
+}
 
-  std::vector<std::pair<std::string, PyValue>> entries;
-  if (auto err = HeaderParser(header).parseDict(entries))
-    return fileError(path, "malformed header: " + *err);
+/// The three keys of a header, each present once.
+struct HeaderKeys {
+  const PyValue *descr = nullptr, *fortran = nullptr, *shape = nullptr;
+};
 
-  const PyValue *descr = nullptr, *fortran = nullptr, *shapeValue = nullptr;
+llvm::Expected<HeaderKeys>
+findKeys(StringRef path,
+         const std::vector<std::pair<std::string, PyValue>> &entries) {
+  HeaderKeys keys;
   for (auto &entry : entries) {
     if (entry.first == "descr")
-      descr = &entry.second;
+      keys.descr = &entry.second;
     else if (entry.first == "fortran_order")
-      fortran = &entry.second;
+      keys.fortran = &entry.second;
     else if (entry.first == "shape")
-      shapeValue = &entry.second;
+      keys.shape = &entry.second;
     else
       return fileError(path, "malformed header: unexpected key '" +
                                  entry.first + "'");
   }
-  if (!descr || !fortran || !shapeValue)
+  if (!keys.descr || !keys.fortran || !keys.shape)
     return fileError(path, "malformed header: missing key '" +
-                               llvm::Twine(!descr     ? "descr"
-                                           : !fortran ? "fortran_order"
-                                                      : "shape") +
+                               llvm::Twine(!keys.descr     ? "descr"
+                                           : !keys.fortran ? "fortran_order"
+                                                           : "shape") +
                                "'");
+  return keys;
+}
 
-  if (descr->kind != PyValue::String)
+/// The dtype of 'descr': a little-endian (or byte) dtype HostTensor holds.
+llvm::Expected<DType> parseDescr(StringRef path, const PyValue &descr) {
+  if (descr.kind != PyValue::String)
     return fileError(path, "unsupported dtype (structured arrays are not "
                            "supported; expected " + supportedDescrs() + ")");
-  StringRef descrStr = descr->str;
+  StringRef descrStr = descr.str;
   std::optional<DType> dtype;
   if (descrStr.size() >= 2 && (descrStr[0] == '<' || descrStr[0] == '>' ||
                                descrStr[0] == '=' || descrStr[0] == '|'))
@@ -293,19 +309,29 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
   if (!llvm::sys::IsLittleEndianHost && descrStr[0] == '<')
     return fileError(path, "little-endian data on a big-endian host is not "
                            "supported");
+  return *dtype;
+}
 
-  if (fortran->kind != PyValue::Bool)
+llvm::Error checkCOrder(StringRef path, const PyValue &fortran) {
+  if (fortran.kind != PyValue::Bool)
     return fileError(path, "malformed header: 'fortran_order' must be True "
                            "or False");
-  if (fortran->boolean)
+  if (fortran.boolean)
     return fileError(path, "Fortran-order arrays are not supported");
+  return llvm::Error::success();
+}
 
-  if (shapeValue->kind != PyValue::Tuple)
+/// The dims of 'shape', and the bytes of data they need in `dtype`, which
+/// the `available` bytes after the header must hold.
+llvm::Expected<std::pair<std::vector<int64_t>, uint64_t>>
+parseShape(StringRef path, const PyValue &shapeValue, DType dtype,
+           size_t available) {
+  if (shapeValue.kind != PyValue::Tuple)
     return fileError(path, "malformed header: 'shape' must be a tuple");
   std::vector<int64_t> shape;
   uint64_t numElements = 1;
   bool countOverflow = false;
-  for (const PyValue &dim : shapeValue->elements) {
+  for (const PyValue &dim : shapeValue.elements) {
     if (dim.kind != PyValue::Int)
       return fileError(path,
                        "malformed header: shape entries must be integers");
@@ -321,16 +347,46 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
   }
   bool bytesOverflow = false;
   uint64_t dataBytes = llvm::SaturatingMultiply(
-      numElements, uint64_t(dtypeSize(*dtype)), &bytesOverflow);
+      numElements, uint64_t(dtypeSize(dtype)), &bytesOverflow);
   if (countOverflow || bytesOverflow || numElements > uint64_t(INT64_MAX))
     return fileError(path, "malformed header: shape " + shapeString(shape) +
                                " is too large");
-  if (dataBytes > payload.size())
-    return fileError(
-        path, "truncated: header promises " + llvm::Twine(dataBytes) +
-                  " bytes of data, file has " + llvm::Twine(payload.size()));
+  if (dataBytes > available)
+    return fileError(path,
+                     "truncated: header promises " + llvm::Twine(dataBytes) +
+                         " bytes of data, file has " + llvm::Twine(available));
+  return std::make_pair(std::move(shape), dataBytes);
+}
 
-  llvm::Expected<HostTensor> allocated = HostTensor::allocate(*dtype, shape);
+} // namespace
+
+llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
+  auto bufferOrErr = llvm::MemoryBuffer::getFile(
+      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!bufferOrErr)
+    return fileError(path,
+                     "cannot open file: " + bufferOrErr.getError().message());
+  auto parts = splitFile(path, (*bufferOrErr)->getBuffer());
+  if (!parts)
+    return parts.takeError();
+  auto [header, payload] = *parts;
+  std::vector<std::pair<std::string, PyValue>> entries;
+  if (auto err = HeaderParser(header).parseDict(entries))
+    return fileError(path, "malformed header: " + *err);
+  llvm::Expected<HeaderKeys> keys = findKeys(path, entries);
+  if (!keys)
+    return keys.takeError();
+  llvm::Expected<DType> dtype = parseDescr(path, *keys->descr);
+  if (!dtype)
+    return dtype.takeError();
+  if (llvm::Error error = checkCOrder(path, *keys->fortran))
+    return std::move(error);
+  auto shape = parseShape(path, *keys->shape, *dtype, payload.size());
+  if (!shape)
+    return shape.takeError();
+  auto &[dims, dataBytes] = *shape;
+
+  llvm::Expected<HostTensor> allocated = HostTensor::allocate(*dtype, dims);
   if (!allocated)
     return fileError(path, llvm::toString(allocated.takeError()));
   HostTensor tensor = std::move(*allocated);

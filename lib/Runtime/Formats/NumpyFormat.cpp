@@ -191,37 +191,14 @@ struct Cutoff {
   int min = -1;
 };
 
-/// Generates the shortest digits that uniquely identify `f` among floats of
-/// its type, subject to `cutoff`; the last digit is rounded exactly.
-Digits generateDigits(const BinaryFloat &f, const Cutoff &cutoff) {
-  Digits out;
-  out.negative = f.negative;
-  if (f.mantissa == 0)
-    return out;
+/// value = num / den, and the half-gaps to the neighbouring floats,
+/// marginLow / den and marginHigh / den, as digits are generated.
+struct DigitRatio {
+  BigUInt num, den, marginHigh, marginLow;
+  bool isEven = false;
 
-  // value = num / den; the half-gaps to the neighbouring floats are
-  // marginLow / den and marginHigh / den. Everything is scaled by 4 so the
-  // quarter-ulp of the unequal case stays an integer.
-  BigUInt num(f.mantissa), den(4), marginHigh(2), marginLow(2);
-  num.shiftLeft(2);
-  if (f.exponent >= 0) {
-    num.shiftLeft(f.exponent);
-    marginHigh.shiftLeft(f.exponent);
-    marginLow.shiftLeft(f.exponent);
-  } else {
-    den.shiftLeft(-f.exponent);
-  }
-  if (f.unequalMargins) {
-    marginLow = BigUInt(1);
-    if (f.exponent >= 0)
-      marginLow.shiftLeft(f.exponent);
-  }
-  bool isEven = f.mantissa % 2 == 0;
-
-  // Find k with 10^(k-1) <= value < 10^k, starting from an estimate.
-  double approx = std::log10(double(f.mantissa)) + f.exponent * std::log10(2.0);
-  int k = int(std::floor(approx)) + 1;
-  auto scaleBy10 = [&](int power) {
+  /// The ratio times 10^power.
+  void scaleBy10(int power) {
     if (power > 0) {
       den.mulPow10(power);
     } else if (power < 0) {
@@ -229,70 +206,110 @@ Digits generateDigits(const BinaryFloat &f, const Cutoff &cutoff) {
       marginHigh.mulPow10(-power);
       marginLow.mulPow10(-power);
     }
-  };
-  scaleBy10(k);
-  while (BigUInt::compare(num, den) >= 0) {
-    den.mulSmall(10);
+  }
+};
+
+/// `f` as a ratio, everything scaled by 4 so the quarter-ulp of the unequal
+/// case stays an integer.
+DigitRatio ratioOf(const BinaryFloat &f) {
+  DigitRatio r{BigUInt(f.mantissa), BigUInt(4), BigUInt(2), BigUInt(2)};
+  r.num.shiftLeft(2);
+  if (f.exponent >= 0) {
+    r.num.shiftLeft(f.exponent);
+    r.marginHigh.shiftLeft(f.exponent);
+    r.marginLow.shiftLeft(f.exponent);
+  } else {
+    r.den.shiftLeft(-f.exponent);
+  }
+  if (f.unequalMargins) {
+    r.marginLow = BigUInt(1);
+    if (f.exponent >= 0)
+      r.marginLow.shiftLeft(f.exponent);
+  }
+  r.isEven = f.mantissa % 2 == 0;
+  return r;
+}
+
+/// Scales `r` below 1 and returns k with 10^(k-1) <= value < 10^k, found
+/// from an estimate. With a fractional cutoff, values below the last
+/// allowed digit start with zeros at the cutoff's first position instead.
+int normalize(DigitRatio &r, const BinaryFloat &f, const Cutoff &cutoff) {
+  double approx = std::log10(double(f.mantissa)) + f.exponent * std::log10(2.0);
+  int k = int(std::floor(approx)) + 1;
+  r.scaleBy10(k);
+  while (BigUInt::compare(r.num, r.den) >= 0) {
+    r.den.mulSmall(10);
     ++k;
   }
   for (;;) {
-    BigUInt tenfold = num;
+    BigUInt tenfold = r.num;
     tenfold.mulSmall(10);
-    if (BigUInt::compare(tenfold, den) >= 0)
+    if (BigUInt::compare(tenfold, r.den) >= 0)
       break;
-    scaleBy10(-1);
+    r.scaleBy10(-1);
     --k;
   }
-  // With a fractional cutoff, values below the last allowed digit start
-  // with zeros at the cutoff's first position instead.
   if (cutoff.mode == Cutoff::FractionLength && cutoff.max >= 0 &&
       k <= -cutoff.max) {
-    den.mulPow10(-cutoff.max + 1 - k);
+    r.den.mulPow10(-cutoff.max + 1 - k);
     k = -cutoff.max + 1;
   }
+  return k;
+}
 
-  // Digit exponents: the first digit is k-1.
+/// The digit generation stopped at: and whether the value lies within the
+/// lower or the upper margin there.
+struct LastDigit {
+  unsigned digit = 0;
+  bool low = false, high = false;
+};
+
+/// Appends to `digits` every digit before the last one, from the first,
+/// whose exponent is k-1, until the digits identify the value (and reach
+/// the cutoff's minimum) or reach its maximum; returns the last.
+LastDigit generate(DigitRatio &r, int k, const Cutoff &cutoff,
+                   std::string &digits) {
   int maxExp = INT_MIN, minExp = k;
   if (cutoff.max >= 0)
     maxExp = cutoff.mode == Cutoff::TotalLength ? k - cutoff.max : -cutoff.max;
   if (cutoff.min >= 0)
     minExp = cutoff.mode == Cutoff::TotalLength ? k - cutoff.min : -cutoff.min;
-
-  std::string digits;
   int digitExp = k;
-  unsigned digit = 0;
-  bool low = false, high = false;
+  LastDigit last;
   for (;;) {
     --digitExp;
-    num.mulSmall(10);
-    marginLow.mulSmall(10);
-    marginHigh.mulSmall(10);
-    digit = num.divModSmallQuotient(den);
-    int cmpLow = BigUInt::compare(num, marginLow);
-    low = isEven ? cmpLow <= 0 : cmpLow < 0;
-    BigUInt upper = num;
-    upper.add(marginHigh);
-    int cmpHigh = BigUInt::compare(upper, den);
-    high = isEven ? cmpHigh >= 0 : cmpHigh > 0;
-    if (((low || high) && digitExp <= minExp) || digitExp == maxExp)
-      break;
-    digits.push_back(char('0' + digit));
+    r.num.mulSmall(10);
+    r.marginLow.mulSmall(10);
+    r.marginHigh.mulSmall(10);
+    last.digit = r.num.divModSmallQuotient(r.den);
+    int cmpLow = BigUInt::compare(r.num, r.marginLow);
+    last.low = r.isEven ? cmpLow <= 0 : cmpLow < 0;
+    BigUInt upper = r.num;
+    upper.add(r.marginHigh);
+    int cmpHigh = BigUInt::compare(upper, r.den);
+    last.high = r.isEven ? cmpHigh >= 0 : cmpHigh > 0;
+    if (((last.low || last.high) && digitExp <= minExp) || digitExp == maxExp)
+      return last;
+    digits.push_back(char('0' + last.digit));
   }
+}
 
-  // Round the last digit: towards the only neighbour in range, or else to
-  // nearest with ties to an even digit.
-  bool roundDown = low;
-  if (low == high) {
-    BigUInt twice = num;
+/// Appends the last digit, rounded towards the only neighbour in range, or
+/// else to nearest with ties to an even digit; returns the exponent of the
+/// first digit, `firstExp` or one more when rounding carried out of it.
+int appendRounded(const DigitRatio &r, LastDigit last, std::string &digits,
+                  int firstExp) {
+  bool roundDown = last.low;
+  if (last.low == last.high) {
+    BigUInt twice = r.num;
     twice.shiftLeft(1);
-    int cmp = BigUInt::compare(twice, den);
-    roundDown = cmp < 0 || (cmp == 0 && digit % 2 == 0);
+    int cmp = BigUInt::compare(twice, r.den);
+    roundDown = cmp < 0 || (cmp == 0 && last.digit % 2 == 0);
   }
-  int firstExp = k - 1;
   if (roundDown) {
-    digits.push_back(char('0' + digit));
-  } else if (digit < 9) {
-    digits.push_back(char('0' + digit + 1));
+    digits.push_back(char('0' + last.digit));
+  } else if (last.digit < 9) {
+    digits.push_back(char('0' + last.digit + 1));
   } else {
     while (!digits.empty() && digits.back() == '9')
       digits.pop_back();
@@ -303,7 +320,21 @@ Digits generateDigits(const BinaryFloat &f, const Cutoff &cutoff) {
       ++digits.back();
     }
   }
+  return firstExp;
+}
 
+/// Generates the shortest digits that uniquely identify `f` among floats of
+/// its type, subject to `cutoff`; the last digit is rounded exactly.
+Digits generateDigits(const BinaryFloat &f, const Cutoff &cutoff) {
+  Digits out;
+  out.negative = f.negative;
+  if (f.mantissa == 0)
+    return out;
+  DigitRatio r = ratioOf(f);
+  int k = normalize(r, f, cutoff);
+  std::string digits;
+  LastDigit last = generate(r, k, cutoff, digits);
+  int firstExp = appendRounded(r, last, digits, k - 1);
   // Leading zeros only appear after the fractional-cutoff adjustment.
   size_t nonZero = digits.find_first_not_of('0');
   if (nonZero == std::string::npos)

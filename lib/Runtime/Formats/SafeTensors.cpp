@@ -117,6 +117,11 @@ llvm::Error checkNoOverlap(StringRef path, std::vector<Span> spans) {
   return llvm::Error::success();
 }
 
+/// "[begin, end]", as data_offsets are written.
+std::string offsetText(uint64_t begin, uint64_t end) {
+  return "[" + std::to_string(begin) + ", " + std::to_string(end) + "]";
+}
+
 std::optional<uint64_t> getNonNegative(const llvm::json::Value &value) {
   if (auto i = value.getAsInteger()) {
     if (*i < 0)
@@ -126,19 +131,9 @@ std::optional<uint64_t> getNonNegative(const llvm::json::Value &value) {
   return value.getAsUINT64();
 }
 
-} // namespace
-
-llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
-  auto bufferOrErr = llvm::MemoryBuffer::getFile(
-      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!bufferOrErr)
-    return fileError(path,
-                     "cannot open file: " + bufferOrErr.getError().message());
-  SafeTensorsFile file;
-  file.filePath = path.str();
-  file.buffer = std::move(*bufferOrErr);
-  StringRef bytes = file.buffer->getBuffer();
-
+/// The JSON header of `bytes` (the whole file), after its 8-byte
+/// little-endian length, which must fit the limit and the file.
+llvm::Expected<StringRef> headerOf(StringRef path, StringRef bytes) {
   if (bytes.size() < 8)
     return fileError(path,
                      "not a safetensors file: " + llvm::Twine(bytes.size()) +
@@ -154,10 +149,13 @@ llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
     return fileError(path, "header length " + llvm::Twine(headerLen) +
                                " is larger than the rest of the file (" +
                                llvm::Twine(bytes.size() - 8) + " bytes)");
-  StringRef headerText = bytes.substr(8, headerLen);
-  file.dataStart = 8 + headerLen;
-  uint64_t dataSize = bytes.size() - file.dataStart;
+  return bytes.substr(8, headerLen);
+}
 
+/// The header parsed as JSON; nesting is bounded first, so that a hostile
+/// header cannot exhaust the parser's stack.
+llvm::Expected<llvm::json::Value> parseHeader(StringRef path,
+                                              StringRef headerText) {
   if (nestsDeeperThan(headerText, kMaxHeaderNesting))
     return fileError(path, "JSON header nests arrays or objects deeper than " +
                                llvm::Twine(kMaxHeaderNesting) + " levels");
@@ -165,97 +163,160 @@ llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
   if (!json)
     return fileError(path, "malformed JSON header: " +
                                llvm::toString(json.takeError()));
-  const llvm::json::Object *root = json->getAsObject();
-  if (!root)
+  if (!json->getAsObject())
     return fileError(path, "JSON header is not an object");
+  return json;
+}
+
+llvm::Error checkMetadata(StringRef path, const llvm::json::Value &value) {
+  const llvm::json::Object *metadata = value.getAsObject();
+  bool ok = metadata != nullptr;
+  if (ok)
+    for (const auto &kv : *metadata)
+      ok &= kv.second.getAsString().has_value();
+  if (!ok)
+    return fileError(path, "'__metadata__' must be an object mapping "
+                           "strings to strings");
+  return llvm::Error::success();
+}
+
+/// An entry's "shape": its dims, and their product (saturated, with
+/// `overflow` set when it saturated).
+llvm::Error parseShape(StringRef path, const std::string &prefix,
+                       const llvm::json::Object &object,
+                       std::vector<int64_t> &shape, uint64_t &numElements,
+                       bool &overflow) {
+  auto notAShape = [&] {
+    return fileError(path, prefix + ": \"shape\" must be a list of "
+                                    "non-negative integers");
+  };
+  const llvm::json::Array *dims = object.getArray("shape");
+  if (!dims)
+    return notAShape();
+  numElements = 1;
+  overflow = false;
+  for (const llvm::json::Value &dim : *dims) {
+    std::optional<uint64_t> d = getNonNegative(dim);
+    if (!d || *d > uint64_t(INT64_MAX))
+      return notAShape();
+    shape.push_back(static_cast<int64_t>(*d));
+    bool stepOverflow = false;
+    numElements = llvm::SaturatingMultiply(numElements, *d, &stepOverflow);
+    overflow |= stepOverflow;
+  }
+  return llvm::Error::success();
+}
+
+/// An entry's "data_offsets" [begin, end], within the `dataSize` bytes of
+/// the data section.
+llvm::Expected<std::pair<uint64_t, uint64_t>>
+parseOffsets(StringRef path, const std::string &prefix,
+             const llvm::json::Object &object, uint64_t dataSize) {
+  const llvm::json::Array *offsets = object.getArray("data_offsets");
+  std::optional<uint64_t> begin, end;
+  if (offsets && offsets->size() == 2) {
+    begin = getNonNegative((*offsets)[0]);
+    end = getNonNegative((*offsets)[1]);
+  }
+  if (!begin || !end)
+    return fileError(path, prefix + ": \"data_offsets\" must be a list of "
+                                    "two non-negative integers");
+  if (*begin > *end)
+    return fileError(path, prefix + " has data_offsets " +
+                               offsetText(*begin, *end) +
+                               " with begin after end");
+  if (*end > dataSize)
+    return fileError(path, prefix + " has data_offsets " +
+                               offsetText(*begin, *end) +
+                               " past the end of the data section (" +
+                               llvm::Twine(dataSize) + " bytes)");
+  return std::make_pair(*begin, *end);
+}
+
+} // namespace
+
+llvm::Expected<SafeTensorsFile::Entry>
+SafeTensorsFile::parseEntry(StringRef path, const std::string &name,
+                            const llvm::json::Value &value, uint64_t dataSize) {
+  std::string prefix = "tensor '" + name + "'";
+  const llvm::json::Object *object = value.getAsObject();
+  if (!object)
+    return fileError(path, prefix + ": entry is not a JSON object");
+
+  Entry entry;
+  const llvm::json::Value *dtypeValue = object->get("dtype");
+  std::optional<StringRef> dtypeString =
+      dtypeValue ? dtypeValue->getAsString() : std::nullopt;
+  if (!dtypeString)
+    return fileError(path, prefix + ": missing or non-string \"dtype\"");
+  const FormatDType *info = lookupDType(*dtypeString);
+  if (!info)
+    return fileError(path,
+                     prefix + " has unknown dtype '" + *dtypeString + "'");
+  entry.dtypeString = dtypeString->str();
+  entry.dtype = dtypeFromSafeTensorsName(info->name);
+
+  uint64_t numElements = 1;
+  bool overflow = false;
+  if (llvm::Error error =
+          parseShape(path, prefix, *object, entry.shape, numElements, overflow))
+    return std::move(error);
+  auto offsets = parseOffsets(path, prefix, *object, dataSize);
+  if (!offsets)
+    return offsets.takeError();
+  auto [begin, end] = *offsets;
+  bool bytesOverflow = false;
+  uint64_t expectedBytes =
+      llvm::SaturatingMultiply(numElements, info->size, &bytesOverflow);
+  if (overflow || bytesOverflow || expectedBytes != end - begin)
+    return fileError(
+        path, prefix + " has shape " + shapeString(entry.shape) +
+                  " and dtype " + entry.dtypeString + ", which needs " +
+                  (overflow || bytesOverflow ? std::string("too many")
+                                             : std::to_string(expectedBytes)) +
+                  " bytes, but data_offsets " + offsetText(begin, end) +
+                  " span " + llvm::Twine(end - begin));
+  entry.begin = begin;
+  entry.end = end;
+  return entry;
+}
+
+llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
+  auto bufferOrErr = llvm::MemoryBuffer::getFile(
+      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!bufferOrErr)
+    return fileError(path,
+                     "cannot open file: " + bufferOrErr.getError().message());
+  SafeTensorsFile file;
+  file.filePath = path.str();
+  file.buffer = std::move(*bufferOrErr);
+  StringRef bytes = file.buffer->getBuffer();
+  llvm::Expected<StringRef> headerText = headerOf(path, bytes);
+  if (!headerText)
+    return headerText.takeError();
+  file.dataStart = 8 + headerText->size();
+  uint64_t dataSize = bytes.size() - file.dataStart;
+  llvm::Expected<llvm::json::Value> json = parseHeader(path, *headerText);
+  if (!json)
+    return json.takeError();
+  const llvm::json::Object *root = json->getAsObject();
 
   // Validate in name order so the first error reported is deterministic.
   std::vector<std::string> keys;
   for (const auto &kv : *root)
     keys.push_back(kv.first.str());
   std::sort(keys.begin(), keys.end());
-
   for (const std::string &name : keys) {
     const llvm::json::Value &value = *root->get(name);
     if (name == "__metadata__") {
-      const llvm::json::Object *metadata = value.getAsObject();
-      bool ok = metadata != nullptr;
-      if (ok)
-        for (const auto &kv : *metadata)
-          ok &= kv.second.getAsString().has_value();
-      if (!ok)
-        return fileError(path, "'__metadata__' must be an object mapping "
-                               "strings to strings");
+      if (llvm::Error error = checkMetadata(path, value))
+        return std::move(error);
       continue;
     }
-    std::string prefix = "tensor '" + name + "'";
-    const llvm::json::Object *object = value.getAsObject();
-    if (!object)
-      return fileError(path, prefix + ": entry is not a JSON object");
-
-    Entry entry;
-    const llvm::json::Value *dtypeValue = object->get("dtype");
-    std::optional<StringRef> dtypeString =
-        dtypeValue ? dtypeValue->getAsString() : std::nullopt;
-    if (!dtypeString)
-      return fileError(path, prefix + ": missing or non-string \"dtype\"");
-    const FormatDType *info = lookupDType(*dtypeString);
-    if (!info)
-      return fileError(path,
-                       prefix + " has unknown dtype '" + *dtypeString + "'");
-    entry.dtypeString = dtypeString->str();
-    entry.dtype = dtypeFromSafeTensorsName(info->name);
-
-    const llvm::json::Array *shape = object->getArray("shape");
-    if (!shape)
-      return fileError(path, prefix + ": \"shape\" must be a list of "
-                                      "non-negative integers");
-    uint64_t numElements = 1;
-    bool overflow = false;
-    for (const llvm::json::Value &dim : *shape) {
-      std::optional<uint64_t> d = getNonNegative(dim);
-      if (!d || *d > uint64_t(INT64_MAX))
-        return fileError(path, prefix + ": \"shape\" must be a list of "
-                                        "non-negative integers");
-      entry.shape.push_back(static_cast<int64_t>(*d));
-      bool stepOverflow = false;
-      numElements = llvm::SaturatingMultiply(numElements, *d, &stepOverflow);
-      overflow |= stepOverflow;
-    }
-
-    const llvm::json::Array *offsets = object->getArray("data_offsets");
-    std::optional<uint64_t> begin, end;
-    if (offsets && offsets->size() == 2) {
-      begin = getNonNegative((*offsets)[0]);
-      end = getNonNegative((*offsets)[1]);
-    }
-    if (!begin || !end)
-      return fileError(path, prefix + ": \"data_offsets\" must be a list of "
-                                      "two non-negative integers");
-    std::string offsetText =
-        "[" + std::to_string(*begin) + ", " + std::to_string(*end) + "]";
-    if (*begin > *end)
-      return fileError(path, prefix + " has data_offsets " + offsetText +
-                                 " with begin after end");
-    if (*end > dataSize)
-      return fileError(path, prefix + " has data_offsets " + offsetText +
-                                 " past the end of the data section (" +
-                                 llvm::Twine(dataSize) + " bytes)");
-    bool bytesOverflow = false;
-    uint64_t expectedBytes =
-        llvm::SaturatingMultiply(numElements, info->size, &bytesOverflow);
-    if (overflow || bytesOverflow || expectedBytes != *end - *begin)
-      return fileError(path, prefix + " has shape " + shapeString(entry.shape) +
-                                 " and dtype " + entry.dtypeString +
-                                 ", which needs " +
-                                 (overflow || bytesOverflow
-                                      ? std::string("too many")
-                                      : std::to_string(expectedBytes)) +
-                                 " bytes, but data_offsets " + offsetText +
-                                 " span " + llvm::Twine(*end - *begin));
-    entry.begin = *begin;
-    entry.end = *end;
-    file.entries.emplace(name, std::move(entry));
+    llvm::Expected<Entry> entry = parseEntry(path, name, value, dataSize);
+    if (!entry)
+      return entry.takeError();
+    file.entries.emplace(name, std::move(*entry));
   }
   std::vector<Span> spans;
   for (const auto &[name, entry] : file.entries)

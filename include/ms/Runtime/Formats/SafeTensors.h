@@ -25,6 +25,12 @@
 #include <utility>
 #include <vector>
 
+namespace llvm {
+namespace json {
+class Value;
+} // namespace json
+} // namespace llvm
+
 namespace ms {
 namespace runtime {
 
@@ -66,6 +72,11 @@ private:
 
   SafeTensorsFile() = default;
 
+  /// The header's entry `name`, checked against the data section's size.
+  static llvm::Expected<Entry> parseEntry(llvm::StringRef path,
+                                          const std::string &name,
+                                          const llvm::json::Value &value,
+                                          uint64_t dataSize);
   llvm::Expected<const Entry *> lookup(llvm::StringRef name) const;
   llvm::Expected<HostTensor> copyOut(llvm::StringRef name,
                                      const Entry &entry) const;
