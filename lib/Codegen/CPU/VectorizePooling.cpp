@@ -190,49 +190,55 @@ std::optional<SelectionBody> matchSelectionBody(Block *body, Value inArg,
   return selection;
 }
 
-/// Emits the vectorized pooling in place of `op`.
-void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
-                      const PoolingShape &shape) {
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  unsigned outerLoops = shape.parallel - 1; // all but ow
-  Block *body = op.getBody();
-  // The padding lanes compute on junk, which cannot trap: matched bodies
-  // are pure, so speculatable (no integer division).
-  int64_t width = ranges[shape.parallel - 1];
-  PoolRowVectors vectors = *rowVectors(shape, width);
-  int64_t lanes = vectors.row;
-  int64_t spanLanes = vectors.span;
-  // Lanes past the input row's end are masked off.
-  int64_t inputWidth =
-      cast<ShapedType>(shape.input->get().getType()).getShape().back();
-  Type elementType = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-  auto rowType = VectorType::get({lanes}, elementType);
-  auto spanType = VectorType::get({spanLanes}, elementType);
-  SmallVector<int64_t> everyStride;
-  for (int64_t i = 0; i < lanes; ++i)
-    everyStride.push_back(i * shape.strideW);
-  Value input = shape.input->get();
-  // A fill-initialised output starts each row from the filled scalar and is
-  // written straight into the fill's destination.
-  Value init = op.getDpsInits()[0];
-  Operation *fill = init.getDefiningOp();
-  Value filled = init.hasOneUse() ? filledScalar(fill) : nullptr;
-  if (filled)
-    init = cast<DestinationStyleOpInterface>(fill).getDpsInits()[0];
-  Value inArg = body->getArgument(shape.input->getOperandNumber());
-  Value outArg = body->getArgument(op.getDpsInitOperand(0)->getOperandNumber());
-  Value padding = arith::ConstantOp::create(rewriter, loc, elementType,
-                                            rewriter.getZeroAttr(elementType));
-  auto index = [&](OpBuilder &b, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
+/// Emits a pooling generic as vectors, one output row at a time (see the
+/// file's header): the state the row emitters share.
+class PoolRowEmitter {
+public:
+  PoolRowEmitter(RewriterBase &rewriter, linalg::GenericOp op,
+                 const PoolingShape &shape)
+      : loc(op.getLoc()), shape(shape), body(op.getBody()),
+        ranges(op.getStaticLoopRanges()), width(ranges[shape.parallel - 1]),
+        vectors(*rowVectors(shape, width)), lanes(vectors.row),
+        inputWidth(
+            cast<ShapedType>(shape.input->get().getType()).getShape().back()),
+        elementType(getElementTypeOrSelf(op.getDpsInits()[0].getType())),
+        rowType(VectorType::get({lanes}, elementType)),
+        spanType(VectorType::get({vectors.span}, elementType)),
+        input(shape.input->get()),
+        inArg(body->getArgument(shape.input->getOperandNumber())),
+        outArg(body->getArgument(op.getDpsInitOperand(0)->getOperandNumber())) {
+    for (int64_t i = 0; i < lanes; ++i)
+      everyStride.push_back(i * shape.strideW);
+    // A fill-initialised output starts each row from the filled scalar and
+    // is written straight into the fill's destination.
+    init = op.getDpsInits()[0];
+    fill = init.getDefiningOp();
+    filled = init.hasOneUse() ? filledScalar(fill) : nullptr;
+    if (filled)
+      init = cast<DestinationStyleOpInterface>(fill).getDpsInits()[0];
+    rewriter.setInsertionPoint(op);
+    padding = arith::ConstantOp::create(rewriter, loc, elementType,
+                                        rewriter.getZeroAttr(elementType));
+    selection = matchSelectionBody(body, inArg, outArg);
+  }
 
-  // `op` (a body op) on vectors of `lanes`, with `operands` mapped through
-  // `map`; scalars from outside the body (or its constants) are splat.
-  auto cloneOnVectors = [&](OpBuilder &b, Operation *bodyOp, IRMapping &map,
-                            int64_t n) -> Value {
+  /// Replaces `op` with the loops over its output rows.
+  void emit(RewriterBase &rewriter, linalg::GenericOp op) {
+    Value pooled = nest(rewriter, {}, init);
+    rewriter.replaceOp(op, pooled);
+    if (filled)
+      rewriter.eraseOp(fill);
+  }
+
+private:
+  Value index(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+
+  /// `bodyOp` on vectors of `n` lanes, its operands mapped through `map`;
+  /// scalars from outside the body (or its constants) are splat.
+  Value cloneOnVectors(OpBuilder &b, Operation *bodyOp, IRMapping &map,
+                       int64_t n) {
     SmallVector<Value> operands;
     for (Value v : bodyOp->getOperands()) {
       Value mapped = map.lookupOrNull(v);
@@ -248,33 +254,34 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
     Value result = b.create(state)->getResult(0);
     map.map(bodyOp->getResult(0), result);
     return result;
-  };
-  std::optional<SelectionBody> selection =
-      matchSelectionBody(body, inArg, outArg);
+  }
 
-  // A max/min pool: each input row of the window read once across all of
-  // its kw positions and combined with the others, then each kw position
-  // shuffled out and combined, then clamped once.
-  auto selectionRow = [&](OpBuilder &b, ValueRange ivs, Value result,
-                          Value acc, ArrayRef<Value> outIndices) -> Value {
+  /// The selection's combine of `x` and `y` on `n` lanes.
+  Value combine(OpBuilder &b, Value x, Value y, int64_t n) {
+    IRMapping map;
+    map.map(selection->combine->getOperand(0), x);
+    map.map(selection->combine->getOperand(1), y);
+    return cloneOnVectors(b, selection->combine, map, n);
+  }
+
+  /// Inside the window, when the clamp merges signed zeros, a max (min)
+  /// that needs not order them (the clamp erases the difference).
+  Value combineWindow(OpBuilder &b, Value x, Value y, int64_t n) {
+    bool isMax = isa<arith::MaximumFOp>(selection->combine);
+    return selection->clampMergesZeros
+               ? extremeIgnoringZeroSign(b, loc, x, y, isMax)
+               : combine(b, x, y, n);
+  }
+
+  /// A max/min pool's row: each input row of the window read once across
+  /// all of its kw positions and combined with the others, then each kw
+  /// position shuffled out and combined, then clamped once.
+  Value selectionRow(OpBuilder &b, ValueRange ivs, Value result, Value acc,
+                     ArrayRef<Value> outIndices) {
     int64_t windowLanes = vectors.window;
     auto windowType = VectorType::get({windowLanes}, elementType);
-    Value ohTimesStride = arith::MulIOp::create(b, loc, ivs.back(),
-                                                index(b, shape.strideH));
-    auto combine = [&](Value x, Value y, int64_t n) {
-      IRMapping map;
-      map.map(selection->combine->getOperand(0), x);
-      map.map(selection->combine->getOperand(1), y);
-      return cloneOnVectors(b, selection->combine, map, n);
-    };
-    // Inside the window, when the clamp merges signed zeros, a max (min)
-    // that needs not order them (the clamp erases the difference).
-    bool isMax = isa<arith::MaximumFOp>(selection->combine);
-    auto combineWindow = [&](Value x, Value y, int64_t n) -> Value {
-      return selection->clampMergesZeros
-                 ? extremeIgnoringZeroSign(b, loc, x, y, isMax)
-                 : combine(x, y, n);
-    };
+    Value ohTimesStride =
+        arith::MulIOp::create(b, loc, ivs.back(), index(b, shape.strideH));
     Value rows;
     for (int64_t kh = 0; kh < shape.windowH; ++kh) {
       SmallVector<Value> inIndices(ivs.drop_back());
@@ -283,7 +290,7 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
       inIndices.push_back(index(b, 0));
       Value inputRow = readLanes(b, loc, windowType, input, inIndices,
                                  padding, inputWidth);
-      rows = rows ? combineWindow(rows, inputRow, windowLanes) : inputRow;
+      rows = rows ? combineWindow(b, rows, inputRow, windowLanes) : inputRow;
     }
     Value window;
     for (int64_t kw = 0; kw < shape.windowW; ++kw) {
@@ -292,27 +299,20 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
         positions.push_back(i * shape.strideW + kw * shape.dilationW);
       Value columns =
           vector::ShuffleOp::create(b, loc, rowType, rows, rows, positions);
-      window = window ? combineWindow(window, columns, lanes) : columns;
+      window = window ? combineWindow(b, window, columns, lanes) : columns;
     }
     IRMapping map;
     map.map(inArg, window);
     for (Operation *clampOp : selection->clamp)
       window = cloneOnVectors(b, clampOp, map, lanes);
-    return writeLanes(b, loc, combine(acc, window, lanes), result, outIndices,
-                      width);
-  };
+    return writeLanes(b, loc, combine(b, acc, window, lanes), result,
+                      outIndices, width);
+  }
 
-  // One output row: acc = out row; for each window position in order,
-  // acc = body(in row at that position, acc).
-  auto row = [&](OpBuilder &b, ValueRange ivs, Value result) -> Value {
-    SmallVector<Value> outIndices(ivs);
-    outIndices.push_back(index(b, 0));
-    Value acc = filled ? vector::BroadcastOp::create(b, loc, rowType, filled)
-                              .getResult()
-                        : readLanes(b, loc, rowType, result, outIndices,
-                                    padding, width);
-    if (selection)
-      return selectionRow(b, ivs, result, acc, outIndices);
+  /// Any other pool's row: for each window position in order, acc =
+  /// body(in row at that position, acc).
+  Value bodyRow(OpBuilder &b, ValueRange ivs, Value result, Value acc,
+                ArrayRef<Value> outIndices) {
     Value ohTimesStride = arith::MulIOp::create(b, loc, ivs.back(),
                                                 index(b, shape.strideH));
     for (int64_t kh = 0; kh < shape.windowH; ++kh)
@@ -321,8 +321,7 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
         inIndices.push_back(arith::AddIOp::create(
             b, loc, ohTimesStride, index(b, kh * shape.dilationH)));
         inIndices.push_back(index(b, kw * shape.dilationW));
-        Value window = readLanes(b, loc, spanType, input, inIndices,
-                                 padding,
+        Value window = readLanes(b, loc, spanType, input, inIndices, padding,
                                  inputWidth - kw * shape.dilationW);
         if (shape.strideW > 1)
           window = vector::ShuffleOp::create(b, loc, rowType, window, window,
@@ -335,12 +334,24 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
         acc = map.lookup(body->getTerminator()->getOperand(0));
       }
     return writeLanes(b, loc, acc, result, outIndices, width);
-  };
+  }
 
-  // Loops over every output row, carrying the output tensor.
-  std::function<Value(OpBuilder &, SmallVector<Value>, Value)> nest =
-      [&](OpBuilder &b, SmallVector<Value> ivs, Value result) -> Value {
-    if (ivs.size() == outerLoops)
+  /// One output row, starting from the output's row (or the filled value).
+  Value row(OpBuilder &b, ValueRange ivs, Value result) {
+    SmallVector<Value> outIndices(ivs);
+    outIndices.push_back(index(b, 0));
+    Value acc =
+        filled
+            ? vector::BroadcastOp::create(b, loc, rowType, filled).getResult()
+            : readLanes(b, loc, rowType, result, outIndices, padding, width);
+    if (selection)
+      return selectionRow(b, ivs, result, acc, outIndices);
+    return bodyRow(b, ivs, result, acc, outIndices);
+  }
+
+  /// Loops over every output row, carrying the output tensor.
+  Value nest(OpBuilder &b, SmallVector<Value> ivs, Value result) {
+    if (ivs.size() == shape.parallel - 1) // every loop but ow
       return row(b, ivs, result);
     auto loop = scf::ForOp::create(
         b, loc, index(b, 0), index(b, ranges[ivs.size()]), index(b, 1),
@@ -351,11 +362,34 @@ void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
           scf::YieldOp::create(nb, loc, nest(nb, inner, iterArgs[0]));
         });
     return loop.getResult(0);
-  };
-  Value pooled = nest(rewriter, {}, init);
-  rewriter.replaceOp(op, pooled);
-  if (filled)
-    rewriter.eraseOp(fill);
+  }
+
+  Location loc;
+  const PoolingShape &shape;
+  Block *body;
+  SmallVector<int64_t> ranges;
+  int64_t width;
+  PoolRowVectors vectors;
+  int64_t lanes;
+  /// Lanes past the input row's end are masked off.
+  int64_t inputWidth;
+  Type elementType;
+  VectorType rowType, spanType;
+  SmallVector<int64_t> everyStride;
+  Value input, inArg, outArg;
+  Value init;
+  Operation *fill = nullptr;
+  Value filled;
+  /// The padding lanes compute on junk, which cannot trap: matched bodies
+  /// are pure, so speculatable (no integer division).
+  Value padding;
+  std::optional<SelectionBody> selection;
+};
+
+/// Emits the vectorized pooling in place of `op`.
+void vectorizePooling(RewriterBase &rewriter, linalg::GenericOp op,
+                      const PoolingShape &shape) {
+  PoolRowEmitter(rewriter, op, shape).emit(rewriter, op);
 }
 
 struct MSVectorizePoolingPass
