@@ -161,6 +161,102 @@ linalg::LinalgOp fillOf(Value init) {
   return fill;
 }
 
+/// Points the tiled consumer's inputs that slice `loop`'s results at this
+/// iteration's images instead.
+void readImages(RewriterBase &rewriter, BatchLoop &producer, scf::ForallOp loop,
+                linalg::LinalgOp tiledOp) {
+  for (OpOperand *input : tiledOp.getDpsInputOperands()) {
+    auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
+    auto result = slice ? dyn_cast<OpResult>(slice.getSource()) : OpResult();
+    if (!result || result.getOwner() != loop)
+      continue;
+    Value image = producer.image(result.getResultNumber());
+    if (image.getType() != slice.getType()) {
+      // The op reads part of the image (floor-mode pooling skips the last
+      // row): the same part of this iteration's image.
+      SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+      offsets.front() = rewriter.getIndexAttr(0);
+      rewriter.setInsertionPoint(tiledOp);
+      image = tensor::ExtractSliceOp::create(
+          rewriter, slice.getLoc(), slice.getType(), image, offsets,
+          slice.getMixedSizes(), slice.getMixedStrides());
+    }
+    rewriter.modifyOpInPlace(tiledOp, [&] { input->set(image); });
+    // A slice of the loop's own result inside the loop would read it early.
+    if (slice->use_empty())
+      rewriter.eraseOp(slice);
+  }
+}
+
+/// Makes the tiled op's init `init` (a slice of the shared output) the
+/// image-sized tile of `fill`, which initialized the whole batch's output.
+LogicalResult fillTileOf(RewriterBase &rewriter, linalg::LinalgOp fill,
+                         tensor::ExtractSliceOp slice, linalg::LinalgOp tiledOp,
+                         OpOperand &init) {
+  rewriter.setInsertionPoint(tiledOp);
+  FailureOr<TilingResult> tiledFill =
+      cast<TilingInterface>(fill.getOperation())
+          .getTiledImplementation(rewriter, slice.getMixedOffsets(),
+                                  slice.getMixedSizes());
+  if (failed(tiledFill) || tiledFill->tiledOps.size() != 1)
+    return fill.emitOpError("could not be tiled to one image");
+  Operation *fillTile = tiledFill->tiledOps.front();
+  OpOperand &fillInit =
+      cast<linalg::LinalgOp>(fillTile).getDpsInitsMutable()[0];
+  Operation *fillSlice = fillInit.get().getDefiningOp();
+  rewriter.modifyOpInPlace(fillTile, [&] { fillInit.set(slice); });
+  if (fillSlice && fillSlice->use_empty())
+    rewriter.eraseOp(fillSlice);
+  rewriter.modifyOpInPlace(tiledOp,
+                           [&] { init.set(tiledFill->tiledValues.front()); });
+  return success();
+}
+
+/// Points the tiled op's init slices at the loop's new shared outputs (from
+/// `oldResults` on), each filled image by image where a fill initialized it.
+LogicalResult writeSharedOutputs(RewriterBase &rewriter, scf::ForallOp loop,
+                                 unsigned oldResults,
+                                 linalg::GenericOp consumer,
+                                 linalg::LinalgOp tiledOp) {
+  for (auto [i, init] : llvm::enumerate(tiledOp.getDpsInitsMutable())) {
+    auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      return consumer.emitOpError("tiled without a slice of its init");
+    rewriter.modifyOpInPlace(slice, [&] {
+      slice.getSourceMutable().assign(loop.getRegionIterArgs()[oldResults + i]);
+    });
+    linalg::LinalgOp fill = fillOf(consumer.getDpsInits()[i]);
+    if (fill && failed(fillTileOf(rewriter, fill, slice, tiledOp, init)))
+      return failure();
+  }
+  return success();
+}
+
+/// Inserts each tiled result into its shared output in the loop's
+/// terminator.
+LogicalResult insertResults(RewriterBase &rewriter, scf::ForallOp loop,
+                            unsigned oldResults, linalg::GenericOp consumer,
+                            const TilingResult &tiled,
+                            ArrayRef<OpFoldResult> offsets,
+                            ArrayRef<OpFoldResult> sizes) {
+  auto tileable = cast<TilingInterface>(consumer.getOperation());
+  for (auto [i, value] : llvm::enumerate(tiled.tiledValues)) {
+    SmallVector<OpFoldResult> resultOffsets, resultSizes;
+    if (failed(tileable.getResultTilePosition(rewriter, i, offsets, sizes,
+                                              resultOffsets, resultSizes)))
+      return consumer.emitOpError("has no tile position for its result");
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToEnd(loop.getTerminator().getBody());
+    SmallVector<OpFoldResult> strides(resultOffsets.size(),
+                                      rewriter.getIndexAttr(1));
+    tensor::ParallelInsertSliceOp::create(
+        rewriter, consumer.getLoc(), value,
+        loop.getRegionIterArgs()[oldResults + i], resultOffsets, resultSizes,
+        strides);
+  }
+  return success();
+}
+
 /// Computes `consumer` inside `producer`, one image per iteration, from the
 /// images the loop has just produced.
 /// Fails without changes when the consumer's other operands cannot be
@@ -185,7 +281,8 @@ LogicalResult fuseConsumer(RewriterBase &rewriter, BatchLoop &producer,
   auto tileable = cast<TilingInterface>(consumer.getOperation());
   rewriter.setInsertionPoint(loop.getTerminator());
   SmallVector<OpFoldResult> offsets, sizes;
-  for (auto [i, range] : llvm::enumerate(tileable.getIterationDomain(rewriter))) {
+  for (auto [i, range] :
+       llvm::enumerate(tileable.getIterationDomain(rewriter))) {
     bool batch = i == batchDim;
     offsets.push_back(batch ? OpFoldResult(loop.getInductionVar(0))
                             : range.offset);
@@ -197,71 +294,14 @@ LogicalResult fuseConsumer(RewriterBase &rewriter, BatchLoop &producer,
   if (failed(tiled) || tiled->tiledOps.size() != 1)
     return consumer.emitOpError("could not be tiled to one image");
   auto tiledOp = cast<linalg::LinalgOp>(tiled->tiledOps.front());
-
   // Tiling sliced the loop's results and the consumer's inits: read this
   // iteration's images instead, and write into the new shared outputs.
-  for (OpOperand *input : tiledOp.getDpsInputOperands()) {
-    auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
-    auto result = slice ? dyn_cast<OpResult>(slice.getSource()) : OpResult();
-    if (!result || result.getOwner() != loop)
-      continue;
-    Value image = producer.image(result.getResultNumber());
-    if (image.getType() != slice.getType()) {
-      // The op reads part of the image (floor-mode pooling skips the last
-      // row): the same part of this iteration's image.
-      SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
-      offsets.front() = rewriter.getIndexAttr(0);
-      rewriter.setInsertionPoint(tiledOp);
-      image = tensor::ExtractSliceOp::create(
-          rewriter, slice.getLoc(), slice.getType(), image, offsets,
-          slice.getMixedSizes(), slice.getMixedStrides());
-    }
-    rewriter.modifyOpInPlace(tiledOp, [&] { input->set(image); });
-    // A slice of the loop's own result inside the loop would read it early.
-    if (slice->use_empty())
-      rewriter.eraseOp(slice);
-  }
-  for (auto [i, init] : llvm::enumerate(tiledOp.getDpsInitsMutable())) {
-    auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice)
-      return consumer.emitOpError("tiled without a slice of its init");
-    rewriter.modifyOpInPlace(slice, [&] {
-      slice.getSourceMutable().assign(loop.getRegionIterArgs()[oldResults + i]);
-    });
-    linalg::LinalgOp fill = fillOf(consumer.getDpsInits()[i]);
-    if (!fill)
-      continue;
-    rewriter.setInsertionPoint(tiledOp);
-    FailureOr<TilingResult> tiledFill =
-        cast<TilingInterface>(fill.getOperation())
-            .getTiledImplementation(rewriter, slice.getMixedOffsets(),
-                                    slice.getMixedSizes());
-    if (failed(tiledFill) || tiledFill->tiledOps.size() != 1)
-      return fill.emitOpError("could not be tiled to one image");
-    Operation *fillTile = tiledFill->tiledOps.front();
-    OpOperand &fillInit =
-        cast<linalg::LinalgOp>(fillTile).getDpsInitsMutable()[0];
-    Operation *fillSlice = fillInit.get().getDefiningOp();
-    rewriter.modifyOpInPlace(fillTile, [&] { fillInit.set(slice); });
-    if (fillSlice && fillSlice->use_empty())
-      rewriter.eraseOp(fillSlice);
-    rewriter.modifyOpInPlace(tiledOp,
-                             [&] { init.set(tiledFill->tiledValues.front()); });
-  }
-  for (auto [i, value] : llvm::enumerate(tiled->tiledValues)) {
-    SmallVector<OpFoldResult> resultOffsets, resultSizes;
-    if (failed(tileable.getResultTilePosition(rewriter, i, offsets, sizes,
-                                              resultOffsets, resultSizes)))
-      return consumer.emitOpError("has no tile position for its result");
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToEnd(loop.getTerminator().getBody());
-    SmallVector<OpFoldResult> strides(resultOffsets.size(),
-                                      rewriter.getIndexAttr(1));
-    tensor::ParallelInsertSliceOp::create(
-        rewriter, consumer.getLoc(), value,
-        loop.getRegionIterArgs()[oldResults + i], resultOffsets, resultSizes,
-        strides);
-  }
+  readImages(rewriter, producer, loop, tiledOp);
+  if (failed(
+          writeSharedOutputs(rewriter, loop, oldResults, consumer, tiledOp)) ||
+      failed(insertResults(rewriter, loop, oldResults, consumer, *tiled,
+                           offsets, sizes)))
+    return failure();
   rewriter.replaceOp(consumer, loop.getResults().drop_front(oldResults));
   broken = false;
   return success();
