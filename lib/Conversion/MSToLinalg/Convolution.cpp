@@ -164,6 +164,13 @@ Value perImageIm2colMatmul(OpBuilder &b, Location loc, Value images,
   return forall.getResult(0);
 }
 
+/// mulf + addf, as every conv accumulates.
+void yieldProductSum(OpBuilder &b, Location l, ValueRange args) {
+  Value prod = arith::MulFOp::create(b, l, args[0], args[1]);
+  linalg::YieldOp::create(
+      b, l, arith::AddFOp::create(b, l, args[2], prod).getResult());
+}
+
 /// conv2d as one linalg.generic over (n, g, o, oh, ow, c, kh, kw): channels
 /// split into groups by reshapes, padding by tensor.pad, then a zero-filled
 /// accumulation in (c, kh, kw) order and the bias added afterwards.
@@ -174,12 +181,8 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
   LogicalResult
   matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
-    Type elementType = resultType.getElementType();
     std::string why;
     auto geometry = convGeometry(inputType.getShape(), weightType.getShape(),
                                  op.getPadMode(), op.getPadding(),
@@ -187,45 +190,61 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
     if (!geometry)
       return rewriter.notifyMatchFailure(op, why);
     auto [h, w] = *geometry;
-    int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
+    int64_t c = inputType.getDimSize(1);
+    int64_t kh = weightType.getDimSize(2), kw = weightType.getDimSize(3);
+    Location loc = op.getLoc();
+    Value input = padSpatialDims(rewriter, loc, adaptor.getInput(), h, w, 0.0);
+    Value result = asMatmul && op.getGroup() == 1 &&
+                           im2colFits(c, kh, kw, h.output, w.output)
+                       ? im2colConv(rewriter, op, adaptor, input, h, w)
+                       : groupedConv(rewriter, op, adaptor, input, h, w);
+    if (Value bias = adaptor.getBias()) {
+      int64_t rank = cast<RankedTensorType>(result.getType()).getRank();
+      result = addBias(rewriter, loc, result,
+                       channelColumn(rewriter, loc, bias, rank));
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+private:
+  /// The (padded) image's columns times the weight as an [O, C*KH*KW]
+  /// matrix, one image at a time.
+  static Value im2colConv(ConversionPatternRewriter &rewriter, Conv2DOp op,
+                          OpAdaptor adaptor, Value input, const ConvDim &h,
+                          const ConvDim &w) {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    int64_t c = cast<RankedTensorType>(input.getType()).getDimSize(1);
+    int64_t o = weightType.getDimSize(0), kh = weightType.getDimSize(2),
+            kw = weightType.getDimSize(3);
+    Value weightMatrix = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({o, c * kh * kw}, elementType),
+        adaptor.getWeight(), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    // (c, kh, kw, oh, ow)
+    AffineMap read = windowRead(rewriter.getContext(), {0, 1, 2, 3, 4},
+                                op.getStride(), op.getDilation());
+    return perImageIm2colMatmul(rewriter, loc, input, weightMatrix,
+                                {c, kh, kw, h.output, w.output}, read,
+                                resultType);
+  }
+
+  /// The generic over (n, g, o, oh, ow, c, kh, kw) on the (padded) image
+  /// and the weight split into groups.
+  static Value groupedConv(ConversionPatternRewriter &rewriter, Conv2DOp op,
+                           OpAdaptor adaptor, Value input, const ConvDim &h,
+                           const ConvDim &w) {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Type elementType = cast<RankedTensorType>(op.getType()).getElementType();
+    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    auto paddedType = cast<RankedTensorType>(input.getType());
+    int64_t n = paddedType.getDimSize(0), c = paddedType.getDimSize(1);
     int64_t g = static_cast<int64_t>(op.getGroup());
     int64_t o = weightType.getDimSize(0), kh = weightType.getDimSize(2),
             kw = weightType.getDimSize(3);
-
-    Value input = adaptor.getInput();
-    if (h.padBefore || h.padAfter || w.padBefore || w.padAfter) {
-      SmallVector<OpFoldResult> low = {rewriter.getIndexAttr(0),
-                                       rewriter.getIndexAttr(0),
-                                       rewriter.getIndexAttr(h.padBefore),
-                                       rewriter.getIndexAttr(w.padBefore)};
-      SmallVector<OpFoldResult> high = {rewriter.getIndexAttr(0),
-                                        rewriter.getIndexAttr(0),
-                                        rewriter.getIndexAttr(h.padAfter),
-                                        rewriter.getIndexAttr(w.padAfter)};
-      auto paddedType = RankedTensorType::get(
-          {n, c, inputType.getDimSize(2) + h.padBefore + h.padAfter,
-           inputType.getDimSize(3) + w.padBefore + w.padAfter},
-          elementType);
-      input = tensor::PadOp::create(rewriter, loc, paddedType, input, low, high,
-                                    floatConst(rewriter, loc, elementType, 0.0));
-    }
-    if (asMatmul && g == 1 && im2colFits(c, kh, kw, h.output, w.output)) {
-      Value weightMatrix = tensor::CollapseShapeOp::create(
-          rewriter, loc, RankedTensorType::get({o, c * kh * kw}, elementType),
-          adaptor.getWeight(), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-      ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
-      // (c, kh, kw, oh, ow)
-      AffineMap read = windowRead(ctx, {0, 1, 2, 3, 4}, stride, dilation);
-      Value result = perImageIm2colMatmul(rewriter, loc, input, weightMatrix,
-                                          {c, kh, kw, h.output, w.output},
-                                          read, resultType);
-      if (Value bias = adaptor.getBias())
-        result = addBias(rewriter, loc, result,
-                         channelColumn(rewriter, loc, bias, resultType.getRank()));
-      rewriter.replaceOp(op, result);
-      return success();
-    }
-    auto paddedType = cast<RankedTensorType>(input.getType());
     auto groupedInputType = RankedTensorType::get(
         {n, g, c / g, paddedType.getDimSize(2), paddedType.getDimSize(3)},
         elementType);
@@ -254,26 +273,16 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
         AffineMap::get(8, 0, {d[0], d[1], d[2], d[3], d[4]}, ctx)};
     SmallVector<IteratorType> iterators(5, IteratorType::parallel);
     iterators.append(3, IteratorType::reduction);
-    Value conv =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{groupedOutType},
-            ValueRange{groupedInput, groupedWeight}, ValueRange{init}, maps,
-            iterators,
-            [](OpBuilder &b, Location l, ValueRange args) {
-              Value prod = arith::MulFOp::create(b, l, args[0], args[1]);
-              linalg::YieldOp::create(
-                  b, l, arith::AddFOp::create(b, l, args[2], prod).getResult());
-            })
-            .getResult(0);
-    auto flatType = RankedTensorType::get({n, o, h.output, w.output}, elementType);
-    Value result = tensor::CollapseShapeOp::create(
+    Value conv = linalg::GenericOp::create(
+                     rewriter, loc, TypeRange{groupedOutType},
+                     ValueRange{groupedInput, groupedWeight}, ValueRange{init},
+                     maps, iterators, yieldProductSum)
+                     .getResult(0);
+    auto flatType =
+        RankedTensorType::get({n, o, h.output, w.output}, elementType);
+    return tensor::CollapseShapeOp::create(
         rewriter, loc, flatType, conv,
         ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-    if (Value bias = adaptor.getBias())
-      result = addBias(rewriter, loc, result,
-                       channelColumn(rewriter, loc, bias, flatType.getRank()));
-    rewriter.replaceOp(op, result);
-    return success();
   }
 
 private:
@@ -312,13 +321,6 @@ struct ConvGradGeometry {
     return r;
   }
 };
-
-/// mulf + addf, as the forward conv accumulates.
-void yieldProductSum(OpBuilder &b, Location l, ValueRange args) {
-  Value prod = arith::MulFOp::create(b, l, args[0], args[1]);
-  linalg::YieldOp::create(b, l,
-                          arith::AddFOp::create(b, l, args[2], prod).getResult());
-}
 
 /// dx[n, c, i, j] = sum over (o in c's group, kh, kw), in that order, of
 /// dy[n, o, oh, ow] * w[o, c, kh, kw] for the (oh, ow) whose window puts
