@@ -42,6 +42,82 @@ Value weightTable(OpBuilder &b, Location loc, ArrayRef<double> values,
       b, loc, DenseElementsAttr::get(tensorType, attrs));
 }
 
+/// The generic's body: reads the input at the tables' indices (the image
+/// and channel from the loop) and, for bilinear, blends the four reads
+/// with the tables' weights, in `compute` precision.
+struct InterpolateBody {
+  Value input;
+  FloatType element, compute;
+  bool bilinear;
+
+  void operator()(OpBuilder &b, Location l, ValueRange args) const {
+    Value n = linalg::IndexOp::create(b, l, 0);
+    Value c = linalg::IndexOp::create(b, l, 1);
+    Value result =
+        bilinear ? blend(b, l, n, c, args) : read(b, l, n, c, args[0], args[1]);
+    if (result.getType() != element)
+      result = arith::TruncFOp::create(b, l, element, result);
+    linalg::YieldOp::create(b, l, result);
+  }
+
+private:
+  Value read(OpBuilder &b, Location l, Value n, Value c, Value h,
+             Value w) const {
+    Value hi = arith::IndexCastOp::create(b, l, b.getIndexType(), h);
+    Value wi = arith::IndexCastOp::create(b, l, b.getIndexType(), w);
+    Value x = tensor::ExtractOp::create(b, l, input, ValueRange{n, c, hi, wi});
+    if (x.getType() != compute)
+      x = arith::ExtFOp::create(b, l, compute, x);
+    return x;
+  }
+
+  /// (x00 ww0 + x01 ww1) wh0 + (x10 ww0 + x11 ww1) wh1, one op per
+  /// statement.
+  Value blend(OpBuilder &b, Location l, Value n, Value c,
+              ValueRange args) const {
+    Value h0 = args[0], w0 = args[1], h1 = args[2], w1 = args[3];
+    Value wh0 = args[4], ww0 = args[5], wh1 = args[6], ww1 = args[7];
+    auto mul = [&](Value x, Value y) -> Value {
+      return arith::MulFOp::create(b, l, x, y);
+    };
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddFOp::create(b, l, x, y);
+    };
+    Value x00 = read(b, l, n, c, h0, w0);
+    Value x01 = read(b, l, n, c, h0, w1);
+    Value x10 = read(b, l, n, c, h1, w0);
+    Value x11 = read(b, l, n, c, h1, w1);
+    Value a = mul(x00, ww0);
+    Value bb = mul(x01, ww1);
+    Value top = add(a, bb);
+    Value cc = mul(x10, ww0);
+    Value d = mul(x11, ww1);
+    Value bottom = add(cc, d);
+    Value t = mul(top, wh0);
+    Value u = mul(bottom, wh1);
+    return add(t, u);
+  }
+};
+
+/// The tables the generic reads, alternating row (d2) and column (d3): the
+/// first source index, and for bilinear the second and both weights.
+SmallVector<Value> tableOperands(OpBuilder &b, Location loc,
+                                 const resize::AxisTable &rows,
+                                 const resize::AxisTable &cols, bool bilinear,
+                                 FloatType compute) {
+  SmallVector<Value> tables = {indexTable(b, loc, rows.i0),
+                               indexTable(b, loc, cols.i0)};
+  if (bilinear) {
+    tables.push_back(indexTable(b, loc, rows.i1));
+    tables.push_back(indexTable(b, loc, cols.i1));
+    tables.push_back(weightTable(b, loc, rows.w0, compute));
+    tables.push_back(weightTable(b, loc, cols.w0, compute));
+    tables.push_back(weightTable(b, loc, rows.w1, compute));
+    tables.push_back(weightTable(b, loc, cols.w1, compute));
+  }
+  return tables;
+}
+
 struct InterpolatePattern : OpConversionPattern<InterpolateOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -69,20 +145,10 @@ struct InterpolatePattern : OpConversionPattern<InterpolateOp> {
                                                ratioH, compute.isF64());
     resize::AxisTable cols = resize::axisTable(inW, outW, bilinear, align,
                                                ratioW, compute.isF64());
-
-    SmallVector<Value> tables = {indexTable(rewriter, loc, rows.i0),
-                                 indexTable(rewriter, loc, cols.i0)};
-    if (bilinear) {
-      tables.push_back(indexTable(rewriter, loc, rows.i1));
-      tables.push_back(indexTable(rewriter, loc, cols.i1));
-      tables.push_back(weightTable(rewriter, loc, rows.w0, compute));
-      tables.push_back(weightTable(rewriter, loc, cols.w0, compute));
-      tables.push_back(weightTable(rewriter, loc, rows.w1, compute));
-      tables.push_back(weightTable(rewriter, loc, cols.w1, compute));
-    }
+    SmallVector<Value> tables =
+        tableOperands(rewriter, loc, rows, cols, bilinear, compute);
     AffineMap byRow = AffineMap::get(4, 0, getAffineDimExpr(2, ctx));
     AffineMap byCol = AffineMap::get(4, 0, getAffineDimExpr(3, ctx));
-    // Tables alternate: row (d2), column (d3).
     SmallVector<AffineMap> maps;
     for (size_t t = 0; t < tables.size(); ++t)
       maps.push_back(t % 2 == 0 ? byRow : byCol);
@@ -91,52 +157,7 @@ struct InterpolatePattern : OpConversionPattern<InterpolateOp> {
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, tables,
         ValueRange{emptyLike(rewriter, loc, resultType)}, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value n = linalg::IndexOp::create(b, l, 0);
-          Value c = linalg::IndexOp::create(b, l, 1);
-          auto read = [&](Value h, Value w) -> Value {
-            Value hi = arith::IndexCastOp::create(b, l, b.getIndexType(), h);
-            Value wi = arith::IndexCastOp::create(b, l, b.getIndexType(), w);
-            Value x = tensor::ExtractOp::create(b, l, input,
-                                                ValueRange{n, c, hi, wi});
-            if (x.getType() != compute)
-              x = arith::ExtFOp::create(b, l, compute, x);
-            return x;
-          };
-          if (!bilinear) {
-            Value x = read(args[0], args[1]);
-            if (x.getType() != element)
-              x = arith::TruncFOp::create(b, l, element, x);
-            linalg::YieldOp::create(b, l, x);
-            return;
-          }
-          Value h0 = args[0], w0 = args[1], h1 = args[2], w1 = args[3];
-          Value wh0 = args[4], ww0 = args[5], wh1 = args[6], ww1 = args[7];
-          auto mul = [&](Value x, Value y) -> Value {
-            return arith::MulFOp::create(b, l, x, y);
-          };
-          auto add = [&](Value x, Value y) -> Value {
-            return arith::AddFOp::create(b, l, x, y);
-          };
-          // (x00 ww0 + x01 ww1) wh0 + (x10 ww0 + x11 ww1) wh1, one op per
-          // statement.
-          Value x00 = read(h0, w0);
-          Value x01 = read(h0, w1);
-          Value x10 = read(h1, w0);
-          Value x11 = read(h1, w1);
-          Value a = mul(x00, ww0);
-          Value bb = mul(x01, ww1);
-          Value top = add(a, bb);
-          Value cc = mul(x10, ww0);
-          Value d = mul(x11, ww1);
-          Value bottom = add(cc, d);
-          Value t = mul(top, wh0);
-          Value u = mul(bottom, wh1);
-          Value result = add(t, u);
-          if (result.getType() != element)
-            result = arith::TruncFOp::create(b, l, element, result);
-          linalg::YieldOp::create(b, l, result);
-        });
+        InterpolateBody{input, element, compute, bilinear});
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }
