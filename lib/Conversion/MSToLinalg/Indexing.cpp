@@ -80,6 +80,53 @@ Value worstValue(OpBuilder &b, Location loc, Type type, bool isMax,
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 
+/// The body of argmax's (argmin's) generic: the running (value, index)
+/// pair and each element in order along the axis.
+struct ArgReduceBody {
+  bool isMax, isFloat, isUnsigned;
+  int64_t axis;
+  Type indexType;
+
+  void operator()(OpBuilder &b, Location nloc, ValueRange args) const {
+    Value x = args[0], best = args[1], bestIndex = args[2];
+    Value better = isBetter(b, nloc, x, best);
+    Value position = arith::IndexCastOp::create(
+        b, nloc, indexType, linalg::IndexOp::create(b, nloc, axis));
+    // The first element always wins, so an all -inf (or all INT_MIN)
+    // row gives index 0, not the initial value's.
+    Value first = arith::CmpIOp::create(
+        b, nloc, arith::CmpIPredicate::eq, position,
+        arith::ConstantOp::create(b, nloc, b.getIntegerAttr(indexType, 0)));
+    better = arith::OrIOp::create(b, nloc, better, first);
+    linalg::YieldOp::create(
+        b, nloc,
+        ValueRange{
+            arith::SelectOp::create(b, nloc, better, x, best),
+            arith::SelectOp::create(b, nloc, better, position, bestIndex)});
+  }
+
+private:
+  /// Strictly better replaces, so ties keep the first index; a NaN beats
+  /// everything but an earlier NaN (numpy's rule).
+  Value isBetter(OpBuilder &b, Location nloc, Value x, Value best) const {
+    if (!isFloat) {
+      using P = arith::CmpIPredicate;
+      P predicate =
+          isUnsigned ? (isMax ? P::ugt : P::ult) : (isMax ? P::sgt : P::slt);
+      return arith::CmpIOp::create(b, nloc, predicate, x, best);
+    }
+    Value better = arith::CmpFOp::create(
+        b, nloc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+        x, best);
+    Value xNaN =
+        arith::CmpFOp::create(b, nloc, arith::CmpFPredicate::UNO, x, x);
+    Value bestNumber =
+        arith::CmpFOp::create(b, nloc, arith::CmpFPredicate::ORD, best, best);
+    return arith::OrIOp::create(
+        b, nloc, better, arith::AndIOp::create(b, nloc, xNaN, bestNumber));
+  }
+};
+
 template <typename SourceOp, bool isMax>
 struct ArgReducePattern : OpConversionPattern<SourceOp> {
   using OpConversionPattern<SourceOp>::OpConversionPattern;
@@ -123,43 +170,7 @@ struct ArgReducePattern : OpConversionPattern<SourceOp> {
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{valuesType, indicesType}, ValueRange{input},
         ValueRange{fill(valuesType, worst), fill(indicesType, zero)}, maps,
-        iterators, [&](OpBuilder &b, Location nloc, ValueRange args) {
-          Value x = args[0], best = args[1], bestIndex = args[2];
-          // Strictly better replaces, so ties keep the first index; a NaN
-          // beats everything but an earlier NaN (numpy's rule).
-          Value better;
-          if (isFloat) {
-            better = arith::CmpFOp::create(
-                b, nloc, isMax ? arith::CmpFPredicate::OGT
-                               : arith::CmpFPredicate::OLT,
-                x, best);
-            Value xNaN = arith::CmpFOp::create(b, nloc, arith::CmpFPredicate::UNO,
-                                               x, x);
-            Value bestNumber = arith::CmpFOp::create(
-                b, nloc, arith::CmpFPredicate::ORD, best, best);
-            better = arith::OrIOp::create(
-                b, nloc, better, arith::AndIOp::create(b, nloc, xNaN, bestNumber));
-          } else {
-            using P = arith::CmpIPredicate;
-            P predicate = isUnsigned ? (isMax ? P::ugt : P::ult)
-                                     : (isMax ? P::sgt : P::slt);
-            better = arith::CmpIOp::create(b, nloc, predicate, x, best);
-          }
-          Value position = arith::IndexCastOp::create(
-              b, nloc, indexType, linalg::IndexOp::create(b, nloc, axis));
-          // The first element always wins, so an all -inf (or all INT_MIN)
-          // row gives index 0, not the initial value's.
-          Value first = arith::CmpIOp::create(
-              b, nloc, arith::CmpIPredicate::eq, position,
-              arith::ConstantOp::create(b, nloc,
-                                        b.getIntegerAttr(indexType, 0)));
-          better = arith::OrIOp::create(b, nloc, better, first);
-          linalg::YieldOp::create(
-              b, nloc,
-              ValueRange{arith::SelectOp::create(b, nloc, better, x, best),
-                         arith::SelectOp::create(b, nloc, better, position,
-                                                 bestIndex)});
-        });
+        iterators, ArgReduceBody{isMax, isFloat, isUnsigned, axis, indexType});
     Value result = generic.getResult(1);
     auto resultType = cast<RankedTensorType>(op.getType());
     if (op.getKeepDims())
