@@ -176,6 +176,86 @@ SmallVector<Value> cloneIteration(OpBuilder &b, Block &body,
   return yielded;
 }
 
+/// The cotangents the reverse loop starts from: the results' (zeros where
+/// none flows) for the float results, null for the others; and zeros for
+/// the running sums in `running` that have none yet.
+SmallVector<Value> initialCotangents(OpBuilder &b, scf::WhileOp loop,
+                                     ArrayRef<Value> resultGrads,
+                                     ArrayRef<Value> captured,
+                                     MutableArrayRef<Value> running) {
+  Location loc = loop.getLoc();
+  SmallVector<Value> carried;
+  for (auto [result, resultGrad] : llvm::zip(loop.getResults(), resultGrads)) {
+    Value grad = resultGrad;
+    Type type = result.getType();
+    if (!grad && isFloatTensor(type))
+      grad = grad::splat(b, loc, cast<RankedTensorType>(type), 0.0);
+    carried.push_back(isFloatTensor(type) ? grad : Value());
+  }
+  for (auto [value, sum] : llvm::zip(captured, running))
+    if (!sum)
+      sum = grad::splat(b, loc, cast<RankedTensorType>(value.getType()), 0.0);
+  return carried;
+}
+
+/// The reverse loop's body: one forward iteration j cloned on the state
+/// `recompute` rebuilt, and the backward sweep over it, which yields the
+/// next cotangents of the carried values (those in `carried`) and the
+/// running sums of `captured`.
+LogicalResult buildReverseStep(OpBuilder &inner, scf::WhileOp loop,
+                               scf::ForOp reverse, scf::ForOp recompute,
+                               Value j, ArrayRef<Value> carried,
+                               ArrayRef<Value> captured) {
+  Location loc = loop.getLoc();
+  ValueRange state = recompute.getResults();
+  SmallVector<Value> yielded =
+      cloneIteration(inner, *loop.getAfterBody(), state, j);
+  Operation *begin = recompute->getNextNode();
+  auto tmp = scf::YieldOp::create(inner, loc, yielded);
+  SmallVector<Value> seeds, init, sens;
+  ValueRange args = reverse.getRegionIterArgs();
+  unsigned next = 0;
+  for (auto [value, grad] : llvm::zip(state, carried)) {
+    sens.push_back(grad ? args[next++] : Value());
+    if (grad) {
+      seeds.push_back(value);
+      init.push_back(Value());
+    }
+  }
+  for (auto [value, sum] : llvm::zip(captured, args.drop_front(next))) {
+    seeds.push_back(value);
+    init.push_back(sum);
+  }
+  FailureOr<SmallVector<Value>> stepGrads =
+      buildBackward(*reverse.getBody(), seeds, init, sens, begin);
+  if (failed(stepGrads))
+    return failure();
+  inner.setInsertionPoint(tmp);
+  scf::YieldOp::create(inner, loc, *stepGrads);
+  tmp.erase();
+  return success();
+}
+
+/// Adds the reverse loop's results to the cotangents of the loop's active
+/// inits and sets those of the values its body read from above.
+void collectLoopGrads(OpBuilder &b, scf::WhileOp loop, scf::ForOp reverse,
+                      ArrayRef<Value> carried, ArrayRef<Value> captured,
+                      const llvm::DenseSet<Value> &active,
+                      llvm::DenseMap<Value, Value> &grads) {
+  unsigned next = 0;
+  for (auto [init, grad] : llvm::zip(loop.getInits().drop_back(), carried)) {
+    if (!grad)
+      continue;
+    Value g = reverse.getResult(next++);
+    if (!active.contains(init))
+      continue;
+    Value &slot = grads[init];
+    slot = slot ? AddOp::create(b, loop.getLoc(), slot, g).getResult() : g;
+  }
+  for (Value value : captured)
+    grads[value] = reverse.getResult(next++);
+}
+
 /// The reverse of an scf.while whose condition region passes its arguments
 /// on unchanged (as graph capture makes them). The forward loop counts its
 /// iterations; the reverse is an scf.for over them, last first, that
@@ -196,17 +276,8 @@ LogicalResult buildWhileBackward(OpBuilder &b, scf::WhileOp loop,
                            "condition region changes the values it passes on";
   SmallVector<Value> captured, running;
   capturedActive(loop, active, grads, captured, running);
-  SmallVector<Value> carried;  // cotangents, zero where none yet
-  for (auto [result, resultGrad] : llvm::zip(loop.getResults(), resultGrads)) {
-    Value grad = resultGrad;
-    Type type = result.getType();
-    if (!grad && isFloatTensor(type))
-      grad = grad::splat(b, loc, cast<RankedTensorType>(type), 0.0);
-    carried.push_back(isFloatTensor(type) ? grad : Value());
-  }
-  for (auto [value, sum] : llvm::zip(captured, running))
-    if (!sum)
-      sum = grad::splat(b, loc, cast<RankedTensorType>(value.getType()), 0.0);
+  SmallVector<Value> carried =
+      initialCotangents(b, loop, resultGrads, captured, running);
   Value count = countIterations(b, loop);
   b.setInsertionPointAfter(loop);
   b.setInsertionPoint(b.getInsertionBlock()->getTerminator());
@@ -218,7 +289,6 @@ LogicalResult buildWhileBackward(OpBuilder &b, scf::WhileOp loop,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto reverse = scf::ForOp::create(b, loc, zero, count, one, iterArgs);
-  Block &body = *loop.getAfterBody();
   OpBuilder inner = OpBuilder::atBlockBegin(reverse.getBody());
   // j = count - 1 - k; the state before iteration j, recomputed.
   Value last = arith::SubIOp::create(inner, loc, count, one);
@@ -229,51 +299,15 @@ LogicalResult buildWhileBackward(OpBuilder &b, scf::WhileOp loop,
   {
     OpBuilder r = OpBuilder::atBlockBegin(recompute.getBody());
     SmallVector<Value> next =
-        cloneIteration(r, body, recompute.getRegionIterArgs(),
+        cloneIteration(r, *loop.getAfterBody(), recompute.getRegionIterArgs(),
                        recompute.getInductionVar());
     scf::YieldOp::create(r, loc, next);
   }
-  ValueRange state = recompute.getResults();
-  Operation *begin = nullptr;
-  {
-    SmallVector<Value> yielded = cloneIteration(inner, body, state, j);
-    begin = recompute->getNextNode();
-    auto tmp = scf::YieldOp::create(inner, loc, yielded);
-    SmallVector<Value> seeds, init, sens;
-    ValueRange args = reverse.getRegionIterArgs();
-    unsigned next = 0;
-    for (auto [value, grad] : llvm::zip(state, carried)) {
-      sens.push_back(grad ? args[next++] : Value());
-      if (grad) {
-        seeds.push_back(value);
-        init.push_back(Value());
-      }
-    }
-    for (auto [value, sum] : llvm::zip(captured, args.drop_front(next))) {
-      seeds.push_back(value);
-      init.push_back(sum);
-    }
-    FailureOr<SmallVector<Value>> stepGrads =
-        buildBackward(*reverse.getBody(), seeds, init, sens, begin);
-    if (failed(stepGrads))
-      return failure();
-    inner.setInsertionPoint(tmp);
-    scf::YieldOp::create(inner, loc, *stepGrads);
-    tmp.erase();
-  }
+  if (failed(buildReverseStep(inner, loop, reverse, recompute, j, carried,
+                              captured)))
+    return failure();
   eraseDeadOps(*reverse.getBody());
-  unsigned next = 0;
-  for (auto [init, grad] : llvm::zip(loop.getInits().drop_back(), carried)) {
-    if (!grad)
-      continue;
-    Value g = reverse.getResult(next++);
-    if (!active.contains(init))
-      continue;
-    Value &slot = grads[init];
-    slot = slot ? AddOp::create(b, loc, slot, g).getResult() : g;
-  }
-  for (Value value : captured)
-    grads[value] = reverse.getResult(next++);
+  collectLoopGrads(b, loop, reverse, carried, captured, active, grads);
   return success();
 }
 
