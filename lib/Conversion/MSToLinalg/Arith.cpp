@@ -224,15 +224,6 @@ Value powBody(Scalar &s, Kind kind, Value a, Value b) {
 
 using BodyBuilder = Value (*)(Scalar &, Kind, Value, Value);
 
-/// `value` with an unsigned element type bit-cast to the signless one.
-Value signless(OpBuilder &b, Location loc, Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (!type.getElementType().isUnsignedInteger())
-    return value;
-  Type element = b.getIntegerType(type.getElementTypeBitWidth());
-  return tensor::BitcastOp::create(b, loc, type.clone(element), value);
-}
-
 template <typename SourceOp>
 struct NumericBinaryPattern : OpConversionPattern<SourceOp> {
   NumericBinaryPattern(MLIRContext *ctx, BodyBuilder body)

@@ -39,6 +39,14 @@ bool isUnsignedElement(Type type) {
   return getElementTypeOrSelf(type).isUnsignedInteger();
 }
 
+Value signless(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.getElementType().isUnsignedInteger())
+    return value;
+  Type element = b.getIntegerType(type.getElementTypeBitWidth());
+  return tensor::BitcastOp::create(b, loc, type.clone(element), value);
+}
+
 Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(),
                                  type.getElementType());

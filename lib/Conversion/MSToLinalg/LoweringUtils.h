@@ -30,6 +30,9 @@ mlir::Type storageElementType(mlir::Type type);
 mlir::RankedTensorType storedType(mlir::Type type);
 /// True when the element type of `type` (a tensor or a scalar) is unsigned.
 bool isUnsignedElement(mlir::Type type);
+/// `value` (a ranked tensor) with an unsigned element type bit-cast to the
+/// signless one, for the kernels that take stored integers as they are.
+mlir::Value signless(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
 
 /// A stored bool (i8, 0 or 1) as an i1, or an i1 as a stored bool.
 mlir::Value boolFromByte(mlir::OpBuilder &b, mlir::Location loc,

@@ -27,15 +27,6 @@ namespace {
 
 using utils::IteratorType;
 
-/// `value` with an unsigned element type bit-cast to the signless one.
-Value signless(OpBuilder &b, Location loc, Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (!type.getElementType().isUnsignedInteger())
-    return value;
-  Type element = b.getIntegerType(type.getElementTypeBitWidth());
-  return tensor::BitcastOp::create(b, loc, type.clone(element), value);
-}
-
 /// `value` bit-cast back to `type` when they differ (signless to unsigned).
 Value restore(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
   if (value.getType() == type)

@@ -9,6 +9,8 @@
 #include "ms/Runtime/Formats/Npy.h"
 #include "ms/Support/Error.h"
 
+#include "FileWriting.h"
+
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
@@ -423,21 +425,12 @@ llvm::Error ms::runtime::writeNpy(StringRef path, const HostTensor &tensor) {
   }
   std::string header = dict + std::string(padding, ' ') + "\n";
 
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fileError(path, "cannot open file for writing: " + ec.message());
-  out.write(kMagic, kMagicLen);
-  out << char(major) << char(0);
-  for (size_t i = 0; i < lenBytes; ++i)
-    out << char((header.size() >> (8 * i)) & 0xff);
-  out << header;
-  out.write(static_cast<const char *>(tensor.data()), tensor.byteSize());
-  out.close();
-  if (out.has_error()) {
-    std::string message = out.error().message();
-    out.clear_error();
-    return fileError(path, "write failed: " + message);
-  }
-  return llvm::Error::success();
+  return writeFile(path, [&](llvm::raw_ostream &out) {
+    out.write(kMagic, kMagicLen);
+    out << char(major) << char(0);
+    for (size_t i = 0; i < lenBytes; ++i)
+      out << char((header.size() >> (8 * i)) & 0xff);
+    out << header;
+    out.write(static_cast<const char *>(tensor.data()), tensor.byteSize());
+  });
 }

@@ -3,6 +3,8 @@
 #include "ms/Runtime/Formats/SafeTensors.h"
 #include "ms/Support/Error.h"
 
+#include "FileWriting.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
@@ -433,22 +435,13 @@ llvm::Error ms::runtime::writeSafeTensors(
   // Pad so the data section starts 8-byte aligned, like the reference writer.
   header.append((8 - header.size() % 8) % 8, ' ');
 
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fileError(path, "cannot open file for writing: " + ec.message());
-  uint64_t headerLen = header.size();
-  for (unsigned i = 0; i < 8; ++i)
-    out << char((headerLen >> (8 * i)) & 0xff);
-  out << header;
-  for (const auto &entry : tensors)
-    out.write(static_cast<const char *>(entry.second.data()),
-              entry.second.byteSize());
-  out.close();
-  if (out.has_error()) {
-    std::string message = out.error().message();
-    out.clear_error();
-    return fileError(path, "write failed: " + message);
-  }
-  return llvm::Error::success();
+  return writeFile(path, [&](llvm::raw_ostream &out) {
+    uint64_t headerLen = header.size();
+    for (unsigned i = 0; i < 8; ++i)
+      out << char((headerLen >> (8 * i)) & 0xff);
+    out << header;
+    for (const auto &entry : tensors)
+      out.write(static_cast<const char *>(entry.second.data()),
+                entry.second.byteSize());
+  });
 }

@@ -145,11 +145,7 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
       return opError(name, loc, "dim ", d, ": padded size overflows int64");
     shape.push_back(*padded);
   }
-  auto result = RankedTensorType::get(shape, input->getElementType());
-  if (failed(staticTensor(name, loc, result, "result")))
-    return failure();
-  types.push_back(result);
-  return success();
+  return pushStaticResult(name, loc, shape, input->getElementType(), types);
 }
 
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
@@ -173,11 +169,7 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t> shape(input->getShape().take_front(axis));
   llvm::append_range(shape, indices->getShape());
   llvm::append_range(shape, input->getShape().drop_front(axis + 1));
-  auto result = RankedTensorType::get(shape, input->getElementType());
-  if (failed(staticTensor(name, loc, result, "result")))
-    return failure();
-  types.push_back(result);
-  return success();
+  return pushStaticResult(name, loc, shape, input->getElementType(), types);
 }
 
 LogicalResult ScatterUpdateOp::inferReturnTypes(MLIRContext *,

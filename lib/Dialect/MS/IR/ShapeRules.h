@@ -96,6 +96,19 @@ inline FailureOr<RankedTensorType> staticTensor(StringRef opName,
   return rankedTensor(opName, loc, type, operandName);
 }
 
+/// Appends the result type of `shape` and `elementType` to `types`, or
+/// reports that it is too large ("result" as staticTensor names it).
+inline LogicalResult pushStaticResult(StringRef opName,
+                                      std::optional<Location> loc,
+                                      ArrayRef<int64_t> shape, Type elementType,
+                                      SmallVectorImpl<Type> &types) {
+  auto result = RankedTensorType::get(shape, elementType);
+  if (failed(staticTensor(opName, loc, result, "result")))
+    return failure();
+  types.push_back(result);
+  return success();
+}
+
 /// Reports a ? in dim `dim` of `tensor`, a dim the op needs to know when
 /// it is compiled (channels, spatial sizes, parameter shapes).
 inline LogicalResult requireStaticDim(StringRef opName,
