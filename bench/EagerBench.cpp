@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Runtime/Execution/EagerExecutor.h"
-#include "ms/Runtime/Jit/GraphCompiler.h"
 #include "ms/Runtime/Execution/ParamInit.h"
+#include "ms/Runtime/Jit/GraphCompiler.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -16,8 +16,8 @@
 
 #include "ms/Data/Iterator.h"
 #include "ms/Data/Pipeline.h"
-#include "ms/Runtime/Memory/HostTensor.h"
 #include "ms/Runtime/Formats/Idx.h"
+#include "ms/Runtime/Memory/HostTensor.h"
 
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>

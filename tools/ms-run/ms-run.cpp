@@ -9,16 +9,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Pipelines/Pipelines.h"
-#include "ms/Runtime/Jit/Diagnostics.h"
 #include "ms/Runtime/Execution/EagerExecutor.h"
 #include "ms/Runtime/Execution/Evaluation.h"
-#include "ms/Runtime/Jit/GraphCompiler.h"
+#include "ms/Runtime/Execution/ParamInit.h"
 #include "ms/Runtime/Formats/Idx.h"
-#include "ms/Runtime/Jit/JitModule.h"
 #include "ms/Runtime/Formats/Npy.h"
 #include "ms/Runtime/Formats/NumpyFormat.h"
-#include "ms/Runtime/Execution/ParamInit.h"
 #include "ms/Runtime/Formats/SafeTensors.h"
+#include "ms/Runtime/Jit/Diagnostics.h"
+#include "ms/Runtime/Jit/GraphCompiler.h"
+#include "ms/Runtime/Jit/JitModule.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

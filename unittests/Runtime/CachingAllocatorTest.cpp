@@ -1,7 +1,7 @@
 //===- CachingAllocatorTest.cpp - Reuse of compiled code's buffers --------===//
 
-#include "ms/Runtime/Memory/CachingAllocator.h"
 #include "ms/Runtime/Jit/JitModule.h"
+#include "ms/Runtime/Memory/CachingAllocator.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -1,7 +1,7 @@
 //===- NativeJitTest.cpp - Host code in the process's JIT -----------------===//
 
-#include "ms/Runtime/Jit/NativeJit.h"
 #include "ms/Pipelines/Pipelines.h"
+#include "ms/Runtime/Jit/NativeJit.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

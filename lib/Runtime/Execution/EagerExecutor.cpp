@@ -2,10 +2,10 @@
 
 #include "ms/Runtime/Execution/EagerExecutor.h"
 
-#include "ms/Runtime/Memory/CachingAllocator.h"
-#include "ms/Runtime/Jit/Diagnostics.h"
 #include "ms/Runtime/Execution/KernelCache.h"
 #include "ms/Runtime/Formats/NumpyFormat.h"
+#include "ms/Runtime/Jit/Diagnostics.h"
+#include "ms/Runtime/Memory/CachingAllocator.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -1,8 +1,8 @@
 //===- JitModule.cpp - A compiled ms module, ready to call ----------------===//
 
 #include "ms/Runtime/Jit/JitModule.h"
-#include "ms/Runtime/Memory/CachingAllocator.h"
 #include "ms/Runtime/Communication/Communication.h"
+#include "ms/Runtime/Memory/CachingAllocator.h"
 
 #include "ms/Runtime/Jit/Diagnostics.h"
 #include "ms/Runtime/Jit/NativeJit.h"

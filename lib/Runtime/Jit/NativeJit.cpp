@@ -1,11 +1,11 @@
 //===- NativeJit.cpp - Host code from LLVM-dialect modules ----------------===//
 
 #include "ms/Runtime/Jit/NativeJit.h"
-#include "ms/Runtime/Memory/CachingAllocator.h"
 #include "ms/Runtime/Communication/Communication.h"
 #include "ms/Runtime/Jit/Diagnostics.h"
 #include "ms/Runtime/Jit/Microkernels.h"
 #include "ms/Runtime/Jit/ParallelRuntime.h"
+#include "ms/Runtime/Memory/CachingAllocator.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Target/LLVMIR/Export.h"

@@ -11,8 +11,8 @@
 
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Runtime/Execution/OpCall.h"
-#include "ms/Runtime/Memory/HostTensor.h"
 #include "ms/Runtime/Jit/Signature.h"
+#include "ms/Runtime/Memory/HostTensor.h"
 
 #include "llvm/Support/Error.h"
 
