@@ -10,7 +10,8 @@
 // CHECK-LABEL: func.func @construct
 // CHECK-SAME: %[[W:[^:]*]]: memref<40x64xf32>, %[[LR:[^:]*]]: memref<f32>, %[[OUT:[^:]*]]: memref<40x64xf32>
 // CHECK-NOT: memref.alloc() {{.*}} : memref<40x64xf32>
-// CHECK: %[[TILE:.*]] = scf.for {{.*}} -> (vector<{{.*}}x32xf32>)
+// The register tile's width follows the host's vectors (16 or 32 floats).
+// CHECK: %[[TILE:.*]] = scf.for {{.*}} -> (vector<{{[0-9]+}}x{{[0-9]+}}xf32>)
 // CHECK: math.fma
 // CHECK: %[[WT:.*]] = vector.transfer_read %[[W]]
 // CHECK: %[[L:.*]] = memref.load %[[LR]][]

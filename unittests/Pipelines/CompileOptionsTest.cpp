@@ -81,7 +81,8 @@ TEST(CompileOptionsTest, EveryLevelVectorizesOnlyO1AndUpFuse) {
     EXPECT_TRUE(runs(options, "ms-vectorize-convs"));
     EXPECT_TRUE(runs(options, "ms-lower-vectors"));
     bool fuses = level != JitLevel::O0;
-    EXPECT_EQ(runs(options, "linalg-fuse-elementwise-ops"), fuses);
+    EXPECT_EQ(runs(options, "ms-fuse-elementwise"), fuses);
+    EXPECT_FALSE(runs(options, "linalg-fuse-elementwise-ops"));
     EXPECT_EQ(runs(options, "ms-fuse-batch-loops"), fuses);
     EXPECT_EQ(runs(options, "pool-epilogues=false"), !fuses);
     EXPECT_FALSE(runs(options, "openmp"));
