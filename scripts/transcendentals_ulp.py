@@ -97,8 +97,9 @@ class Compiled:
         template, op, self.ref = FUNCTIONS[name]
         self.n = n
         self.module = _runtime.graph_compiler().compile(
-            template.format(n=n, op=op), "construct", level,
-            f"<{name}>", "", threads)
+            template.format(n=n, op=op),
+            _runtime.compile_options(level, threads, "sink"), "construct",
+            f"<{name}>")
 
     def __call__(self, x):
         from msmlir._runtime import HostTensor

@@ -32,7 +32,7 @@ from . import _autograph
 from . import dtype as mstype
 from ._graph import Graph, Sym, user_location
 from ._runtime import (STATE, MSError, GraphSyntaxError, HostTensor,
-                       GRAPH_MODE, executor,
+                       GRAPH_MODE, compile_options, executor,
                        graph_compiler, pynative_level, parse_syntax_level)
 from ._tensor import Tensor, Parameter, _onew, host_from_numpy
 from ._jit import Compiled
@@ -548,8 +548,8 @@ class _GradFunction:
         text, saved = differentiate(source, wrt, saved_forward=True)
         try:
             compiled = graph_compiler().compile(
-                text, _GRAD_ENTRY, level, f"<{self.public} {self.name}>", "",
-                threads, "no_sink", executor(level, threads))
+                text, compile_options(level, threads, "no_sink"), _GRAD_ENTRY,
+                f"<{self.public} {self.name}>", executor(level, threads))
         except MSError as e:
             raise MSError(f"{self.public}({self.name}): the gradient "
                           f"function failed to load: {e}") from None

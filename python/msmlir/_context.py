@@ -10,6 +10,7 @@ from . import _random
 from ._jit import evict
 from ._tensor import bind_executor
 from ._runtime import (STATE, GRAPH_MODE, PYNATIVE_MODE, parse_jit_level,
+                       parse_exc_mode,
                        parse_syntax_level, pynative_level,
                        set_kernel_cache_size)
 
@@ -45,14 +46,7 @@ def _set_jit_config(value):
     if "jit_syntax_level" in value:
         _set_syntax_level(value["jit_syntax_level"])
     if "exc_mode" in value:
-        STATE.exc_mode = _exc_mode(value["exc_mode"])
-
-
-def _exc_mode(value):
-    if value not in ("auto", "sink", "no_sink"):
-        raise ValueError(f"unknown exc_mode {value!r}; expected 'auto', "
-                         "'sink' or 'no_sink'")
-    return value
+        STATE.exc_mode = parse_exc_mode(value["exc_mode"])
 
 
 def _set_syntax_level(value):

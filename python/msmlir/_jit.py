@@ -1,8 +1,8 @@
 """``jit`` and ``JitConfig``: compile a Python function into one graph.
 
 The first call for a given set of input shapes/dtypes runs the function once
-on symbolic tensors (see _graph.py), compiles the captured MLIR with the
-GraphCompiler and caches the JitModule. Later calls with the same input
+on symbolic tensors (see _graph.py), compiles the captured MLIR with the native
+Compiler (a CompiledGraph) and caches it. Later calls with the same input
 types only gather the buffers (inputs, then the parameters the graph reads)
 and call the compiled code.
 """
@@ -19,8 +19,9 @@ from ._autograph import convert
 from . import _fallback, _syntax
 from ._graph import Graph, Sym
 from ._runtime import (STATE, MSError, HostTensor,
-                       DEFAULT_JIT_LEVEL, executor, graph_compiler,
-                       parse_jit_level, parse_syntax_level,
+                       DEFAULT_JIT_LEVEL, compile_options, executor,
+                       graph_compiler,
+                       parse_exc_mode, parse_jit_level, parse_syntax_level,
                        compile_cache_dir)
 from ._tensor import AttributeSlot, Tensor, _onew
 from ._mutable import (is_mutable_scalar, is_jit_class_instance,
@@ -50,10 +51,7 @@ class JitConfig:
                  debug_level="RELEASE", infer_boost="off", **kwargs):
         self.jit_level = (None if jit_level == "" else
                           parse_jit_level(jit_level))
-        if exc_mode not in ("auto", "sink", "no_sink"):
-            raise ValueError(f"unknown exc_mode {exc_mode!r}; expected "
-                             "'auto', 'sink' or 'no_sink'")
-        self.exc_mode = exc_mode
+        self.exc_mode = parse_exc_mode(exc_mode)
         self.syntax_level = (None if jit_syntax_level in ("", None) else
                              parse_syntax_level(jit_syntax_level))
         self.jit_syntax_level = jit_syntax_level
@@ -370,7 +368,7 @@ def _drop(lru_key):
 def evict(size=None, keep=None):
     """Drops the least recently used graphs until at most `size` (default:
     the context's graph_cache_size) are cached, never `keep` (the one just
-    compiled). Dropping the last reference to a JitModule frees its native
+    compiled). Dropping the last reference to a CompiledGraph frees its native
     code."""
     limit = STATE.graph_cache_size if size is None else size
     excess = len(_LRU) - limit
@@ -409,7 +407,7 @@ class Compiled:
         self.compile_count = 0
         # Statements run in Python by JIT Fallback (LAX), every call.
         self.fallback_count = 0
-        # JIT Fallback's compiled segments: (config, source) -> JitModule.
+        # JIT Fallback's compiled segments: (config, source) -> CompiledGraph.
         self._segments = OrderedDict()
         # The last entry called with tensors only: (context epoch, owner's
         # training flag, owner's JitConfig, argument count, entry, its key
@@ -638,8 +636,9 @@ class Compiled:
         try:
             # A no_sink graph runs on the PyNative executor of its level.
             module = graph_compiler().compile(
-                source, "construct", level, f"<jit {self.name}>", dump_dir,
-                threads, mode, executor(level, threads), compile_cache_dir())
+                source, compile_options(level, threads, mode, dump_dir),
+                "construct", f"<jit {self.name}>", executor(level, threads),
+                compile_cache_dir())
         except MSError as e:
             raise MSError(f"graph compile of {self.name} failed: {e}") \
                 from None

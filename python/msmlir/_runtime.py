@@ -57,11 +57,23 @@ def parse_syntax_level(value):
 
 
 def parse_jit_level(value):
-    """'O0', 'O1' or 'O2'; anything else raises ValueError."""
-    if not isinstance(value, str):
-        raise ValueError(f"unknown jit_level {value!r}; expected 'O0', 'O1' "
-                         "or 'O2'")
-    return native.parse_jit_level(value)
+    """'O0', 'O1' or 'O2'; anything else raises ValueError (the native
+    CompileOptions parses it)."""
+    return native.CompileOptions(jit_level=value).jit_level
+
+
+def parse_exc_mode(value):
+    """'auto', 'sink' or 'no_sink'; anything else raises ValueError."""
+    return native.CompileOptions(exc_mode=value).exc_mode
+
+
+def compile_options(level, threads=None, exc_mode=None, dump_ir_dir=""):
+    """The native CompileOptions of a compile (threads default: the
+    context's runtime_num_threads)."""
+    if threads is None:
+        threads = STATE.num_threads
+    return native.CompileOptions(jit_level=level, exc_mode=exc_mode,
+                                 num_threads=threads, dump_ir_dir=dump_ir_dir)
 
 
 class _State:
@@ -138,7 +150,7 @@ def executor(level=PYNATIVE_JIT_LEVEL, threads=None):
     key = (level, threads)
     ex = _executors.get(key)
     if ex is None:
-        ex = native.Executor(level, threads)
+        ex = native.Executor(compile_options(level, threads))
         ex.set_cache_capacity(STATE.kernel_cache_size)
         _executors[key] = ex
     return ex
@@ -166,5 +178,5 @@ def pynative_level():
 def graph_compiler():
     global _compiler
     if _compiler is None:
-        _compiler = native.GraphCompiler()
+        _compiler = native.Compiler()
     return _compiler

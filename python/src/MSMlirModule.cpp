@@ -7,9 +7,12 @@
 //   HostTensor     a dense host buffer; exposes the buffer protocol, so numpy
 //                  views it without a copy
 //   OpCall         one ms op with its attribute text, built once per call site
-//   Executor       PyNative: EagerExecutor (run one op, infer result types)
-//   GraphCompiler  Graph mode: compiles captured MLIR text into a JitModule
-//   JitModule      a compiled graph: signature, checked run
+//   CompileOptions ms::CompileOptions itself: jit_level, exc_mode, threads
+//   Executor       PyNative: wraps EagerExecutor (run one op, infer results)
+//   Compiler       Graph mode: wraps GraphCompiler, compiling captured MLIR
+//                  text into a CompiledGraph
+//   CompiledGraph  a compiled graph, a JitModule (exc_mode sink) or a
+//                  KernelGraph (no_sink): signature, checked run
 //   safetensors / .npy readers and writers, numpy-style formatting
 //
 // Every llvm::Error becomes a Python `MSError` (a RuntimeError) carrying
@@ -253,26 +256,49 @@ py::list specList(const std::vector<TensorSpec> &specs) {
 // Executor (PyNative)
 //===----------------------------------------------------------------------===//
 
-JitLevel levelFromString(const std::string &text) {
-  std::optional<JitLevel> level = parseJitLevel(text);
+/// The one parse of a jit_level from Python (any object: a non-string is
+/// the same ValueError as an unknown name).
+JitLevel jitLevelFromPython(py::handle value) {
+  std::optional<JitLevel> level;
+  if (py::isinstance<py::str>(value))
+    level = parseJitLevel(value.cast<std::string>());
   if (!level)
-    throw py::value_error("unknown jit_level '" + text +
-                          "'; expected 'O0', 'O1' or 'O2'");
+    throw py::value_error("unknown jit_level " +
+                          py::repr(value).cast<std::string>() +
+                          "; expected 'O0', 'O1' or 'O2'");
   return *level;
 }
 
-CompileOptions compileOptions(JitLevel level, unsigned numThreads) {
+/// The one parse of an exc_mode from Python.
+ExecMode execModeFromPython(py::handle value) {
+  std::optional<ExecMode> mode;
+  if (py::isinstance<py::str>(value))
+    mode = parseExecMode(value.cast<std::string>());
+  if (!mode)
+    throw py::value_error("unknown exc_mode " +
+                          py::repr(value).cast<std::string>() +
+                          "; expected 'auto', 'sink' or 'no_sink'");
+  return *mode;
+}
+
+/// CompileOptions(jit_level=, exc_mode=, num_threads=, dump_ir_dir=): an
+/// argument left None keeps the C++ default.
+CompileOptions makeCompileOptions(py::object jitLevel, py::object execMode,
+                                  unsigned numThreads, std::string dumpDir) {
   CompileOptions options;
-  options.jitLevel = level;
+  if (!jitLevel.is_none())
+    options.jitLevel = jitLevelFromPython(jitLevel);
+  if (!execMode.is_none())
+    options.execMode = execModeFromPython(execMode);
   options.numThreads = numThreads;
+  options.dumpIRDir = std::move(dumpDir);
   return options;
 }
 
 class Executor {
 public:
-  Executor(const std::string &level, unsigned numThreads)
-      : level(levelFromString(level)),
-        executor(EagerOptions{compileOptions(this->level, numThreads)}) {}
+  explicit Executor(const CompileOptions &options)
+      : level(options.jitLevel), executor(EagerOptions{options}) {}
 
   /// The op's one result on `operands` (Executor.run and Executor.call).
   HostTensor run(const OpCall &op, llvm::ArrayRef<HostTensor> operands) {
@@ -347,11 +373,11 @@ private:
 
 /// A compiled graph: one native entry (exc_mode sink), or the graph's ops
 /// run one at a time on an Executor's kernels (no_sink).
-class Graph {
+class CompiledGraph {
 public:
-  explicit Graph(std::unique_ptr<JitModule> module)
+  explicit CompiledGraph(std::unique_ptr<JitModule> module)
       : module(std::move(module)) {}
-  Graph(std::unique_ptr<KernelGraph> kernels, py::object executor)
+  CompiledGraph(std::unique_ptr<KernelGraph> kernels, py::object executor)
       : executor(std::move(executor)), kernels(std::move(kernels)) {}
 
   py::tuple run(const std::vector<HostTensor> &args) {
@@ -504,29 +530,20 @@ private:
 
 class Compiler {
 public:
-  std::shared_ptr<Graph> compile(const std::string &source,
-                                 const std::string &entry,
-                                 const std::string &level,
-                                 const std::string &bufferName,
-                                 const std::string &dumpDir,
-                                 unsigned numThreads,
-                                 const std::string &excMode,
-                                 py::object executor,
-                                 const std::string &cacheDir) {
-    CompileOptions options = compileOptions(levelFromString(level), numThreads);
-    options.dumpIRDir = dumpDir;
-    std::optional<ExecMode> mode = parseExecMode(excMode);
-    if (!mode)
-      throw py::value_error("unknown exc_mode '" + excMode +
-                            "'; expected 'auto', 'sink' or 'no_sink'");
-    options.execMode = *mode;
+  std::shared_ptr<CompiledGraph> compile(const std::string &source,
+                                         const CompileOptions &options,
+                                         const std::string &entry,
+                                         const std::string &bufferName,
+                                         py::object executor,
+                                         const std::string &cacheDir) {
     if (resolveExecMode(options) == ExecMode::NoSink) {
       if (executor.is_none())
         throw py::value_error("exc_mode no_sink runs the graph on an "
                               "Executor: pass executor=");
       std::unique_ptr<KernelGraph> kernels =
           executor.cast<Executor &>().loadGraph(source, entry, bufferName);
-      return std::make_shared<Graph>(std::move(kernels), std::move(executor));
+      return std::make_shared<CompiledGraph>(std::move(kernels),
+                                             std::move(executor));
     }
     std::unique_ptr<JitModule> module;
     std::string message;
@@ -547,7 +564,7 @@ public:
     }
     if (!module)
       throw MSErrorException(message);
-    return std::make_shared<Graph>(std::move(module));
+    return std::make_shared<CompiledGraph>(std::move(module));
   }
 
 private:
@@ -629,16 +646,16 @@ PyMethodDef runFastDef = {
     METH_FASTCALL,
     "call(op, *tensors): the op's result on 1 to 8 HostTensors (PyNative)"};
 
-/// call_tensors(graph, args, params, captures, tensor_type): Graph's fast
+/// call_tensors(graph, args, params, captures, tensor_type): CompiledGraph's fast
 /// path as a METH_FASTCALL function, without pybind11's dispatcher.
 PyObject *callTensorsFast(PyObject *, PyObject *const *argv, Py_ssize_t n) {
   try {
     if (n != 5)
       throw py::type_error("call_tensors takes 5 arguments");
-    Graph *graph = unwrapExact<Graph>(argv[0]);
+    CompiledGraph *graph = unwrapExact<CompiledGraph>(argv[0]);
     if (!graph)
       throw py::type_error("call_tensors: the first argument must be a "
-                           "JitModule");
+                           "CompiledGraph");
     return graph->callTensors(argv[1], argv[2], argv[3], argv[4])
         .release()
         .ptr();
@@ -707,10 +724,9 @@ void registerExecutor(py::module_ &m) {
       });
 
   py::class_<Executor>(m, "Executor")
-      .def(py::init<const std::string &, unsigned>(),
-           py::arg("jit_level") = "O0", py::arg("num_threads") = 0,
-           "PyNative kernels of a jit level on num_threads threads (0: the "
-           "core count)")
+      .def(py::init<const CompileOptions &>(), py::arg("options"),
+           "PyNative kernels compiled with `options` (a CompileOptions: its "
+           "jit_level and num_threads)")
       .def_property_readonly(
           "call",
           [](py::object self) {
@@ -735,38 +751,63 @@ void registerExecutor(py::module_ &m) {
       .def_property_readonly("jit_level", &Executor::levelName);
 }
 
-/// Graph mode: compiled graphs (JitModule), the GraphCompiler, the fast
-/// call path and jit_level names.
-void registerGraphs(py::module_ &m) {
-  py::class_<Graph, std::shared_ptr<Graph>>(m, "JitModule")
-      .def("run", &Graph::run)
-      .def("run_if_match", &Graph::runIfMatch)
-      .def("signature", &Graph::signature)
-      .def_property_readonly("packed_param_count", &Graph::packedParamCount)
-      .def_property_readonly("compile_times", &Graph::compileTimes)
-      .def_property_readonly("compile_cache", &Graph::compileCache);
+/// ms::CompileOptions, built in Python and passed down as it is: jit_level
+/// and exc_mode are parsed here and nowhere else.
+void registerCompileOptions(py::module_ &m) {
+  py::class_<CompileOptions>(m, "CompileOptions")
+      .def(py::init(&makeCompileOptions), py::kw_only(),
+           py::arg("jit_level") = py::none(), py::arg("exc_mode") = py::none(),
+           py::arg("num_threads") = 0, py::arg("dump_ir_dir") = "",
+           "What a compile is asked for: jit_level 'O0'|'O1'|'O2' (default "
+           "O2), exc_mode 'auto'|'sink'|'no_sink' (default auto: no_sink "
+           "at O0), num_threads (0: the core count), dump_ir_dir (the IR "
+           "after each stage; '' for none)")
+      .def_property(
+          "jit_level",
+          [](const CompileOptions &o) { return jitLevelName(o.jitLevel).str(); },
+          [](CompileOptions &o, py::object v) {
+            o.jitLevel = jitLevelFromPython(v);
+          })
+      .def_property(
+          "exc_mode",
+          [](const CompileOptions &o) { return execModeName(o.execMode).str(); },
+          [](CompileOptions &o, py::object v) {
+            o.execMode = execModeFromPython(v);
+          })
+      .def_readwrite("num_threads", &CompileOptions::numThreads)
+      .def_readwrite("dump_ir_dir", &CompileOptions::dumpIRDir)
+      .def("__repr__", [](const CompileOptions &o) {
+        return "CompileOptions(jit_level='" + jitLevelName(o.jitLevel).str() +
+               "', exc_mode='" + execModeName(o.execMode).str() +
+               "', num_threads=" + std::to_string(o.numThreads) + ")";
+      });
+}
 
-  py::class_<Compiler>(m, "GraphCompiler")
+/// Graph mode: compiled graphs, the Compiler and the fast call path.
+void registerGraphs(py::module_ &m) {
+  py::class_<CompiledGraph, std::shared_ptr<CompiledGraph>>(m, "CompiledGraph")
+      .def("run", &CompiledGraph::run)
+      .def("run_if_match", &CompiledGraph::runIfMatch)
+      .def("signature", &CompiledGraph::signature)
+      .def_property_readonly("packed_param_count",
+                             &CompiledGraph::packedParamCount)
+      .def_property_readonly("compile_times", &CompiledGraph::compileTimes)
+      .def_property_readonly("compile_cache", &CompiledGraph::compileCache);
+
+  py::class_<Compiler>(m, "Compiler")
       .def(py::init<>())
       .def("compile", &Compiler::compile, py::arg("source"),
-           py::arg("entry") = "construct", py::arg("jit_level") = "O0",
-           py::arg("buffer_name") = "<graph>", py::arg("dump_ir_dir") = "",
-           py::arg("num_threads") = 0, py::arg("exc_mode") = "sink",
+           py::arg("options"), py::arg("entry") = "construct",
+           py::arg("buffer_name") = "<graph>",
            py::arg("executor") = py::none(), py::arg("cache_dir") = "",
-           "Compiles `entry` of ms source text; num_threads: the parallel "
-           "loops' threads (0: the core count); exc_mode auto|sink|no_sink "
-           "(auto: no_sink at O0): no_sink runs the graph kernel by kernel "
-           "on `executor` (an Executor of the same level and threads); "
-           "cache_dir: the persistent compile cache's directory (sink "
-           "graphs; '' for none)");
+           "Compiles `entry` of ms source text with `options` (a "
+           "CompileOptions); a no_sink graph runs kernel by kernel on "
+           "`executor` (an Executor of the same options); cache_dir: the "
+           "persistent compile cache's directory (sink graphs; '' for none)");
 
   m.add_object("call_tensors",
                py::reinterpret_steal<py::object>(
                    PyCFunction_NewEx(&callTensorsDef, nullptr, m.ptr())));
-
-  m.def("parse_jit_level", [](const std::string &text) {
-    return jitLevelName(levelFromString(text)).str();
-  });
 }
 
 /// The compiled code's memory: packed parameters and the caching allocator.
@@ -865,6 +906,7 @@ PYBIND11_MODULE(_msmlir, m) {
   ms::python::registerDataset(m);
   registerTensors(m);
   ms::python::registerCommunication(m);
+  registerCompileOptions(m);
   registerExecutor(m);
   registerGraphs(m);
   registerMemoryStats(m);

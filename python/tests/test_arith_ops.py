@@ -112,7 +112,8 @@ def test_float64_kernels(name):
     call = native.OpCall("ms." + name, "")
     inputs = [native.HostTensor.from_buffer(np.ascontiguousarray(v))
               for v in (a, b)]
-    eager = np.array(native.Executor("O0", 0).call(call, *inputs))
+    executor = native.Executor(native.CompileOptions(jit_level="O0"))
+    eager = np.array(executor.call(call, *inputs))
     assert eager.dtype == np.float64
     if name == "pow":
         np.testing.assert_allclose(eager, want, rtol=1e-14)
@@ -123,9 +124,10 @@ def test_float64_kernels(name):
               f"  %r = ms.{name} %a, %b : tensor<3x4xf64>, tensor<4xf64>\n"
               "  return %r : tensor<3x4xf64>\n}\n")
     for level in LEVELS:
-        graph = native.GraphCompiler().compile(
-            source, "construct", level, "<f64 test>", "", 0, "sink",
-            native.Executor(level, 0))
+        graph = native.Compiler().compile(
+            source,
+            native.CompileOptions(jit_level=level, exc_mode="sink"),
+            "construct", "<f64 test>")
         got = np.array(graph.run(inputs)[0])
         assert_bitwise(got, eager)
 

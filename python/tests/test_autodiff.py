@@ -1,5 +1,5 @@
 """ms-autodiff (_msmlir.autodiff): for every ms op, a one-op function is
-differentiated, compiled with the native GraphCompiler and run; its value and
+differentiated, compiled with the native Compiler and run; its value and
 gradients are compared with torch.autograd in float64 (torch is only the
 reference), and the gradients must be bit-identical at O0/O1/O2 and between
 exc_mode sink (one compiled function) and no_sink (kernel by kernel, as
@@ -47,10 +47,11 @@ def module(args, op_text, result_shape, elements=None):
 def run_grad(source, arrays, sens, wrt, level="O0", exc_mode="sink",
              entry="construct"):
     text = native.autodiff(source, entry, wrt)
-    executor = native.Executor(level, 0)
-    graph = native.GraphCompiler().compile(
-        text, entry + "_grad", level, "<autodiff test>", "", 0, exc_mode,
-        executor)
+    executor = native.Executor(native.CompileOptions(jit_level=level))
+    graph = native.Compiler().compile(
+        text,
+        native.CompileOptions(jit_level=level, exc_mode=exc_mode),
+        entry + "_grad", "<autodiff test>", executor=executor)
     # np.ascontiguousarray would make rank-0 arrays rank 1.
     inputs = [native.HostTensor.from_buffer(np.require(a, requirements="C"))
               for a in list(arrays) + list(sens)]
@@ -603,9 +604,10 @@ def test_max_pool2d_grad_grad_is_the_transpose_of_max_pool2d_grad(geometry):
 
     def run(op_text, args, result_shape):
         source = module([a.shape for a in args], op_text, result_shape)
-        graph = native.GraphCompiler().compile(
-            source, "construct", "O0", "<transpose test>", "", 0, "sink",
-            native.Executor("O0", 0))
+        graph = native.Compiler().compile(
+            source,
+            native.CompileOptions(jit_level="O0", exc_mode="sink"),
+            "construct", "<transpose test>")
         return np.array(graph.run([native.HostTensor.from_buffer(a)
                                    for a in args])[0], np.float64)
     dx = run(f"ms.max_pool2d_grad %a0, %a1 {geometry} : {shape}, "
@@ -746,9 +748,10 @@ def test_lenet_gradients():
 
 def _compiled_grad(source, wrt):
     text = native.autodiff(source, "construct", wrt)
-    graph = native.GraphCompiler().compile(
-        text, "construct_grad", "O0", "<autodiff fd>", "", 0, "sink",
-        native.Executor("O0", 0))
+    graph = native.Compiler().compile(
+        text,
+        native.CompileOptions(jit_level="O0", exc_mode="sink"),
+        "construct_grad", "<autodiff fd>")
 
     def run(arrays, sens):
         inputs = [native.HostTensor.from_buffer(np.require(a, requirements="C"))

@@ -30,9 +30,11 @@ def to_f64(source):
 
 def compiled_grad(source, wrt, exc_mode="sink"):
     text = native.autodiff(source, "construct", wrt)
-    graph = native.GraphCompiler().compile(
-        text, "construct_grad", "O0", "<autodiff f64>", "", 0, exc_mode,
-        native.Executor("O0", 0))
+    graph = native.Compiler().compile(
+        text,
+        native.CompileOptions(jit_level="O0", exc_mode=exc_mode),
+        "construct_grad", "<autodiff f64>",
+        executor=native.Executor(native.CompileOptions(jit_level="O0")))
 
     def run(arrays, sens):
         inputs = [native.HostTensor.from_buffer(
@@ -79,9 +81,10 @@ def test_f64_cast_gradient_matches_central_differences(to):
               f"  %r = ms.cast %x to {to} : tensor<4x3xf64>\n"
               f"  return %r : tensor<4x3x{to}>\n}}\n")
     text = native.autodiff(source, "construct", [0])
-    graph = native.GraphCompiler().compile(
-        text, "construct_grad", "O0", "<cast f64>", "", 0, "sink",
-        native.Executor("O0", 0))
+    graph = native.Compiler().compile(
+        text,
+        native.CompileOptions(jit_level="O0", exc_mode="sink"),
+        "construct_grad", "<cast f64>")
     rng = np.random.default_rng(5)
     x = rng.standard_normal((4, 3))
     sens = rng.standard_normal((4, 3)).astype(np.float16 if to == "f16"
@@ -125,9 +128,10 @@ def test_integer_operand_gets_no_cotangent():
         "tensor<4xf64>\n"
         "  return %r : tensor<4xf64>\n}\n")
     text = native.autodiff(source, "construct", [])
-    graph = native.GraphCompiler().compile(
-        text, "construct_grad", "O0", "<select f64>", "", 0, "sink",
-        native.Executor("O0", 0))
+    graph = native.Compiler().compile(
+        text,
+        native.CompileOptions(jit_level="O0", exc_mode="sink"),
+        "construct_grad", "<select f64>")
     c = np.array([True, False, True, False])
     x = np.arange(4, dtype=np.float64)
     y = -np.arange(4, dtype=np.float64)

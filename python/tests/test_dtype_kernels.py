@@ -1,6 +1,6 @@
 """The native runtime on every dtype the ms ops take (issue 16): PyNative
 kernels (one compiled kernel per op signature, the Executor) and compiled
-graphs (GraphCompiler) on int8/int16/int32/int64/uint8/float64 and the half
+graphs (Compiler) on int8/int16/int32/int64/uint8/float64 and the half
 types, against numpy written from the ops' definitions (integers wrap;
 uint8 compares and maxes unsigned; float16/bfloat16 compute in float32 and
 round once), and PyNative against Graph bit for bit.
@@ -47,6 +47,11 @@ def wrapped(fn, dtype, *xs):
     return u.astype(np.dtype(f"u{bits // 8}")).view(dtype)
 
 
+def eager_executor():
+    return native.Executor(native.CompileOptions(jit_level="O0",
+                                                 num_threads=1))
+
+
 BINARY = {"ms.add": lambda a, b: a + b, "ms.sub": lambda a, b: a - b,
           "ms.mul": lambda a, b: a * b}
 
@@ -55,15 +60,15 @@ BINARY = {"ms.add": lambda a, b: a + b, "ms.sub": lambda a, b: a - b,
 @pytest.mark.parametrize("name", sorted(BINARY))
 def test_integer_arithmetic_wraps(name, dtype):
     a, b = ints(dtype, (3, 5), 1), ints(dtype, (5,), 2)
-    got = np.array(native.Executor("O0", 1).call(native.OpCall(name),
-                                                 host(a), host(b)))
+    got = np.array(eager_executor().call(native.OpCall(name), host(a),
+                                         host(b)))
     assert got.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(got, wrapped(BINARY[name], dtype, a, b))
 
 
 @pytest.mark.parametrize("dtype", INTS, ids=lambda d: np.dtype(d).name)
 def test_integer_max_min_neg_abs_relu_compare(dtype):
-    ex = native.Executor("O0", 1)
+    ex = eager_executor()
     a, b = ints(dtype, (4, 6), 3), ints(dtype, (4, 6), 4)
     run1 = lambda op, x: np.array(ex.call(native.OpCall(op), host(x)))
     run2 = lambda op, x, y: np.array(ex.call(native.OpCall(op), host(x),
@@ -82,7 +87,7 @@ def test_integer_max_min_neg_abs_relu_compare(dtype):
 
 @pytest.mark.parametrize("dtype", INTS, ids=lambda d: np.dtype(d).name)
 def test_integer_reductions_and_matmul(dtype):
-    ex = native.Executor("O0", 1)
+    ex = eager_executor()
     a = ints(dtype, (5, 7), 5)
     b = ints(dtype, (7, 3), 6)
     got = np.array(ex.call(native.OpCall("ms.reduce_sum", "{axes = array<i64: 1>}"),
@@ -97,12 +102,15 @@ def test_integer_reductions_and_matmul(dtype):
 
 
 def graph_and_kernels(source, arrays, level):
-    executor = native.Executor(level, 1)
-    compiled = native.GraphCompiler()
+    executor = native.Executor(native.CompileOptions(jit_level=level,
+                                                     num_threads=1))
+    compiler = native.Compiler()
     outs = []
     for exc_mode in ("sink", "no_sink"):
-        graph = compiled.compile(source, "construct", level, "<dtypes>", "",
-                                 1, exc_mode, executor)
+        options = native.CompileOptions(jit_level=level, exc_mode=exc_mode,
+                                        num_threads=1)
+        graph = compiler.compile(source, options, "construct", "<dtypes>",
+                                 executor=executor)
         outs.append([np.array(o) for o in graph.run([host(a) for a in arrays])])
     return outs
 
@@ -155,7 +163,7 @@ def test_bfloat16_kernel_computes_in_f32_and_rounds_once():
     bits = to_bf16_bits(x)
     t = native.HostTensor(BF16, [3, 8])
     np.asarray(t)[...] = bits  # bf16 is exposed as its uint16 bits
-    ex = native.Executor("O0", 1)
+    ex = eager_executor()
     y = np.array(ex.call(native.OpCall("ms.tanh"), t)).view(np.uint16)
     want = to_bf16_bits(np.tanh(from_bf16_bits(bits).astype(np.float64))
                         .astype(np.float32))

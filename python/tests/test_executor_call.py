@@ -14,9 +14,14 @@ def host(a):
     return native.HostTensor.from_buffer(np.ascontiguousarray(a))
 
 
+def eager_executor():
+    return native.Executor(native.CompileOptions(jit_level="O0",
+                                                 num_threads=1))
+
+
 @pytest.fixture(scope="module")
 def ex():
-    return native.Executor("O0", 1)
+    return eager_executor()
 
 
 def test_unary_binary_and_ternary_calls_match_numpy(ex):
@@ -34,7 +39,7 @@ def test_unary_binary_and_ternary_calls_match_numpy(ex):
 
 
 def test_the_bound_function_keeps_its_executor_alive():
-    call = native.Executor("O0", 1).call
+    call = eager_executor().call
     a = np.arange(4, dtype=np.float32)
     np.testing.assert_array_equal(
         np.array(call(native.OpCall("ms.abs"), host(-a))), a)

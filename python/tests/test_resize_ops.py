@@ -58,9 +58,10 @@ def test_float64_and_float16():
            "tensor<1x1x7x4xf64> {\n"
            '  %r = ms.interpolate %a size [7, 4] mode "bilinear" : '
            "tensor<1x1x3x5xf64>\n  return %r : tensor<1x1x7x4xf64>\n}\n")
-    graph = native.GraphCompiler().compile(
-        src, "construct", "O0", "<f64 test>", "", 0, "sink",
-        native.Executor("O0", 0))
+    graph = native.Compiler().compile(
+        src,
+        native.CompileOptions(jit_level="O0", exc_mode="sink"),
+        "construct", "<f64 test>")
     got = np.array(graph.run([native.HostTensor.from_buffer(x)])[0])
     want = F.interpolate(torch.tensor(x), size=(7, 4), mode="bilinear").numpy()
     np.testing.assert_allclose(got, want, rtol=1e-12)

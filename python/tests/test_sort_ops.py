@@ -243,9 +243,10 @@ def test_float64_and_int64_kernels(name):
         inputs = [native.HostTensor.from_buffer(arr)]
         results = []
         for level in LEVELS:
-            graph = native.GraphCompiler().compile(
-                src, "construct", level, "<f64 test>", "", 0, "sink",
-                native.Executor(level, 0))
+            graph = native.Compiler().compile(
+                src,
+                native.CompileOptions(jit_level=level, exc_mode="sink"),
+                "construct", "<f64 test>")
             results.append(np.array(graph.run(inputs)[0]))
         np.testing.assert_array_equal(results[0], ref(arr))
         for r in results[1:]:

@@ -243,10 +243,11 @@ def test_select_dropout_cast_gradients(level):
     state = np.array([77, 5], np.int64)
     sens = rng.standard_normal((4, 3)).astype(np.float32)
     text = native.autodiff(_GRAD_SOURCE, "construct", [0, 1])
-    executor = native.Executor(level, 0)
-    graph = native.GraphCompiler().compile(
-        text, "construct_grad", level, "<grad test>", "", 0, "sink",
-        executor)
+    executor = native.Executor(native.CompileOptions(jit_level=level))
+    graph = native.Compiler().compile(
+        text,
+        native.CompileOptions(jit_level=level, exc_mode="sink"),
+        "construct_grad", "<grad test>", executor=executor)
     outs = [np.array(o) for o in graph.run(
         [native.HostTensor.from_buffer(a) for a in (x, y, state, sens)])]
     _, keep = reference_dropout(np.zeros((4, 3), np.float32), 0.25, 77, 5)

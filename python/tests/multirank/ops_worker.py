@@ -81,10 +81,10 @@ def check_gradients(size):
                   "tensor<3x5xf64> {\n"
                   f'  %r = ms.all_reduce %x reduce_op "{name}" : '
                   "tensor<3x5xf64>\n  return %r : tensor<3x5xf64>\n}\n")
-        graph = native.GraphCompiler().compile(
-            native.autodiff(source, "construct", [0]), "construct_grad",
-            "O0", "<all_reduce gradient>", "", 0, "sink",
-            native.Executor("O0", 0))
+        graph = native.Compiler().compile(
+            native.autodiff(source, "construct", [0]),
+            native.CompileOptions(jit_level="O0", exc_mode="sink"),
+            "construct_grad", "<all_reduce gradient>")
         value, dx = (np.array(o) for o in graph.run(
             [native.HostTensor.from_buffer(np.ascontiguousarray(a))
              for a in (inputs[rank], sens[rank])]))
