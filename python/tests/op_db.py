@@ -285,6 +285,8 @@ OP_DB = [
     OpInfo("neg", ops.neg, np.negative,
            _unary_samples(-2, 2, [0.0, -0.0, 3e38])),
     OpInfo("abs", ops.abs, np.abs, _unary_samples(-2, 2, [0.0, -0.0, -3e38])),
+    OpInfo("floor", ops.floor, np.floor,
+           _unary_samples(-4, 4, [0.0, -0.0, -0.5, 2.5, -3e38, 8388609.0])),
     OpInfo("square", ops.square, np.square,
            _unary_samples(-2, 2, [0.0, 1e-20, 1e19])),
     OpInfo("gelu", ops.gelu,
@@ -912,7 +914,7 @@ OP_DB += [
 # the float-only ops (conv, pooling, norms, softmax) reject them
 # (test_dtypes.py checks the TypeError).
 _SPECIAL_UNARY = {"relu", "sigmoid", "tanh", "exp", "log", "sqrt", "neg",
-                  "abs", "square", "rsqrt"}
+                  "abs", "floor", "square", "rsqrt"}
 _DTYPES = {
     **{n: NUMBERS for n in (
         "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "neg", "abs",
@@ -923,7 +925,7 @@ _DTYPES = {
                         "argmin")},
     **{n: FLOATS for n in (
         "conv2d", "max_pool2d", "avg_pool2d", "batch_norm", "layer_norm",
-        "softmax", "log_softmax", "var", "std")},
+        "softmax", "log_softmax", "var", "std", "floor")},
     **{n: ALL for n in (
         "reshape", "transpose", "flatten", "concat", "slice", "getitem",
         "broadcast_to", "pad", "gather", "stack", "tile", "equal",

@@ -17,7 +17,7 @@ from .array_func import (_slice, broadcast_to, gather, masked_select,
 from .grad_func import stop_gradient
 from .linalg_func import matmul
 from .loss_func import binary_cross_entropy_with_logits, nll_loss
-from .math_func import abs, add, cast, div, equal, exp, mul, sub
+from .math_func import abs, add, cast, div, equal, exp, floor, mul, sub
 from .nn_func import conv2d, elu, log_softmax, softmax, softplus
 from .primitive import Primitive
 from .reduction_func import reduce_max, reduce_sum
@@ -64,7 +64,7 @@ FastGeLU = _plain("FastGeLU", _act.fast_gelu)
 Softsign = _plain("Softsign", _act.softsign)
 PReLU = _plain("PReLU", _act.prelu)
 Ceil = _plain("Ceil", _mc.ceil)
-Floor = _plain("Floor", _mc.floor)
+Floor = _plain("Floor", floor)
 Sign = _plain("Sign", _mc.sign)
 Reciprocal = _plain("Reciprocal", _mc.reciprocal)
 Inv = _plain("Inv", _mc.reciprocal)

@@ -16,12 +16,13 @@ import numpy as np
 from .. import dtype as mstype
 from .._tensor import Tensor
 from .array_func import where, zeros_like
-from .math_func import (abs, add, cast, div, equal, exp, floor_divide, fmod,
+from .math_func import (abs, add, cast, div, equal, exp, floor,
+                        floor_divide, fmod,
                         greater, less, log, logical_and, logical_not,
                         logical_or, maximum, mul, neg, not_equal, pow, sqrt,
                         sub)
 
-__all__ = ["floor", "ceil", "trunc", "frac", "sign", "sgn", "reciprocal",
+__all__ = ["ceil", "trunc", "frac", "sign", "sgn", "reciprocal",
            "exp2", "log2", "log10", "log1p", "expm1", "logaddexp",
            "logaddexp2", "xlogy", "xdivy", "hypot", "lerp", "addcmul",
            "addcdiv", "heaviside", "logit", "deg2rad", "rad2deg",
@@ -35,11 +36,6 @@ __all__ = ["floor", "ceil", "trunc", "frac", "sign", "sgn", "reciprocal",
 
 def _float(x):
     return x if x.dtype.is_float else cast(x, mstype.float32)
-
-
-def floor(input):
-    """The largest integer <= x (x // 1, numpy's exact float floor)."""
-    return floor_divide(input, 1.0) if input.dtype.is_float else input
 
 
 def ceil(input):

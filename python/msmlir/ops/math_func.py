@@ -16,7 +16,7 @@ from ._args import _as_tensor, _promoted
 
 __all__ = [
     "add", "sub", "mul", "div", "maximum", "minimum", "relu", "neg", "abs",
-    "sigmoid", "tanh", "exp", "log", "sqrt", "square", "rsqrt", "gelu",
+    "floor", "sigmoid", "tanh", "exp", "log", "sqrt", "square", "rsqrt", "gelu",
     "clamp", "clip", "pow", "floor_divide", "remainder", "floor_div",
     "floor_mod", "fmod", "equal", "not_equal", "greater", "greater_equal",
     "less", "less_equal", "eq", "ne", "gt", "ge", "lt", "le", "logical_and",
@@ -53,6 +53,9 @@ _LOG = op("ms.log")
 _SQRT = op("ms.sqrt")
 
 
+_FLOOR = op("ms.floor")
+
+
 # PyNative's hot path in each function's own body (_tensor.elementwise_fn).
 add = elementwise_fn(
     _ADD, "add", "input + other, numpy broadcasting; either may be a number.")
@@ -77,6 +80,10 @@ neg = unary_fn(_NEG, "neg")
 
 
 abs = unary_fn(_ABS, "abs")
+
+
+floor = unary_fn(_FLOOR, "floor", doc="The largest integer <= input; "
+                 "floating-point input only, as MindSpore's ops.floor.")
 
 
 sigmoid = unary_fn(_SIGMOID, "sigmoid", float_valued=True)
