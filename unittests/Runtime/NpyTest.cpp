@@ -55,11 +55,13 @@ std::string floatBytes(std::initializer_list<float> values) {
   return out;
 }
 
+/// Varied bytes; a bool's are 0 or 1, the only bytes a bool may hold.
 HostTensor patterned(DType dtype, llvm::ArrayRef<int64_t> shape) {
   HostTensor t(dtype, shape);
   auto *bytes = static_cast<unsigned char *>(t.data());
+  bool isBool = dtypeInfo(dtype).kind == DTypeKind::Bool;
   for (size_t i = 0; i < t.byteSize(); ++i)
-    bytes[i] = static_cast<unsigned char>(i * 37 + 11);
+    bytes[i] = static_cast<unsigned char>(i * 37 + 11) & (isBool ? 1 : 0xff);
   return t;
 }
 
@@ -145,6 +147,20 @@ TEST_F(NpyTest, AcceptsHeaderVariations) {
 TEST_F(NpyTest, MissingFile) {
   std::string p = path("nope.npy");
   EXPECT_EQ(readError(p), p + ": cannot open file: No such file or directory");
+}
+
+TEST_F(NpyTest, BoolBytesOtherThanZeroAndOneAreRefused) {
+  std::string p = writeBytes(
+      "b.npy", npyFile("{'descr': '|b1', 'fortran_order': False, 'shape': "
+                       "(3,), }",
+                       llvm::StringRef("\0\1\xff", 3)));
+  EXPECT_EQ(readError(p), p + ": the array: bool element 2 is the byte 0xff; "
+                              "a bool is 0 or 1");
+}
+
+TEST_F(NpyTest, DevicesAreRefusedBeforeReading) {
+  EXPECT_EQ(readError("/dev/zero"),
+            "/dev/zero: not a regular file (a character device)");
 }
 
 TEST_F(NpyTest, BadMagic) {

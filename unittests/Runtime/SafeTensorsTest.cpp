@@ -333,6 +333,25 @@ TEST_F(SafeTensorsTest, LoadErrors) {
             p + ": has no tensor named 'dense.bias'");
 }
 
+TEST_F(SafeTensorsTest, BoolBytesOtherThanZeroAndOneAreRefused) {
+  std::string json = R"({"m":{"dtype":"BOOL","shape":[4],)"
+                     R"("data_offsets":[0,4]}})";
+  std::string p = writeBytes("b.safetensors",
+                             le64(json.size()) + json + std::string("\1\0\2\1", 4));
+  llvm::Expected<SafeTensorsFile> file = SafeTensorsFile::open(p);
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  llvm::Expected<HostTensor> t = file->load("m");
+  ASSERT_FALSE(bool(t));
+  EXPECT_EQ(llvm::toString(t.takeError()),
+            p + ": tensor 'm': bool element 2 is the byte 0x02; a bool is 0 "
+                "or 1");
+}
+
+TEST_F(SafeTensorsTest, DevicesAndFifosAreRefusedBeforeReading) {
+  EXPECT_EQ(openError("/dev/zero"),
+            "/dev/zero: not a regular file (a character device)");
+}
+
 TEST_F(SafeTensorsTest, UnsupportedDTypeReportedOnLoad) {
   std::string p = writeFile(
       "f8.safetensors",

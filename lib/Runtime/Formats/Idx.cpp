@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Runtime/Formats/Idx.h"
+#include "ms/Support/FileAccess.h"
 #include "ms/Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -241,10 +242,9 @@ llvm::Expected<IdxArray> ms::runtime::parseIdx(StringRef path,
 }
 
 llvm::Expected<IdxArray> ms::runtime::readIdx(StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto buffer = readRegularFile(path);
   if (!buffer)
-    return fileError(path, "cannot open: " + buffer.getError().message());
+    return buffer.takeError();
   llvm::ArrayRef<uint8_t> bytes(
       reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
       (*buffer)->getBufferSize());

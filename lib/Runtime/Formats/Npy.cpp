@@ -8,7 +8,9 @@
 
 #include "ms/Runtime/Formats/Npy.h"
 #include "ms/Support/Error.h"
+#include "ms/Support/FileAccess.h"
 
+#include "BoolBytes.h"
 #include "FileWriting.h"
 
 #include "llvm/ADT/Twine.h"
@@ -363,11 +365,9 @@ parseShape(StringRef path, const PyValue &shapeValue, DType dtype,
 } // namespace
 
 llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
-  auto bufferOrErr = llvm::MemoryBuffer::getFile(
-      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  auto bufferOrErr = readRegularFile(path);
   if (!bufferOrErr)
-    return fileError(path,
-                     "cannot open file: " + bufferOrErr.getError().message());
+    return bufferOrErr.takeError();
   auto parts = splitFile(path, (*bufferOrErr)->getBuffer());
   if (!parts)
     return parts.takeError();
@@ -387,6 +387,11 @@ llvm::Expected<HostTensor> ms::runtime::readNpy(StringRef path) {
   if (!shape)
     return shape.takeError();
   auto &[dims, dataBytes] = *shape;
+  if (dtypeInfo(*dtype).kind == DTypeKind::Bool)
+    if (llvm::Error err = checkBoolBytes(
+            path, "the array",
+            reinterpret_cast<const uint8_t *>(payload.data()), dataBytes))
+      return std::move(err);
 
   llvm::Expected<HostTensor> allocated = HostTensor::allocate(*dtype, dims);
   if (!allocated)

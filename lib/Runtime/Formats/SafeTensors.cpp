@@ -3,6 +3,7 @@
 #include "ms/Runtime/Formats/SafeTensors.h"
 #include "ms/Support/Error.h"
 
+#include "BoolBytes.h"
 #include "FileWriting.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -284,11 +285,9 @@ SafeTensorsFile::parseEntry(StringRef path, const std::string &name,
 }
 
 llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
-  auto bufferOrErr = llvm::MemoryBuffer::getFile(
-      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  auto bufferOrErr = readRegularFile(path);
   if (!bufferOrErr)
-    return fileError(path,
-                     "cannot open file: " + bufferOrErr.getError().message());
+    return bufferOrErr.takeError();
   SafeTensorsFile file;
   file.filePath = path.str();
   file.buffer = std::move(*bufferOrErr);
@@ -362,10 +361,15 @@ SafeTensorsFile::copyOut(StringRef name, const Entry &entry) const {
     return fileError(filePath, "tensor '" + name + "': " +
                                    llvm::toString(allocated.takeError()));
   HostTensor tensor = std::move(*allocated);
+  const char *bytes = buffer->getBufferStart() + dataStart + entry.begin;
+  if (dtypeInfo(*entry.dtype).kind == DTypeKind::Bool)
+    if (llvm::Error err =
+            checkBoolBytes(filePath, "tensor '" + name.str() + "'",
+                           reinterpret_cast<const uint8_t *>(bytes),
+                           entry.end - entry.begin))
+      return std::move(err);
   if (entry.end > entry.begin)
-    std::memcpy(tensor.data(),
-                buffer->getBufferStart() + dataStart + entry.begin,
-                entry.end - entry.begin);
+    std::memcpy(tensor.data(), bytes, entry.end - entry.begin);
   return tensor;
 }
 
