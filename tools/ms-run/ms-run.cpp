@@ -560,7 +560,11 @@ llvm::Error compile(LoadedEntry &loaded, const RunOptions &run,
     cache.emplace(dir);
   auto compiled =
       compileCached(cache ? &*cache : nullptr, loaded.source(), entry,
-                    run.compile, [&](std::string *objectCode) {
+                    run.compile,
+                    [&]() -> llvm::Expected<EntrySignature> {
+                      return loaded.signature;
+                    },
+                    [&](std::string *objectCode) {
                       return JitModule::compile(*loaded.module, entry,
                                                 run.compile, objectCode);
                     });

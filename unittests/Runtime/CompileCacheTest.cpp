@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <sys/stat.h>
+#include <random>
 #include <thread>
 
 using namespace ms;
@@ -87,6 +89,20 @@ void setAge(const std::string &path, std::chrono::seconds age) {
 class CompileCacheTest : public TempDirTest {
 protected:
   std::string cacheDir() { return path("cache"); }
+
+  /// Overwrites `file` in place with `bytes` (mode 0600, as entries are);
+  /// the error, or "".
+  static std::string writeText(const std::string &file,
+                               const std::string &bytes) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(file, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return ec.message();
+    os << bytes;
+    os.close();
+    llvm::sys::fs::setPermissions(file, llvm::sys::fs::perms(0600));
+    return os.has_error() ? "write failed" : "";
+  }
 };
 
 TEST_F(CompileCacheTest, KeyCoversEverythingTheCodeDependsOn) {
@@ -271,6 +287,58 @@ TEST_F(CompileCacheTest, BadFileIsRemovedOnLoad) {
   ASSERT_FALSE(llvm::sys::fs::copy_file(cache.pathOf("k2"), file));
   EXPECT_FALSE(cache.load("k1", &rejection));
   EXPECT_NE(rejection.find("foreign"), std::string::npos) << rejection;
+}
+
+TEST_F(CompileCacheTest, TheDirectoryAndEntriesArePrivate) {
+  CompileCache cache(cacheDir(), 1 << 20, testIdentity());
+  ASSERT_FALSE(bool(cache.store("k1", sampleEntry())));
+  llvm::sys::fs::file_status dir, entry;
+  ASSERT_FALSE(llvm::sys::fs::status(cacheDir(), dir));
+  ASSERT_FALSE(llvm::sys::fs::status(cache.pathOf("k1"), entry));
+  EXPECT_EQ(dir.permissions() & 0777, 0700);
+  EXPECT_EQ(entry.permissions() & 0777, 0600);
+}
+
+TEST_F(CompileCacheTest, EntriesOthersCouldWriteAreRefused) {
+  CompileCache cache(cacheDir(), 1 << 20, testIdentity());
+  ASSERT_FALSE(bool(cache.store("k1", sampleEntry())));
+  std::string file = cache.pathOf("k1");
+  ASSERT_FALSE(llvm::sys::fs::setPermissions(
+      file, llvm::sys::fs::perms(0622)));
+  std::string rejection;
+  EXPECT_FALSE(cache.load("k1", &rejection));
+  EXPECT_NE(rejection.find("refused: writable by others (mode 0622)"),
+            std::string::npos)
+      << rejection;
+}
+
+TEST_F(CompileCacheTest, OnlyRegularFilesWithinTheBoundAreRead) {
+  CompileCache cache(cacheDir(), 1 << 20, testIdentity());
+  ASSERT_FALSE(bool(cache.store("k0", sampleEntry())));
+  std::string rejection;
+  // A FIFO would block the open, /dev/zero would be read forever.
+  std::string fifo = cache.pathOf("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(cache.load("fifo", &rejection));
+  EXPECT_NE(rejection.find("not a regular file (a FIFO)"), std::string::npos)
+      << rejection;
+  ASSERT_FALSE(llvm::sys::fs::create_link("/dev/zero", cache.pathOf("zero")));
+  EXPECT_FALSE(cache.load("zero", &rejection));
+  EXPECT_NE(rejection.find("a character device"), std::string::npos)
+      << rejection;
+  CompileCache small(cacheDir(), 64, testIdentity());
+  EXPECT_FALSE(small.load("k0", &rejection));
+  EXPECT_NE(rejection.find("more than the 64"), std::string::npos)
+      << rejection;
+}
+
+TEST_F(CompileCacheTest, AHugeMaxSizeIsNoBoundNotAWrappedOne) {
+  ::setenv("MS_COMPILER_CACHE_MAX_SIZE", "17592186044416", 1);
+  EXPECT_EQ(CompileCache::defaultMaxBytes(), UINT64_MAX);
+  ::setenv("MS_COMPILER_CACHE_MAX_SIZE", "3", 1);
+  EXPECT_EQ(CompileCache::defaultMaxBytes(), uint64_t(3) << 20);
+  ::unsetenv("MS_COMPILER_CACHE_MAX_SIZE");
+  EXPECT_EQ(CompileCache::defaultMaxBytes(), uint64_t(1024) << 20);
 }
 
 TEST_F(CompileCacheTest, ConcurrentWritersLeaveOneWholeEntry) {
@@ -467,6 +535,91 @@ TEST_F(CompileCachedTest, DamagedEntriesAreRebuiltNotRun) {
   auto again = compile(cache, CacheStatus::Hit);
   ASSERT_TRUE(again);
   expectBitIdentical(run(*again), expected);
+}
+
+TEST_F(CompileCachedTest, AnEntryForAnotherSignatureIsRebuiltNotRun) {
+  CompileCache cache(cacheDir());
+  auto cold = compile(cache, CacheStatus::Miss);
+  ASSERT_TRUE(cold);
+  std::vector<float> expected = run(*cold);
+  CompileOptions options;
+  options.numThreads = 1;
+  std::string key = cache.key(kNet, "construct", options);
+  // A forged entry: whole and checksummed, but recording a smaller input
+  // than the graph's, or another dtype. Run, it would read out of bounds.
+  for (auto forge : {+[](TensorSpec &x) { x.shape[0] = 1; },
+                     +[](TensorSpec &x) { x.dtype = DType::F16; },
+                     +[](TensorSpec &x) { x.paramName = "fc.bias"; }}) {
+    CacheEntry forged{cold->signature(), ""};
+    forge(forged.signature.args[0]);
+    auto hit = cache.load(key);
+    ASSERT_TRUE(hit);
+    forged.object = hit->object;
+    ASSERT_FALSE(bool(cache.store(key, forged)));
+    auto rebuilt = compile(cache, CacheStatus::Rebuilt);
+    ASSERT_TRUE(rebuilt);
+    EXPECT_NE(rebuilt->compileTimes().cacheNote.find(
+                  "the entry's signature is not the graph's: argument 0 "
+                  "recorded as"),
+              std::string::npos)
+        << rebuilt->compileTimes().cacheNote;
+    expectBitIdentical(run(*rebuilt), expected);
+  }
+}
+
+/// A random mutation of `bytes`: a truncation, 1-3 changed bytes, an
+/// inserted byte or a changed 8-byte word.
+std::string mutate(const std::string &bytes, std::mt19937 &rng) {
+  std::string out = bytes;
+  switch (rng() % 4) {
+  case 0:
+    out.resize(rng() % out.size());
+    break;
+  case 1:
+    for (unsigned i = 0, n = 1 + rng() % 3; i < n; ++i)
+      out[rng() % out.size()] = static_cast<char>(rng());
+    break;
+  case 2:
+    out.insert(out.begin() + rng() % out.size(), static_cast<char>(rng()));
+    break;
+  default: {
+    size_t at = rng() % (out.size() - 8);
+    for (size_t i = 0; i < 8; ++i)
+      out[at + i] = static_cast<char>(rng());
+  }
+  }
+  return out;
+}
+
+TEST_F(CompileCachedTest, AThousandMutatedEntriesAreNeverRun) {
+  CompileCache cache(cacheDir());
+  auto cold = compile(cache, CacheStatus::Miss);
+  ASSERT_TRUE(cold);
+  std::vector<float> expected = run(*cold);
+  CompileOptions options;
+  options.numThreads = 1;
+  std::string key = cache.key(kNet, "construct", options);
+  std::string file = cache.pathOf(key);
+  std::string good = readBytes(file);
+  std::mt19937 rng(55);
+  int rejected = 0;
+  for (int i = 0; i < 1000; ++i) {
+    std::string bad = mutate(good, rng);
+    if (bad == good)
+      continue;
+    ASSERT_EQ(writeText(file, bad), "");
+    std::string rejection;
+    EXPECT_FALSE(cache.load(key, &rejection)) << "mutation " << i;
+    rejected += !rejection.empty();
+    // Every hundredth goes through a whole compile: rebuilt, right values.
+    if (i % 100 == 0) {
+      ASSERT_EQ(writeText(file, bad), "");
+      auto rebuilt = compile(cache, CacheStatus::Rebuilt);
+      ASSERT_TRUE(rebuilt);
+      expectBitIdentical(run(*rebuilt), expected);
+    }
+  }
+  EXPECT_GE(rejected, 990);
 }
 
 TEST_F(CompileCachedTest, DumpingTheIRBypassesTheCache) {

@@ -13,6 +13,7 @@
 #include "ms/Runtime/Jit/CompileCache.h"
 
 #include "ms/Runtime/Jit/Diagnostics.h"
+#include "ms/Support/FileAccess.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -24,7 +25,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -34,7 +34,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <random>
 #include <vector>
 
 namespace ms {
@@ -195,15 +194,6 @@ llvm::Error commBuffersFromJSON(const llvm::json::Array *array,
   return llvm::Error::success();
 }
 
-/// A name no other writer uses at the same time.
-std::string temporaryPath(llvm::StringRef finalPath) {
-  // One generator per thread: writers in one process may race, too.
-  thread_local std::mt19937_64 rng(std::random_device{}());
-  return (finalPath + ".tmp-" + llvm::Twine(llvm::sys::Process::getProcessId()) +
-          "-" + llvm::Twine(rng()))
-      .str();
-}
-
 } // namespace
 
 const CacheIdentity &CacheIdentity::host() {
@@ -326,6 +316,9 @@ uint64_t CompileCache::defaultMaxBytes() {
   if (const char *text = std::getenv("MS_COMPILER_CACHE_MAX_SIZE"))
     if (llvm::StringRef(text).getAsInteger(10, megabytes))
       megabytes = 1024; // not a number: the default
+  // More megabytes than bytes can count is no bound, not a wrapped one.
+  if (megabytes > (UINT64_MAX >> 20))
+    return UINT64_MAX;
   return megabytes << 20;
 }
 
@@ -364,12 +357,14 @@ std::string CompileCache::pathOf(llvm::StringRef key) const {
 std::optional<CacheEntry> CompileCache::load(llvm::StringRef key,
                                              std::string *rejection) {
   std::string path = pathOf(key);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
+  if (!llvm::sys::fs::exists(path))
     return std::nullopt;
+  // Only a regular file, ours and writable by no one else, no larger than
+  // the whole cache may be, is read at all.
+  auto buffer = readRegularFile(path, maxBytes, FileTrust::OwnerOnly);
   llvm::Expected<CacheEntry> entry =
-      decodeCacheEntry((*buffer)->getBuffer(), key, identity);
+      buffer ? decodeCacheEntry((*buffer)->getBuffer(), key, identity)
+             : llvm::Expected<CacheEntry>(buffer.takeError());
   if (!entry) {
     std::string reason = llvm::toString(entry.takeError());
     if (rejection)
@@ -392,34 +387,17 @@ std::optional<CacheEntry> CompileCache::load(llvm::StringRef key,
 }
 
 llvm::Error CompileCache::store(llvm::StringRef key, const CacheEntry &entry) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+  // Private: whoever can write here can choose the code that runs.
+  if (std::error_code ec = llvm::sys::fs::create_directories(
+          dir, /*IgnoreExisting=*/true, llvm::sys::fs::owner_all))
     return makeError("compile cache: cannot create '" + dir +
                      "': " + ec.message());
-  std::string path = pathOf(key);
-  std::string temp = temporaryPath(path);
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(temp, ec, llvm::sys::fs::OF_None);
-    if (ec)
-      return makeError("compile cache: cannot write '" + temp +
-                       "': " + ec.message());
-    os << encodeCacheEntry(key, identity, entry);
-    os.close();
-    if (os.has_error()) {
-      std::string message = os.error().message();
-      os.clear_error();
-      llvm::sys::fs::remove(temp);
-      return makeError("compile cache: cannot write '" + temp +
-                       "': " + message);
-    }
-  }
   // Readers see the old entry or the new one, never a part; of two writers
   // of one key the last rename wins, and both wrote the same bytes' worth.
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    llvm::sys::fs::remove(temp);
-    return makeError("compile cache: cannot rename '" + temp + "' to '" +
-                     path + "': " + ec.message());
-  }
+  std::string bytes = encodeCacheEntry(key, identity, entry);
+  if (llvm::Error err = writeFileAtomically(
+          pathOf(key), [&](llvm::raw_ostream &os) { os << bytes; }, 0600))
+    return makeError("compile cache: " + llvm::toString(std::move(err)));
   evict();
   return llvm::Error::success();
 }

@@ -327,6 +327,36 @@ llvm::Error EntrySignature::checkInPlaceResults() const {
   return llvm::Error::success();
 }
 
+/// Why two lists of specs differ ("" when they agree), naming `what`.
+static std::string specsMismatch(llvm::StringRef what,
+                                 llvm::ArrayRef<TensorSpec> recorded,
+                                 llvm::ArrayRef<TensorSpec> caller) {
+  if (recorded.size() != caller.size())
+    return (llvm::Twine(recorded.size()) + " " + what + "s recorded, the " +
+            "graph has " + llvm::Twine(caller.size()))
+        .str();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(recorded, caller))) {
+    const auto &[r, c] = pair;
+    if (r.dtype != c.dtype || r.shape != c.shape || r.paramName != c.paramName)
+      return (what + " " + llvm::Twine(i) + " recorded as " + r.typeString() +
+              " '" + r.paramName + "', the graph has " + c.typeString() +
+              " '" + c.paramName + "'")
+          .str();
+  }
+  return "";
+}
+
+std::string signatureMismatch(const EntrySignature &recorded,
+                              const EntrySignature &caller) {
+  if (recorded.entry != caller.entry)
+    return "entry @" + recorded.entry + " recorded, the graph calls @" +
+           caller.entry;
+  std::string why = specsMismatch("argument", recorded.args, caller.args);
+  return why.empty() ? specsMismatch("result", recorded.results,
+                                     caller.results)
+                     : why;
+}
+
 llvm::Error readPackedLayouts(Operation *op, EntrySignature &sig) {
   auto func = dyn_cast<func::FuncOp>(op);
   if (!func)

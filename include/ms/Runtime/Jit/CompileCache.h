@@ -8,13 +8,18 @@
 // object code and the entry's signature, so a hit loads the object straight
 // into a JIT without running the MLIR pipeline.
 //
-// An entry is trusted only after its checks pass: magic, lengths, an xxh3
-// checksum over everything, and the identity it was built for (key, ms and
-// LLVM versions, CPU, build). A truncated, corrupt or foreign entry is
-// removed and rebuilt, never executed. Writers go through a temporary file
-// and an atomic rename, so two processes filling the same entry at once
-// leave one whole entry. The directory has a size bound: after each store,
-// the least recently used entries go until it fits.
+// An entry is trusted only after its checks pass. The directory is made
+// private (0700), and only a regular file owned by this user and writable
+// by no one else, no larger than the cache's bound, is read: the checksum
+// shows integrity, not authorship. Then magic, lengths, an xxh3 checksum
+// over everything, and the identity it was built for (key, ms and LLVM
+// versions, CPU, build). A hit serves a call only when its recorded
+// signature is the one read from the caller's graph (compileCached). A
+// truncated, corrupt, foreign or untrusted entry is rebuilt, never
+// executed. Writers go through a temporary file, fsync and an atomic
+// rename (ms/Support/FileAccess.h), so two processes filling the same
+// entry at once leave one whole entry. The directory has a size bound:
+// after each store, the least recently used entries go until it fits.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MS_RUNTIME_JIT_COMPILECACHE_H

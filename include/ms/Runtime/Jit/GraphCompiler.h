@@ -37,7 +37,10 @@ private:
 };
 
 /// Compiles `entry` of `source` (IR text) through the persistent compile
-/// cache: a hit loads the stored object code; a miss, or a bad entry, runs
+/// cache: a hit whose recorded signature is `callerSignature` (the entry's
+/// signature read from the caller's graph, never trusted from the cache)
+/// loads the stored object code; a miss, a bad entry or another signature
+/// runs
 /// `compile` (which parses `source` and compiles, keeping the object code)
 /// and stores the result. Without a cache, or with options.dumpIRDir set
 /// (a dump needs the pipeline to run), it just compiles. Failing to store
@@ -45,6 +48,7 @@ private:
 llvm::Expected<std::unique_ptr<JitModule>> compileCached(
     CompileCache *cache, llvm::StringRef source, llvm::StringRef entry,
     const CompileOptions &options,
+    llvm::function_ref<llvm::Expected<EntrySignature>()> callerSignature,
     llvm::function_ref<llvm::Expected<std::unique_ptr<JitModule>>(
         std::string *objectCode)>
         compile);

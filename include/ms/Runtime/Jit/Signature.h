@@ -103,6 +103,13 @@ mlir::Type mlirElementType(mlir::MLIRContext *ctx, DType dtype);
 /// or ones whose only ? is a leading batch dim).
 llvm::Expected<EntrySignature> readSignature(mlir::Operation *funcOp);
 
+/// Why `recorded` (a compile-cache entry's signature) does not describe
+/// the same call as `caller` (read from the caller's graph): the entry's
+/// name, and each argument's and result's dtype, shape and parameter name.
+/// Empty when they agree.
+std::string signatureMismatch(const EntrySignature &recorded,
+                              const EntrySignature &caller);
+
 /// Sets each argument's `packed` from the ms.packed attributes of `funcOp`,
 /// the entry as a pipeline stage left it (ms-pack-parameters adds them),
 /// and `commBuffers` and `packedCopies` from its trailing arguments
