@@ -43,8 +43,15 @@ def MS_Dialect : Dialect {
   }];
 }
 
+// Every operand and result of an ms op has rank at most ms::kMaxRank (8,
+// MindSpore's bound for most of its ops). Beyond it the error comes at
+// once; a rank-2000 tensor would otherwise take minutes to compile.
+def MS_BoundedRank : NativeOpTrait<"BoundedRank"> {
+  let cppNamespace = "::ms::OpTrait";
+}
+
 class MS_Op<string mnemonic, list<Trait> traits = []>
-    : Op<MS_Dialect, mnemonic, traits>;
+    : Op<MS_Dialect, mnemonic, !listconcat([MS_BoundedRank], traits)>;
 
 //===----------------------------------------------------------------------===//
 // Op properties that passes ask about

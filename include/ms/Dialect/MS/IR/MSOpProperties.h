@@ -15,7 +15,26 @@
 #include <string>
 
 namespace ms {
+
+/// The largest rank an ms op's tensors may have (MindSpore's, for most of
+/// its ops).
+constexpr int64_t kMaxRank = 8;
+
+/// MS_BoundedRank's check: an error at `op` naming the first operand or
+/// result of rank above kMaxRank.
+mlir::LogicalResult verifyBoundedRank(mlir::Operation *op);
+
 namespace OpTrait {
+
+/// MS_BoundedRank: every operand and result has rank <= kMaxRank.
+template <typename ConcreteType>
+class BoundedRank
+    : public mlir::OpTrait::TraitBase<ConcreteType, BoundedRank> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyBoundedRank(op);
+  }
+};
 
 /// MS_RowIndependent: row i of each result reads only row i of the batched
 /// operands, whatever the op's attributes.
