@@ -56,8 +56,11 @@ HostTensor allReduce(const HostTensor &input, const std::string &opName) {
   llvm::Error error = llvm::Error::success();
   {
     py::gil_scoped_release release;
-    error = comm::allReduce(result.data(), result.numElements(),
-                            result.dtype(), op);
+    error = comm::checkRanksAgree({"all_reduce", input.dtype(), input.shape(),
+                                   static_cast<int64_t>(op)});
+    if (!error)
+      error = comm::allReduce(result.data(), result.numElements(),
+                              result.dtype(), op);
   }
   check(std::move(error));
   return result;
@@ -73,8 +76,10 @@ HostTensor allGather(const HostTensor &input) {
   llvm::Error error = llvm::Error::success();
   {
     py::gil_scoped_release release;
-    error = comm::allGather(input.data(), result.data(), input.numElements(),
-                            input.dtype());
+    error = comm::checkRanksAgree({"all_gather", input.dtype(), input.shape()});
+    if (!error)
+      error = comm::allGather(input.data(), result.data(),
+                              input.numElements(), input.dtype());
   }
   check(std::move(error));
   return result;
@@ -85,8 +90,11 @@ HostTensor broadcast(const HostTensor &input, int root) {
   llvm::Error error = llvm::Error::success();
   {
     py::gil_scoped_release release;
-    error = comm::broadcast(result.data(), result.numElements(),
-                            result.dtype(), root);
+    error = comm::checkRanksAgree(
+        {"broadcast", input.dtype(), input.shape(), root});
+    if (!error)
+      error = comm::broadcast(result.data(), result.numElements(),
+                              result.dtype(), root);
   }
   check(std::move(error));
   return result;

@@ -13,7 +13,8 @@
 // only what other threads read is atomic.
 //
 // The files of this folder: Communicator.cpp (this object, ReduceOp names,
-// the deterministic tree), Transport.cpp (init, release and the MPI
+// the deterministic tree), Agreement.cpp (ranks agree on a PyNative
+// collective before its data moves), Transport.cpp (init, release and the MPI
 // collectives), Watchdog.cpp (timeouts and the SIGTERM message),
 // SharedBuckets.cpp (the two-rank shared window), CompiledEntryPoints.cpp
 // (the ms_comm_* functions compiled code calls), NoMPI.cpp (every call's

@@ -11,6 +11,7 @@
 #include "Session.h"
 
 #include <chrono>
+#include <cstdint>
 #include <csignal>
 #include <cstdio>
 #include <unistd.h>
@@ -66,7 +67,12 @@ Watched::Watched(const char *what, int64_t bytes, int calls)
     : start(nowNs()) {
   Communicator &c = theCommunicator;
   c.watch.what.store(what);
-  c.watch.deadline.store(start + static_cast<int64_t>(timeoutSeconds() * 1e9),
+  // MS_COMM_TIMEOUT=inf, or any bound past the clock's range, is none.
+  double budget = timeoutSeconds() * 1e9;
+  int64_t room = INT64_MAX - start;
+  c.watch.deadline.store(budget >= static_cast<double>(room)
+                             ? INT64_MAX
+                             : start + static_cast<int64_t>(budget),
                          std::memory_order_release);
   c.stats.calls += calls;
   c.stats.bytes += bytes;

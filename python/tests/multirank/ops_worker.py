@@ -5,7 +5,9 @@ AllReduce inside an @ms.jit graph (the ms.all_reduce op and its call into
 the runtime, on an argument and on buckets reduced in place), and the
 gradient ms-autodiff builds for ms.all_reduce (every reduce_op, with ties
 across ranks), against numpy on every rank's inputs, which each rank
-regenerates from the ranks' seeds. Exits 1 with a message on a mismatch.
+regenerates from the ranks' seeds; and ranks that disagree on a call's
+collective, dtype, shape or argument getting one error everywhere. Exits
+1 with a message on a mismatch.
 """
 
 import sys
@@ -94,6 +96,51 @@ def check_gradients(size):
             fail(f"gradient of all_reduce({name}): {dx} != {expected}")
 
 
+def check_disagreements(rank):
+    """Issue 55: ranks that ask a collective for different things get one
+    error, on every rank, before any data moves; the next agreeing call
+    works."""
+    other = rank > 0
+
+    def calls():
+        int_or_float = np.int32 if other else np.float32
+        yield (lambda: ops.AllReduce()(ms.Tensor(np.ones((2, 3),
+                                                         int_or_float))),
+               "all_reduce: the ranks disagree: rank 1 asks for all_reduce of "
+               "i32[2, 3] with op sum, rank 0 for all_reduce of f32[2, 3] with "
+               "op sum")
+        yield (lambda: ops.AllReduce("max" if other else "sum")(
+                   ms.Tensor(np.ones((2, 3), np.float32))),
+               "rank 1 asks for all_reduce of f32[2, 3] with op max, rank 0 "
+               "for all_reduce of f32[2, 3] with op sum")
+        yield (lambda: ops.Broadcast(0)((ms.Tensor(
+                   np.ones(6 if other else 2, np.float32)),)),
+               "broadcast: the ranks disagree: rank 1 asks for broadcast of "
+               "f32[6] with root 0, rank 0 for broadcast of f32[2] with root "
+               "0")
+        yield (lambda: ops.AllGather()(ms.Tensor(
+                   np.ones((4 if other else 2, 3), np.float32))),
+               "all_gather: the ranks disagree: rank 1 asks for all_gather of "
+               "f32[4, 3], rank 0 for all_gather of f32[2, 3]")
+        yield (lambda: (ops.AllGather() if other else ops.AllReduce())(
+                   ms.Tensor(np.ones(2, np.float32))),
+               "the ranks disagree: rank 1 asks for all_gather of f32[2], "
+               "rank 0 for all_reduce of f32[2] with op sum")
+
+    for call, message in calls():
+        try:
+            call()
+        except ms.MSError as e:
+            if message not in str(e):
+                fail(f"disagreement: expected {message!r}, got {e}")
+        else:
+            fail(f"disagreement not detected: {message}")
+        agreed = ops.AllReduce()(ms.Tensor(np.ones(3, np.float32))).asnumpy()
+        if not np.array_equal(agreed, np.full(3, get_group_size(),
+                                                np.float32)):
+            fail(f"after a disagreement, AllReduce gives {agreed}")
+
+
 def main():
     init()
     rank, size = get_rank(), get_group_size()
@@ -132,6 +179,7 @@ def main():
         if not np.array_equal(received.asnumpy(), inputs[root]):
             fail(f"Broadcast from {root} {dtype.__name__}")
     check_gradients(size)
+    check_disagreements(rank)
     print(f"rank {rank}/{size}: collective ops OK")
 
 

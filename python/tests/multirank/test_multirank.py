@@ -304,6 +304,17 @@ def test_collective_ops(tmp_path):
         _ok(proc, f"ops_worker.py at {n} ranks")
 
 
+@pytest.mark.skipif(2 not in RANKS, reason="run at 2 ranks")
+def test_an_infinite_timeout_is_no_timeout(tmp_path):
+    """MS_COMM_TIMEOUT=inf once overflowed the watchdog's deadline, and
+    every rank died in init."""
+    proc = subprocess.run(
+        mpirun_command(2, [OPS_WORKER]), capture_output=True, text=True,
+        env=dict(os.environ, MS_COMM_TIMEOUT="inf"),
+        timeout=MPIRUN_TIMEOUT + 60)
+    _ok(proc, "ops_worker.py with MS_COMM_TIMEOUT=inf")
+
+
 def test_killed_rank_ends_the_job_with_an_error(tmp_path):
     proc = mpirun(2, ["--optimizers", "sgd", "--fault", "die",
                       "--out", str(tmp_path / "die")])

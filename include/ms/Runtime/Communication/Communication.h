@@ -170,6 +170,21 @@ BucketShard bucketShard();
 /// nothing to do.
 llvm::Error shareShards(int64_t id);
 
+/// What one rank asks of a collective, compared across the ranks before
+/// any data moves (checkRanksAgree).
+struct CollectiveCall {
+  llvm::StringRef name;          ///< "all_reduce", "broadcast", ...
+  DType dtype = DType::F32;
+  llvm::ArrayRef<int64_t> shape;
+  int64_t argument = 0;          ///< the ReduceOp's code, the root, or 0
+};
+
+/// Whether every rank asks for the same collective, dtype, shape and
+/// argument: on every rank, an error naming the first rank whose call
+/// differs from rank 0's (one all-gather of a fixed-size description).
+/// PyNative's collectives call it; compiled steps do not.
+llvm::Error checkRanksAgree(const CollectiveCall &call);
+
 /// `recv` (groupSize() * count elements) gets every rank's `count`
 /// elements at `send`, in rank order.
 llvm::Error allGather(const void *send, void *recv, int64_t count,
