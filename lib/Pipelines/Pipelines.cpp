@@ -100,9 +100,13 @@ struct GraphWork {
 
 PipelineStage toLinalgStage() {
   // Ungrouped convs as im2col matmuls, which ms-vectorize-convs turns into
-  // direct register tiles and ms-vectorize-matmuls tiles otherwise.
-  return {"ms-to-linalg", "convert-ms-to-linalg{conv-as-matmul},"
-                          "ms-decompose-aggregates,ms-check-tensor-sizes"};
+  // direct register tiles and ms-vectorize-matmuls tiles otherwise. Sizes
+  // are checked first on the ms ops themselves, because some lowerings
+  // build tables as large as their results (interpolate's source indices),
+  // and again on what the lowering and decomposition made.
+  return {"ms-to-linalg",
+          "ms-check-tensor-sizes,convert-ms-to-linalg{conv-as-matmul},"
+          "ms-decompose-aggregates,ms-check-tensor-sizes"};
 }
 
 PipelineStage vectorizeStage(unsigned threads, GraphWork work) {

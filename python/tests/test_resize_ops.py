@@ -88,6 +88,23 @@ def test_errors():
         ops.interpolate(x, scale_factor=0.1)
 
 
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_a_huge_size_is_an_error_not_an_abort(mode):
+    """Issue 55: the lowering built index tables of the output's size
+    before anything checked it, and Python aborted."""
+    ms.set_context(mode=mode)
+    try:
+        x = Tensor(np.zeros((1, 1, 4, 4), np.float32))
+        fn = ops.interpolate if mode == ms.PYNATIVE_MODE else ms.jit(
+            lambda t, **kw: ops.interpolate(t, **kw))
+        with pytest.raises(ms.MSError, match=r"needs a tensor<1x1x2147483648"
+                           r"x2147483648xf32> intermediate of more than 8 EiB, more "
+                           r"than the .* of memory on this machine"):
+            fn(x, size=(2 ** 31, 2 ** 31))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
 
 GRAD_CASES = [
     dict(size=(9, 13), mode="bilinear", align_corners=False),

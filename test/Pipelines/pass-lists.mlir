@@ -22,7 +22,10 @@
 // RUN: ms-opt %s --ms-pipeline-O1=num-threads=2 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPACK
 
 // ALL: ms-start-collectives-early
-// ALL: convert-ms-to-linalg{conv-as-matmul=true}
+// ALL: ms-check-tensor-sizes
+// ALL-NEXT: convert-ms-to-linalg{conv-as-matmul=true}
+// ALL-NEXT: ms-decompose-aggregates
+// ALL-NEXT: ms-check-tensor-sizes
 // PACK: ms-pack-parameters
 // O0: ms-vectorize-convs{pool-epilogues=false
 // FUSE: ms-vectorize-convs{pool-epilogues=true

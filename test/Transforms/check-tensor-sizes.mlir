@@ -25,3 +25,14 @@ func.func @overflowing_bytes() -> tensor<4611686018427387904x2xf32> {
   %0 = tensor.empty() : tensor<4611686018427387904x2xf32>
   return %0 : tensor<4611686018427387904x2xf32>
 }
+
+// -----
+
+// On the ms ops themselves, before their lowering (the ms-to-linalg stage
+// runs the check first): interpolate's lowering builds source-index tables
+// as long as its output, and would abort allocating them.
+func.func @interpolate_before_lowering(%x: tensor<1x1x4x4xf32>) {
+  // expected-error@+1 {{this op needs a tensor<1x1x2147483648x2147483648xf32> intermediate of more than 8 EiB, more than the max-bytes bound of 1 KiB}}
+  %0 = ms.interpolate %x size [2147483648, 2147483648] mode "nearest" : tensor<1x1x4x4xf32>
+  return
+}
