@@ -256,29 +256,30 @@ py::list specList(const std::vector<TensorSpec> &specs) {
 // Executor (PyNative)
 //===----------------------------------------------------------------------===//
 
-/// The one parse of a jit_level from Python (any object: a non-string is
-/// the same ValueError as an unknown name).
-JitLevel jitLevelFromPython(py::handle value) {
-  std::optional<JitLevel> level;
+/// `value` parsed by `parse` (ms::parseJitLevel, ms::parseExecMode): the
+/// one parse of an option from Python. Anything else, a non-string too, is
+/// one ValueError naming the option and its names.
+template <typename T>
+T parseOption(py::handle value, std::optional<T> (*parse)(llvm::StringRef),
+              const char *option, const char *names) {
+  std::optional<T> parsed;
   if (py::isinstance<py::str>(value))
-    level = parseJitLevel(value.cast<std::string>());
-  if (!level)
-    throw py::value_error("unknown jit_level " +
+    parsed = parse(value.cast<std::string>());
+  if (!parsed)
+    throw py::value_error(std::string("unknown ") + option + " " +
                           py::repr(value).cast<std::string>() +
-                          "; expected 'O0', 'O1' or 'O2'");
-  return *level;
+                          "; expected " + names);
+  return *parsed;
 }
 
-/// The one parse of an exc_mode from Python.
+JitLevel jitLevelFromPython(py::handle value) {
+  return parseOption(value, &parseJitLevel, "jit_level",
+                     "'O0', 'O1' or 'O2'");
+}
+
 ExecMode execModeFromPython(py::handle value) {
-  std::optional<ExecMode> mode;
-  if (py::isinstance<py::str>(value))
-    mode = parseExecMode(value.cast<std::string>());
-  if (!mode)
-    throw py::value_error("unknown exc_mode " +
-                          py::repr(value).cast<std::string>() +
-                          "; expected 'auto', 'sink' or 'no_sink'");
-  return *mode;
+  return parseOption(value, &parseExecMode, "exc_mode",
+                     "'auto', 'sink' or 'no_sink'");
 }
 
 /// CompileOptions(jit_level=, exc_mode=, num_threads=, dump_ir_dir=): an

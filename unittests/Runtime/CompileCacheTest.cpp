@@ -415,11 +415,22 @@ TEST_F(CompileCacheTest, EvictRemovesAbandonedTemporaries) {
 
 class CompileCachedTest : public CompileCacheTest {
 protected:
-  std::unique_ptr<JitModule> compile(CompileCache &cache, CacheStatus expected,
-                                     const char *net = kNet) {
+  /// What compile() compiles with: one thread, the default level.
+  static CompileOptions oneThread() {
     CompileOptions options;
     options.numThreads = 1;
-    auto jit = compiler.compile(net, "construct", options, "<test>", &cache);
+    return options;
+  }
+
+  /// The key compile() stores kNet under.
+  static std::string netKey(const CompileCache &cache) {
+    return cache.key(kNet, "construct", oneThread());
+  }
+
+  std::unique_ptr<JitModule> compile(CompileCache &cache, CacheStatus expected,
+                                     const char *net = kNet) {
+    auto jit =
+        compiler.compile(net, "construct", oneThread(), "<test>", &cache);
     if (!jit) {
       ADD_FAILURE() << llvm::toString(jit.takeError());
       return nullptr;
@@ -490,12 +501,7 @@ TEST_F(CompileCachedTest, DamagedEntriesAreRebuiltNotRun) {
   auto cold = compile(cache, CacheStatus::Miss);
   ASSERT_TRUE(cold);
   std::vector<float> expected = run(*cold);
-  std::string key =
-      cache.key(kNet, "construct", [] {
-        CompileOptions o;
-        o.numThreads = 1;
-        return o;
-      }());
+  std::string key = netKey(cache);
   std::string file = cache.pathOf(key);
   std::string good = readBytes(file);
   ASSERT_FALSE(good.empty());
@@ -542,9 +548,7 @@ TEST_F(CompileCachedTest, AnEntryForAnotherSignatureIsRebuiltNotRun) {
   auto cold = compile(cache, CacheStatus::Miss);
   ASSERT_TRUE(cold);
   std::vector<float> expected = run(*cold);
-  CompileOptions options;
-  options.numThreads = 1;
-  std::string key = cache.key(kNet, "construct", options);
+  std::string key = netKey(cache);
   // A forged entry: whole and checksummed, but recording a smaller input
   // than the graph's, or another dtype. Run, it would read out of bounds.
   for (auto forge : {+[](TensorSpec &x) { x.shape[0] = 1; },
@@ -596,9 +600,7 @@ TEST_F(CompileCachedTest, AThousandMutatedEntriesAreNeverRun) {
   auto cold = compile(cache, CacheStatus::Miss);
   ASSERT_TRUE(cold);
   std::vector<float> expected = run(*cold);
-  CompileOptions options;
-  options.numThreads = 1;
-  std::string key = cache.key(kNet, "construct", options);
+  std::string key = netKey(cache);
   std::string file = cache.pathOf(key);
   std::string good = readBytes(file);
   std::mt19937 rng(55);
