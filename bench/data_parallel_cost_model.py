@@ -8,7 +8,7 @@ time(N) = 2 (N - 1) / N * bytes / bandwidth + 2 (N - 1) * latency
 (a ring all-reduce: N - 1 reduce-scatter and N - 1 all-gather steps, each
 sending bytes / N per node). latency is one message step on the link
 (--latency-us, 10 us: TCP over Ethernet). The step times are the measured
-1-thread GRAPH train steps at batch 64 per node of docs/performance.md
+1-thread GRAPH train steps at batch 64 per node of docs/performance-history.md
 (issue 15, after the conv-gradient work): MLP 1.265 ms, LeNet-5 3.485 ms.
 Only backward can overlap the all-reduce (bucket by bucket, as gradients
 are ready); backward is taken as 2/3 of the step. A cell is marked

@@ -39,7 +39,7 @@ def cpus_for(threads):
     """The CPUs a timing at `threads` runs on, the same for both sides: one
     thread on one fixed CPU, the highest this process may use, so that ms
     and its peer never time on cores of unequal speed (this machine's core 0
-    is 1-7% slower than core 1, docs/performance.md); more threads on every
+    is 1-7% slower than core 1, docs/performance-history.md); more threads on every
     CPU."""
     cpus = os.sched_getaffinity(0)
     return {max(cpus)} if threads == 1 else cpus

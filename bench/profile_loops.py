@@ -22,7 +22,7 @@ graph's ops; the last row, "outside loops", is straight-line code.
 saved earlier, without running anything. `perf` is Debian's linux-perf; on
 a machine without hardware counters cpu-clock still samples.
 
-Example, the MLP's captured train step (docs/performance.md):
+Example, the MLP's captured train step (docs/performance-history.md):
 
   /usr/bin/python3 bench/profile_loops.py -- build/bin/ms-run step.mlir \\
       --mode=graph --num-threads=1 --init-params=0 --input=rand:1 \\

@@ -5,7 +5,7 @@
 // lib/Runtime/Jit/Microkernels.cpp), through MLIR's C interface. Generated in
 // the kernel, a block transpose's vector shuffles cost LLVM 8-15 ms of
 // instruction selection per block; the call costs nothing to compile, and
-// a dense layer at batch 64 runs 1-4% slower with it (docs/performance.md).
+// a dense layer at batch 64 runs 1-4% slower with it (docs/performance-history.md).
 // Other transposes stay linalg ops and become loops.
 //
 // With threads, a large transpose outside the parallel loops (a dense

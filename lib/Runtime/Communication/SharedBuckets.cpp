@@ -219,7 +219,7 @@ uint64_t waitForPeer(const uint64_t *theirs, uint64_t value) {
 /// summing. One buffer per bucket then serves every step. A second buffer
 /// used by turns would need no wait, but its bytes are two steps cold when
 /// backward writes them: the 2-rank MLP step took 2.52-2.57 ms so against
-/// 2.24-2.32 ms with one (docs/performance.md). The wait is the time
+/// 2.24-2.32 ms with one (docs/performance-history.md). The wait is the time
 /// between the ranks' starts, as both left the last step's
 /// synchronization together.
 void handBackBuckets(SharedBuckets &shared) {

@@ -21,7 +21,7 @@ constexpr int64_t kTile = 32;
 /// destination rows. Rows a power of two of lines apart share a few L1
 /// sets; 32 x 32 tiles wrote 32 such rows at once when the destination's
 /// rows were long ([512, 64] to [64, 512]: 14.6 us against 2.9 here; the
-/// other way 2.6 against 3.2, docs/performance.md).
+/// other way 2.6 against 3.2, docs/performance-history.md).
 constexpr int64_t kTileRows = 64, kTileCols = 16;
 
 template <typename T>

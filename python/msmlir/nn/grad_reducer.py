@@ -159,7 +159,7 @@ def bucket_layout(params, bucket):
     after the 10 of a last layer's bias would start 40 bytes into a line,
     and every 64-byte vector that backward stores into it, or the update
     loads from it, would span two lines: the 2-rank MLP step took 2.2-2.3
-    ms so, 1.8-1.9 ms with them (docs/performance.md)."""
+    ms so, 1.8-1.9 ms with them (docs/performance-history.md)."""
     pieces, offset = [], 0
     for i in bucket:
         width = _LINE_BYTES // params[i].itemsize

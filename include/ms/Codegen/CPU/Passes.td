@@ -403,7 +403,7 @@ def MSTransposesToCalls : Pass<"ms-transposes-to-calls", "mlir::ModuleOp"> {
     and links them into every compiled module. The buffers are passed as
     `memref<?x?xT, strided<[?, ?], offset: ?>>`, so any layout goes.
     Generated in place, a block transpose's vector shuffles cost LLVM's
-    instruction selection 8-15 ms per block (docs/performance.md); the
+    instruction selection 8-15 ms per block (docs/performance-history.md); the
     precompiled kernel costs no compile time, and a dense layer at batch 64
     runs 1-4% slower with it. Other transposes are left to become loops.
 

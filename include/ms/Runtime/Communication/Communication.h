@@ -49,7 +49,7 @@ bool builtWithMPI();
 ///   through the kernel (CMA, process_vm_readv) by default; its own
 ///   shared-memory buffers were faster here: the seed MLP's 2.68 MB
 ///   gradient all-reduce at 2 ranks took 0.34-0.37 ms of MPI time per step
-///   instead of 0.43-0.71 ms (docs/performance.md, "Issue 19").
+///   instead of 0.43-0.71 ms (docs/performance-history.md, "Issue 19").
 /// - OMPI_MCA_btl_vader_max_send_size=131072. Those buffers then move a
 ///   large message in 128 KiB fragments instead of 32 KiB: the 2.68 MB
 ///   all-reduce took 249-250 us instead of 285-292 (ms-bench-mpi-transport),

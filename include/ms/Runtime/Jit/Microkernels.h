@@ -6,7 +6,7 @@
 // Transposes first. Generated in each kernel, a 16 x 16 block transpose was
 // 64 vector shuffles, and LLVM's instruction selection spent 8-15 ms of
 // DAG combining on each such block: about a third of a PyNative dense
-// kernel's compile (docs/performance.md). A copy has no rounding, so where
+// kernel's compile (docs/performance-history.md). A copy has no rounding, so where
 // it runs does not change a bit of any result.
 //
 //===----------------------------------------------------------------------===//

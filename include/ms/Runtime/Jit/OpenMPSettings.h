@@ -9,7 +9,7 @@
 // threads on 2 cores) and where one other process is runnable, the yielding
 // thread hands its core to that process; the team's next barrier then waits
 // for a scheduler time slice, and 2 threads run slower than 1 (measured in
-// docs/performance.md, "Threads": MLP B=64 0.91 ms at 2 threads against
+// docs/performance-history.md, "Threads": MLP B=64 0.91 ms at 2 threads against
 // 0.55 ms at 1 with one busy process; 0.36 ms with KMP_USE_YIELD=2).
 // KMP_USE_YIELD=2 yields only when libomp sees more threads than CPUs it
 // may use (a real oversubscription, e.g. under taskset), and costs nothing

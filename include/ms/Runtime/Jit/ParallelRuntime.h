@@ -10,7 +10,7 @@
 // Why: libomp's join waits for every thread of the team. On a shared
 // machine the other core is sometimes away for tens of microseconds (lent
 // to another process), and each region then waited for it: two threads ran
-// the MLP slower than one (docs/performance.md, "Threads"). Here a region
+// the MLP slower than one (docs/performance-history.md, "Threads"). Here a region
 // is `n` slots, one per requested thread. The caller and the workers claim
 // slots; the caller runs what it claims, then waits only for the slots a
 // worker has claimed. A worker that is not running when a region starts
