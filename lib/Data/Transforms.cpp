@@ -159,6 +159,18 @@ void linearTap(int64_t d, int64_t in, int64_t out, int64_t &i0, int64_t &i1,
   i1 = std::min(i0 + 1, in - 1);
 }
 
+/// The source taps of output `d` along an axis: one (nearest) or two
+/// neighbours with the second's weight `f` (bilinear).
+void sourceTap(Interpolation interpolation, int64_t d, int64_t in,
+               int64_t out, int64_t &i0, int64_t &i1, double &f) {
+  if (interpolation == Interpolation::Nearest) {
+    i0 = i1 = std::min(in - 1, (d * in) / out);
+    f = 0;
+    return;
+  }
+  linearTap(d, in, out, i0, i1, f);
+}
+
 llvm::Expected<Array> resize(const TensorOp &op, const Array &in) {
   auto dims = imageDims(op, in);
   if (!dims)
@@ -193,21 +205,11 @@ llvm::Expected<Array> resize(const TensorOp &op, const Array &in) {
       for (int64_t y = 0; y < oh; ++y) {
         int64_t y0, y1;
         double fy;
-        if (op.interpolation == Interpolation::Nearest) {
-          y0 = y1 = std::min(h - 1, (y * h) / oh);
-          fy = 0;
-        } else {
-          linearTap(y, h, oh, y0, y1, fy);
-        }
+        sourceTap(op.interpolation, y, h, oh, y0, y1, fy);
         for (int64_t x = 0; x < ow; ++x) {
           int64_t x0, x1;
           double fx;
-          if (op.interpolation == Interpolation::Nearest) {
-            x0 = x1 = std::min(w - 1, (x * w) / ow);
-            fx = 0;
-          } else {
-            linearTap(x, w, ow, x0, x1, fx);
-          }
+          sourceTap(op.interpolation, x, w, ow, x0, x1, fx);
           for (int64_t ch = 0; ch < c; ++ch) {
             auto at = [&](int64_t yy, int64_t xx) {
               return double(src[(yy * w + xx) * c + ch]);

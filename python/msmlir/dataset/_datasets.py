@@ -98,6 +98,17 @@ class Dataset:
     def _node(self, parent, seeds):
         raise NotImplementedError
 
+    def _set_sampling(self, op, num_samples, shuffle, sampler, num_shards,
+                      shard_id):
+        """A source's checked sampling arguments (MindSpore's: shuffle None
+        means True)."""
+        self._num_samples = _check_optional_int(op, "num_samples",
+                                                num_samples, 1)
+        _check_shuffle(op, shuffle)
+        _check_sampler(op, sampler)
+        self._shards = _check_shards(op, num_shards, shard_id)
+        self._shuffle = True if shuffle is None else shuffle
+
     def _build(self, seeds=None):
         seeds = seeds or _Seeds()
         parent = self._parent._build(seeds) if self._parent else None
@@ -293,12 +304,8 @@ class MnistDataset(Dataset):
         if usage not in ("train", "test", "all"):
             raise ValueError(f"{op}: usage must be 'train', 'test' or 'all', "
                              f"got {usage!r}")
-        self._num_samples = _check_optional_int(op, "num_samples",
-                                                num_samples, 1)
-        _check_shuffle(op, shuffle)
-        _check_sampler(op, sampler)
-        self._shards = _check_shards(op, num_shards, shard_id)
-        self._shuffle = True if shuffle is None else shuffle
+        self._set_sampling(op, num_samples, shuffle, sampler, num_shards,
+                           shard_id)
         if not os.path.isdir(dataset_dir):
             raise ValueError(f"{op}: dataset_dir {dataset_dir}: no such "
                              "directory")
@@ -339,11 +346,8 @@ class GeneratorDataset(Dataset):
         self._columns = _column_list(op, "column_names", column_names)
         if not self._columns:
             raise ValueError(f"{op}: column_names is required")
-        self._num_samples = _check_optional_int(op, "num_samples",
-                                                num_samples, 1)
-        _check_shuffle(op, shuffle)
-        _check_sampler(op, sampler)
-        self._shards = _check_shards(op, num_shards, shard_id)
+        self._set_sampling(op, num_samples, shuffle, sampler, num_shards,
+                           shard_id)
         self._source = source
         self._random_access = hasattr(source, "__getitem__") and \
             hasattr(source, "__len__")
@@ -358,7 +362,6 @@ class GeneratorDataset(Dataset):
             if num_shards is not None:
                 raise ValueError(f"{op}: num_shards needs a random-access "
                                  "source (__getitem__ and __len__)")
-        self._shuffle = True if shuffle is None else shuffle
 
     def _node(self, parent, seeds):
         limit = _NO_LIMIT if self._num_samples is None else self._num_samples
@@ -404,12 +407,8 @@ class NumpySlicesDataset(Dataset):
         if len(names) != len(columns):
             raise ValueError(f"{op}: {len(names)} column_names for "
                              f"{len(columns)} columns")
-        self._num_samples = _check_optional_int(op, "num_samples",
-                                                num_samples, 1)
-        _check_shuffle(op, shuffle)
-        _check_sampler(op, sampler)
-        self._shards = _check_shards(op, num_shards, shard_id)
-        self._shuffle = True if shuffle is None else shuffle
+        self._set_sampling(op, num_samples, shuffle, sampler, num_shards,
+                           shard_id)
         self._names = names
         # Checked and copied now, so errors show here.
         self._source_args = (columns, names)

@@ -36,6 +36,37 @@ def _conv_parameters(shape, out_channels, has_bias, weight_init, bias_init,
     return weight, Parameter(default_bias(bias_init, out_channels, fan_in,
                                           dtype), name="bias")
 
+def _set_geometry(cell, what, in_channels, out_channels, kernel_size,
+                  stride, pad_mode, padding, dilation, group):
+    """The checked channel counts, group, kernel, stride, dilation and
+    padding of a 2-D convolution Cell (Conv2d, Conv2dTranspose)."""
+    cell.in_channels = _positive_int(in_channels, "in_channels", what)
+    cell.out_channels = _positive_int(out_channels, "out_channels", what)
+    cell.group = _positive_int(group, "group", what)
+    for value, name in ((cell.in_channels, "in_channels"),
+                        (cell.out_channels, "out_channels")):
+        if value % cell.group:
+            raise ValueError(f"{what}: {name}={value} is not divisible "
+                             f"by group={cell.group}")
+    cell.kernel_size = _positive_pair(kernel_size, "kernel_size", what)
+    cell.stride = _positive_pair(stride, "stride", what)
+    cell.dilation = _positive_pair(dilation, "dilation", what)
+    cell.pad_mode = _pad_mode(pad_mode, _PAD_MODES, what)
+    cell._pads = _conv_padding(padding, cell.pad_mode, what)
+    cell.padding = padding
+
+
+def _check_input(x, cell, name, spatial="H, W"):
+    """x is [N, in_channels, *spatial], or a ValueError naming the Cell."""
+    shape = x.shape
+    if len(shape) != 2 + len(spatial.split(", ")) or \
+            shape[1] != cell.in_channels:
+        raise ValueError(
+            f"input of shape {list(shape)} does not match in_channels="
+            f"{cell.in_channels}: {name} expects [N, {cell.in_channels}, "
+            f"{spatial}] (weight is {list(cell.weight.shape)})")
+
+
 class Conv2d(Cell):
     """2-D convolution on NCHW input: out = conv(x, weight) (+ bias).
 
@@ -54,21 +85,8 @@ class Conv2d(Cell):
                  data_format="NCHW", dtype=mstype.float32):
         super().__init__()
         what = "nn.Conv2d"
-        self.in_channels = _positive_int(in_channels, "in_channels", what)
-        self.out_channels = _positive_int(out_channels, "out_channels", what)
-        self.group = _positive_int(group, "group", what)
-        for value, name in ((self.in_channels, "in_channels"),
-                            (self.out_channels, "out_channels")):
-            if value % self.group:
-                raise ValueError(f"{what}: {name}={value} is not divisible "
-                                 f"by group={self.group}")
-        self.kernel_size = _positive_pair(kernel_size, "kernel_size",
-                                              what)
-        self.stride = _positive_pair(stride, "stride", what)
-        self.dilation = _positive_pair(dilation, "dilation", what)
-        self.pad_mode = _pad_mode(pad_mode, _PAD_MODES, what)
-        self._pads = _conv_padding(padding, self.pad_mode, what)
-        self.padding = padding
+        _set_geometry(self, what, in_channels, out_channels, kernel_size,
+                      stride, pad_mode, padding, dilation, group)
         if data_format != "NCHW":
             raise ValueError(f"{what}: data_format must be 'NCHW', got "
                              f"{data_format!r} (ms supports only NCHW)")
@@ -85,12 +103,7 @@ class Conv2d(Cell):
                                   self.dilation, self.group, what)
 
     def construct(self, x):
-        shape = x.shape
-        if len(shape) != 4 or shape[1] != self.in_channels:
-            raise ValueError(
-                f"input of shape {list(shape)} does not match in_channels="
-                f"{self.in_channels}: Conv2d expects [N, {self.in_channels}, "
-                f"H, W] (weight is {list(self.weight.shape)})")
+        _check_input(x, self, "Conv2d")
         if self.has_bias:
             return nary(self._op, (x, self.weight, self.bias))
         return binary(self._op, x, self.weight)
@@ -156,11 +169,7 @@ class Conv1d(Cell):
 
     def construct(self, x):
         shape = x.shape
-        if len(shape) != 3 or shape[1] != self.in_channels:
-            raise ValueError(
-                f"input of shape {list(shape)} does not match in_channels="
-                f"{self.in_channels}: Conv1d expects [N, {self.in_channels}, "
-                f"L] (weight is {list(self.weight.shape)})")
+        _check_input(x, self, "Conv1d", "L")
         x4 = ops.reshape(x, (shape[0], shape[1], 1, shape[2]))
         w = self.weight.shape
         w4 = ops.reshape(self.weight, (w[0], w[1], 1, w[2]))
@@ -200,21 +209,8 @@ class Conv2dTranspose(Cell):
                  dtype=mstype.float32):
         super().__init__()
         what = "nn.Conv2dTranspose"
-        self.in_channels = _positive_int(in_channels, "in_channels", what)
-        self.out_channels = _positive_int(out_channels, "out_channels", what)
-        self.group = _positive_int(group, "group", what)
-        for value, name in ((self.in_channels, "in_channels"),
-                            (self.out_channels, "out_channels")):
-            if value % self.group:
-                raise ValueError(f"{what}: {name}={value} is not divisible "
-                                 f"by group={self.group}")
-        self.kernel_size = _positive_pair(kernel_size, "kernel_size",
-                                              what)
-        self.stride = _positive_pair(stride, "stride", what)
-        self.dilation = _positive_pair(dilation, "dilation", what)
-        self.pad_mode = _pad_mode(pad_mode, _PAD_MODES, what)
-        self._pads = _conv_padding(padding, self.pad_mode, what)
-        self.padding = padding
+        _set_geometry(self, what, in_channels, out_channels, kernel_size,
+                      stride, pad_mode, padding, dilation, group)
         self._output_padding = _output_padding(
             output_padding, self.stride, self.pad_mode, what)
         self.output_padding = output_padding
@@ -228,13 +224,7 @@ class Conv2dTranspose(Cell):
             bias_init, dtype)
 
     def construct(self, x):
-        shape = x.shape
-        if len(shape) != 4 or shape[1] != self.in_channels:
-            raise ValueError(
-                f"input of shape {list(shape)} does not match in_channels="
-                f"{self.in_channels}: Conv2dTranspose expects [N, "
-                f"{self.in_channels}, H, W] (weight is "
-                f"{list(self.weight.shape)})")
+        _check_input(x, self, "Conv2dTranspose")
         return _conv_transpose2d(
             x, self.weight, self.bias, self.stride, self.pad_mode,
             self._pads, self._output_padding, self.dilation, self.group,
