@@ -10,6 +10,8 @@
 - npy: the small .npy files of test/Run/reference;
 - safetensors: small files made here, valid and edge cases like the ones
   test/Run/errors/params.test writes;
+- cache-entry: small compile-cache entries for the fuzzer's key and
+  identity;
 - idx: small IDX files made here (u8 images, labels, other types, and the
   header edge cases), plus the first items of Fashion-MNIST when installed.
 
@@ -153,6 +155,36 @@ def idx_corpus():
             put("idx", idx(0x08, [2, 28, 28], f.read(2 * 28 * 28)))
 
 
+def cache_entry(header, obj=b""):
+    """A compile-cache entry (CompileCache.cpp's layout) whose checksum is
+    left 0: ms-fuzz-cache-entry decodes each input also with it repaired."""
+    text = json.dumps(header, separators=(",", ":")).encode()
+    return (b"MSCACHE\x01" + struct.pack("<QQQ", len(text), len(obj), 0) +
+            text + obj)
+
+
+def cache_entry_corpus():
+    """Entries for CacheEntryFuzzer.cpp's key and identity."""
+    ident = {"key": "fuzz", "ms": "0.1.0", "llvm": "22", "cpu": "fuzzcpu",
+             "features": "+avx2", "build": "fuzz-build", "entry": "construct"}
+
+    def spec(dtype, shape, param="", packed="", in_place_of=-1):
+        return {"dtype": dtype, "shape": shape, "param": param,
+                "packed": packed, "in_place_of": in_place_of}
+    x, w = spec("F32", [2, 3]), spec("F32", [4, 3], "fc.weight")
+    put("cache-entry", cache_entry(
+        dict(ident, args=[x, w], results=[spec("F32", [2, 4])],
+             packed_copies=[], comm_buffers=[]), b"\x90" * 16))
+    put("cache-entry", cache_entry(
+        dict(ident, args=[spec("F32", [-1, 3]), w],
+             results=[spec("F32", [-1, 4]), spec("F32", [4, 3],
+                                                 in_place_of=1)],
+             packed_copies=[{"arg": 1, "layout": "transpose"}],
+             comm_buffers=[{"bucket": 0, "peer": True, "dtype": "F32",
+                            "count": 10}])))
+    put("cache-entry", cache_entry(dict(ident, args=[], results=[])))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ms-opt", help="ms-opt used to keep only inputs "
@@ -162,6 +194,7 @@ def main():
     npy_corpus()
     safetensors_corpus()
     idx_corpus()
+    cache_entry_corpus()
 
 
 if __name__ == "__main__":
