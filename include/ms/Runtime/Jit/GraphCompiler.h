@@ -24,7 +24,8 @@ public:
 
   /// Parses `source` (a module of ms functions), verifies it and compiles
   /// `entry`. Errors are located, one line per diagnostic. With `cache`
-  /// set, a hit skips parsing and the pipeline (see compileCached).
+  /// set, a hit skips the pipeline; the source is still parsed, once, for
+  /// the signature the entry must record (see compileCached).
   llvm::Expected<std::unique_ptr<JitModule>>
   compile(llvm::StringRef source, llvm::StringRef entry,
           const CompileOptions &options,
