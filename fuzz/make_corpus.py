@@ -10,6 +10,8 @@
 - npy: the small .npy files of test/Run/reference;
 - safetensors: small files made here, valid and edge cases like the ones
   test/Run/errors/params.test writes;
+- checkpoint: small MindSpore .ckpt files (protobuf's Python code) and a
+  safetensors file;
 - cache-entry: small compile-cache entries for the fuzzer's key and
   identity;
 - idx: small IDX files made here (u8 images, labels, other types, and the
@@ -155,6 +157,45 @@ def idx_corpus():
             put("idx", idx(0x08, [2, 28, 28], f.read(2 * 28 * 28)))
 
 
+def checkpoint_corpus():
+    """MindSpore .ckpt files, written by protobuf's own Python code from
+    lib/Runtime/Formats/proto/checkpoint.proto (protoc at corpus time)."""
+    import tempfile
+    proto = os.path.join(ROOT, "lib", "Runtime", "Formats", "proto")
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run(["protoc", f"--python_out={out}", f"-I{proto}",
+                        os.path.join(proto, "checkpoint.proto")], check=True)
+        sys.path.insert(0, out)
+        import checkpoint_pb2 as pb
+        sys.path.remove(out)
+    entries = [
+        [("fc.weight", [2, 3], "Float32", np.arange(6, dtype="<f4")),
+         ("fc.bias", [2], "Float32", np.ones(2, "<f4"))],
+        [("m", [3], "Bool", np.array([1, 0, 1], np.uint8)),
+         ("u", [2], "UInt8", np.array([0, 255], np.uint8)),
+         ("s", [], "Int64", np.array(-5, "<i8"))],
+        [("h", [2, 1], "Float16", np.ones((2, 1), "<f2")),
+         ("old", [2], "Uint8", np.array([1, 2], np.uint8))],
+    ]
+    for file_entries in entries:
+        c = pb.Checkpoint()
+        for tag, dims, type_name, array in file_entries:
+            v = c.value.add()
+            v.tag = tag
+            v.tensor.dims.extend(dims)
+            v.tensor.tensor_type = type_name
+            v.tensor.tensor_content = array.tobytes()
+        put("checkpoint", c.SerializeToString())
+    c = pb.Checkpoint()
+    v = c.value.add()
+    v.tag = "map"
+    v.maptensor.tensor.add(tensor_type="Float32", tensor_content=b"")
+    put("checkpoint", c.SerializeToString())
+    put("checkpoint", safetensors(
+        {"t": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}},
+        bytes(4)))
+
+
 def cache_entry(header, obj=b""):
     """A compile-cache entry (CompileCache.cpp's layout) whose checksum is
     left 0: ms-fuzz-cache-entry decodes each input also with it repaired."""
@@ -195,6 +236,7 @@ def main():
     safetensors_corpus()
     idx_corpus()
     cache_entry_corpus()
+    checkpoint_corpus()
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ MAX_LEN=${MS_FUZZ_MAX_LEN:-8192}
 
 if [ $# -eq 0 ]; then
   set -- parse-verify canonicalize pipeline-o0 pipeline-o2 safetensors npy idx \
-    cache-entry
+    cache-entry checkpoint
 fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

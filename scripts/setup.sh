@@ -9,6 +9,9 @@ PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   g++ cmake ninja-build ccache libgtest-dev libbenchmark-dev libomp-22-dev
   zlib1g-dev python3-numpy python3-pybind11 pybind11-dev python3-pytest
+  # MindSpore's protobuf schemas (.ckpt), compiled at build time; protobuf's
+  # own Python implementation is the tests' independent reader and writer.
+  libprotobuf-dev protobuf-compiler python3-protobuf
   # Fashion-MNIST (gzipped IDX), for the LeNet-5 example and its tests.
   dataset-fashion-mnist
   # The sanitizer and fuzzing build (CMakePresets.json `asan`, libFuzzer).

@@ -24,6 +24,7 @@
 #include "DatasetBindings.h"
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Runtime/Execution/EagerExecutor.h"
+#include "ms/Runtime/Formats/Checkpoint.h"
 #include "ms/Runtime/Formats/Npy.h"
 #include "ms/Runtime/Formats/NumpyFormat.h"
 #include "ms/Runtime/Formats/SafeTensors.h"
@@ -577,17 +578,23 @@ private:
 // Files
 //===----------------------------------------------------------------------===//
 
-py::list loadSafeTensors(const std::string &path) {
-  SafeTensorsFile file = unwrap(SafeTensorsFile::open(path));
+/// [(name, HostTensor)] of a checkpoint of either format, sorted by name.
+py::list loadCheckpoint(const std::string &path) {
+  CheckpointFile file = unwrap(CheckpointFile::open(path));
   py::list out;
   for (const std::string &name : file.names())
     out.append(py::make_tuple(name, unwrap(file.load(name))));
   return out;
 }
 
-void saveSafeTensors(const std::string &path,
-                     const std::vector<std::pair<std::string, HostTensor>> &t) {
-  if (llvm::Error err = writeSafeTensors(path, t))
+void saveCheckpoint(const std::string &path,
+                    const std::vector<std::pair<std::string, HostTensor>> &t,
+                    const std::string &format) {
+  std::optional<CheckpointFormat> parsed = parseCheckpointFormat(format);
+  if (!parsed)
+    throw py::value_error("unknown checkpoint format '" + format +
+                          "'; expected 'ckpt' or 'safetensors'");
+  if (llvm::Error err = writeCheckpoint(path, t, *parsed))
     raise(std::move(err));
 }
 
@@ -835,10 +842,13 @@ void registerMemoryStats(py::module_ &m) {
 
 /// safetensors and .npy files.
 void registerFiles(py::module_ &m) {
-  m.def("load_safetensors", &loadSafeTensors, py::arg("path"),
-        "[(name, HostTensor)] of a .safetensors file, sorted by name");
-  m.def("save_safetensors", &saveSafeTensors, py::arg("path"),
-        py::arg("tensors"));
+  m.def("load_checkpoint", &loadCheckpoint, py::arg("path"),
+        "[(name, HostTensor)] of a MindSpore .ckpt or a safetensors file "
+        "(told apart by content), sorted by name");
+  m.def("save_checkpoint", &saveCheckpoint, py::arg("path"),
+        py::arg("tensors"), py::arg("format") = "ckpt",
+        "Writes [(name, HostTensor)] as 'ckpt' (MindSpore's protobuf) or "
+        "'safetensors', atomically");
   m.def(
       "read_npy",
       [](const std::string &path) { return unwrap(readNpy(path)); },

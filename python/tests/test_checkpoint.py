@@ -40,11 +40,12 @@ def test_round_trip(tmp_path):
     assert other[1].weight.asnumpy().any()
 
 
-def test_file_is_standard_safetensors(tmp_path):
+def test_format_safetensors_is_standard_safetensors(tmp_path):
     path = tmp_path / "d.safetensors"
     ms.save_checkpoint({"a": Tensor(np.arange(6, dtype=np.float32)
                                     .reshape(2, 3)),
-                        "b": Tensor([1, 2, 3], dtype=ms.int64)}, str(path))
+                        "b": Tensor([1, 2, 3], dtype=ms.int64)}, str(path),
+                       format="safetensors")
     raw = path.read_bytes()
     (n,) = struct.unpack("<Q", raw[:8])
     header = json.loads(raw[8:8 + n])

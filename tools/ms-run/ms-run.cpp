@@ -12,6 +12,7 @@
 #include "ms/Runtime/Execution/EagerExecutor.h"
 #include "ms/Runtime/Execution/Evaluation.h"
 #include "ms/Runtime/Execution/ParamInit.h"
+#include "ms/Runtime/Formats/Checkpoint.h"
 #include "ms/Runtime/Formats/Idx.h"
 #include "ms/Runtime/Formats/Npy.h"
 #include "ms/Runtime/Formats/NumpyFormat.h"
@@ -93,9 +94,11 @@ cl::list<std::string>
                     "file, gzipped or not; u8 images become f32 in [0, 1] "
                     "and are zero-padded evenly to the input's H x W)"),
            cl::value_desc("spec"), cl::cat(category));
-cl::opt<std::string> paramsFile("params",
-                                cl::desc("Parameters, bound by ms.param name"),
-                                cl::value_desc("PATH.safetensors"),
+cl::opt<std::string> paramsFile(
+    "params",
+    cl::desc("Parameters, bound by ms.param name: a MindSpore .ckpt or a "
+             "safetensors file (told apart by content)"),
+                                cl::value_desc("PATH"),
                                 cl::cat(category));
 cl::opt<uint64_t>
     initParams("init-params",
@@ -255,9 +258,9 @@ bool isValidInputSpec(llvm::StringRef spec) {
 /// --params or --init-params.
 llvm::Expected<std::vector<HostTensor>>
 bindArguments(const EntrySignature &sig) {
-  std::optional<SafeTensorsFile> params;
+  std::optional<CheckpointFile> params;
   if (!paramsFile.empty()) {
-    auto file = SafeTensorsFile::open(paramsFile);
+    auto file = CheckpointFile::open(paramsFile);
     if (!file)
       return file.takeError();
     params = std::move(*file);
@@ -287,7 +290,8 @@ bindArguments(const EntrySignature &sig) {
                        arg.typeString() + ") is not given: " +
                        (params ? "it is not in " + paramsFile + "; "
                                : std::string("no --params file; ")) +
-                       "pass --params=PATH.safetensors or --init-params=SEED");
+                       "pass --params=PATH (.ckpt or .safetensors) or "
+                       "--init-params=SEED");
     auto tensor = initParameter(arg, sig, initParams);
     if (!tensor)
       return tensor.takeError();

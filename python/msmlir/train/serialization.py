@@ -1,6 +1,10 @@
-"""Checkpoints as safetensors files: save_checkpoint, load_checkpoint,
-load_param_into_net. Reading and writing use the runtime's C++ safetensors
-implementation (the same code ms-run's --params uses)."""
+"""Checkpoints: save_checkpoint, load_checkpoint, load_param_into_net.
+
+Files are MindSpore's protobuf .ckpt by default, or safetensors with
+format="safetensors" (MindSpore 2.4's); loading tells them apart by
+content. Reading and writing are the runtime's C++ code
+(Runtime/Formats/Checkpoint.h, the code ms-run's --params uses); every
+save is atomic."""
 
 import os
 
@@ -21,11 +25,33 @@ def _host(value, name):
     return Tensor(value)._t
 
 
+def _refuse(fn, **options):
+    """A clear error for MindSpore options ms does not implement."""
+    for key, value in options.items():
+        if value not in (None, False):
+            what = {"enc_key": "encrypted checkpoints",
+                    "dec_key": "encrypted checkpoints",
+                    "crc_check": "CRC-checked checkpoints"}[key]
+            raise ValueError(f"{fn}: {key} is not supported ({what} are "
+                             "not implemented in msmlir)")
+
+
+def _check_format(fn, format):
+    if format not in ("ckpt", "safetensors"):
+        raise ValueError(f"{fn}: format must be 'ckpt' or 'safetensors', "
+                         f"got {format!r}")
+
+
 def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True,
                     async_save=False, append_dict=None, enc_key=None,
-                    enc_mode="AES-GCM", choice_func=None, **kwargs):
+                    enc_mode="AES-GCM", choice_func=None, crc_check=False,
+                    format="ckpt", **kwargs):
     """Writes a Cell's parameters (or a dict name -> Tensor, or a list of
-    {"name": ..., "data": ...}) to a safetensors file."""
+    {"name": ..., "data": ...}) as MindSpore's .ckpt (format="ckpt", the
+    default) or as safetensors (format="safetensors"). The file name is
+    used as given (MindSpore appends a missing ".ckpt")."""
+    _refuse("save_checkpoint", enc_key=enc_key, crc_check=crc_check)
+    _check_format("save_checkpoint", format)
     entries = []
     if isinstance(save_obj, Cell):
         entries = list(save_obj.parameters_dict().items())
@@ -54,14 +80,15 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True,
         seen.add(name)
         tensors.append((name, _host(value, name)))
     path = os.fspath(ckpt_file_name)
-    native.save_safetensors(path, tensors)
+    native.save_checkpoint(path, tensors, format)
 
 
 def load_checkpoint(ckpt_file_name, net=None, strict_load=False,
                     filter_prefix=None, dec_key=None, dec_mode="AES-GCM",
-                    specify_prefix=None, choice_func=None, **kwargs):
-    """Reads a safetensors file into {name: Parameter}; loads it into `net`
-    too when given."""
+                    specify_prefix=None, choice_func=None, crc_check=False,
+                    format="ckpt", **kwargs):
+    """Reads a MindSpore .ckpt or a safetensors file into {name:
+    Parameter}; loads it into `net` too when given."""
     path = os.fspath(ckpt_file_name)
     if not os.path.exists(path):
         raise ValueError(f"load_checkpoint: {path}: no such file")
@@ -70,7 +97,10 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False,
                 tuple(filter_prefix or ()))
     specify = ((specify_prefix,) if isinstance(specify_prefix, str) else
                tuple(specify_prefix or ()))
-    for name, host in native.load_safetensors(path):
+    _refuse("load_checkpoint", dec_key=dec_key, crc_check=crc_check)
+    _check_format("load_checkpoint", format)
+    # The file's content, not `format`, decides how it is read.
+    for name, host in native.load_checkpoint(path):
         if prefixes and name.startswith(prefixes):
             continue
         if specify and not name.startswith(specify):
