@@ -578,7 +578,8 @@ private:
 // Files
 //===----------------------------------------------------------------------===//
 
-/// [(name, HostTensor)] of a checkpoint of either format, sorted by name.
+/// [(name, HostTensor)] of a checkpoint of either format, in
+/// CheckpointFile::names() order.
 py::list loadCheckpoint(const std::string &path) {
   CheckpointFile file = unwrap(CheckpointFile::open(path));
   py::list out;
@@ -844,7 +845,8 @@ void registerMemoryStats(py::module_ &m) {
 void registerFiles(py::module_ &m) {
   m.def("load_checkpoint", &loadCheckpoint, py::arg("path"),
         "[(name, HostTensor)] of a MindSpore .ckpt or a safetensors file "
-        "(told apart by content), sorted by name");
+        "(told apart by content): a .ckpt's in file order, safetensors' "
+        "sorted by name");
   m.def("save_checkpoint", &saveCheckpoint, py::arg("path"),
         py::arg("tensors"), py::arg("format") = "ckpt",
         "Writes [(name, HostTensor)] as 'ckpt' (MindSpore's protobuf) or "

@@ -90,6 +90,7 @@ _SAVE_UNDER_LIMIT = textwrap.dedent("""
     import msmlir as ms
     from msmlir import nn
     path, limit, ignore = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+    fmt = sys.argv[4]
     # CPython ignores SIGXFSZ (the write then fails with EFBIG); SIG_DFL
     # is a C program's default: killed at the limit.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN if ignore else
@@ -98,26 +99,27 @@ _SAVE_UNDER_LIMIT = textwrap.dedent("""
     net = nn.Dense(64, 32)
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
     try:
-        ms.save_checkpoint(net, path)
+        ms.save_checkpoint(net, path, format=fmt)
     except ms.MSError as e:
         print(e)
         sys.exit(3)
 """)
 
 
+@pytest.mark.parametrize("fmt", ["ckpt", "safetensors"])
 @pytest.mark.parametrize("ignore_signal", [False, True])
 def test_a_save_stopped_at_any_size_keeps_the_previous_checkpoint(
-        tmp_path, ignore_signal):
+        tmp_path, ignore_signal, fmt):
     path = str(tmp_path / "net.ckpt")
     net = _net()
-    ms.save_checkpoint(net, path)
+    ms.save_checkpoint(net, path, format=fmt)
     size = os.path.getsize(path)
     before = {k: v.asnumpy() for k, v in ms.load_checkpoint(path).items()}
     env = dict(os.environ)
     for limit in (0, 1, 8, 100, 4096, size // 2, size - 1):
         proc = subprocess.run(
             [sys.executable, "-c", _SAVE_UNDER_LIMIT, path, str(limit),
-             "1" if ignore_signal else "0"],
+             "1" if ignore_signal else "0", fmt],
             capture_output=True, text=True, env=env, timeout=120)
         if ignore_signal:
             assert proc.returncode == 3, proc.stderr
@@ -134,17 +136,20 @@ _SAVE_LOOP = textwrap.dedent("""
     import sys
     import msmlir as ms
     from msmlir import nn
-    path, count = sys.argv[1], int(sys.argv[2])
+    path, count, fmt = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     for i in range(count):
         ms.set_seed(i)
-        ms.save_checkpoint(nn.Dense(256, 128 + (i % 3) * 64), path)
+        ms.save_checkpoint(nn.Dense(256, 128 + (i % 3) * 64), path,
+                           format=fmt)
 """)
 
 
-def test_a_load_racing_100_saves_never_crashes(tmp_path):
+@pytest.mark.parametrize("fmt", ["ckpt", "safetensors"])
+def test_a_load_racing_100_saves_never_crashes(tmp_path, fmt):
     path = str(tmp_path / "race.ckpt")
-    ms.save_checkpoint(nn.Dense(256, 128), path)
-    saver = subprocess.Popen([sys.executable, "-c", _SAVE_LOOP, path, "100"],
+    ms.save_checkpoint(nn.Dense(256, 128), path, format=fmt)
+    saver = subprocess.Popen([sys.executable, "-c", _SAVE_LOOP, path, "100",
+                              fmt],
                              stderr=subprocess.PIPE, text=True)
     loads = 0
     while saver.poll() is None or loads < 5:

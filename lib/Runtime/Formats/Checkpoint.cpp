@@ -207,32 +207,33 @@ llvm::Expected<CheckpointFile> CheckpointFile::open(llvm::StringRef path) {
   auto tensors = readMindSporeCheckpoint(path);
   if (!tensors)
     return tensors.takeError();
-  for (auto &[name, tensor] : *tensors)
-    file.tensors.emplace(name, std::move(tensor));
+  file.tensors = std::move(*tensors);
+  for (size_t i = 0; i < file.tensors.size(); ++i)
+    file.index.emplace(file.tensors[i].first, i);
   return file;
 }
 
 bool CheckpointFile::contains(llvm::StringRef name) const {
   return safetensors ? safetensors->contains(name)
-                     : tensors.count(name.str()) != 0;
+                     : index.count(name.str()) != 0;
 }
 
 std::vector<std::string> CheckpointFile::names() const {
   if (safetensors)
     return safetensors->names();
   std::vector<std::string> out;
-  for (const auto &entry : tensors)
-    out.push_back(entry.first);
+  for (const auto &[name, tensor] : tensors)
+    out.push_back(name);
   return out;
 }
 
 llvm::Expected<HostTensor> CheckpointFile::load(llvm::StringRef name) const {
   if (safetensors)
     return safetensors->load(name);
-  auto it = tensors.find(name.str());
-  if (it == tensors.end())
+  auto it = index.find(name.str());
+  if (it == index.end())
     return fileError(filePath, "has no tensor named '" + name + "'");
-  return it->second.clone();
+  return tensors[it->second].second.clone();
 }
 
 llvm::Expected<HostTensor>

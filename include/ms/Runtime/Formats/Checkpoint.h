@@ -66,7 +66,8 @@ public:
   CheckpointFormat format() const { return fileFormat; }
   llvm::StringRef path() const { return filePath; }
   bool contains(llvm::StringRef name) const;
-  /// Every tensor name, sorted.
+  /// Every tensor name: in file order for a .ckpt (as MindSpore loads
+  /// it), sorted for safetensors (a JSON object has no order).
   std::vector<std::string> names() const;
   /// Loads `name` with its stored dtype and shape.
   llvm::Expected<HostTensor> load(llvm::StringRef name) const;
@@ -80,7 +81,9 @@ private:
   std::string filePath;
   CheckpointFormat fileFormat = CheckpointFormat::MindSpore;
   std::optional<SafeTensorsFile> safetensors;
-  std::map<std::string, HostTensor> tensors; ///< a .ckpt's, decoded
+  /// A .ckpt's tensors, decoded, in file order, and their index by name.
+  std::vector<std::pair<std::string, HostTensor>> tensors;
+  std::map<std::string, size_t> index;
 };
 
 } // namespace runtime
