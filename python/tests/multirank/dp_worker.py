@@ -18,6 +18,7 @@ set_deterministic).
 
 import argparse
 import os
+import re
 import signal
 import sys
 import warnings
@@ -142,8 +143,11 @@ def main():
             # The compiled train step itself holds the collectives.
             runner = step.__dict__.get("_graph_runner")
             sources = runner.graphs() if runner is not None else []
+            # Generic ("ms.all_reduce"(...)) or custom (ms.all_reduce %x)
+            # form: linked gradients print in the custom one.
             results[f"meta/{name}/all_reduce_ops"] = np.array(
-                sum(s.count('"ms.all_reduce"') for s in sources))
+                sum(len(re.findall(r'"?\bms\.all_reduce\b(?!_)', s))
+                    for s in sources))
     if args.mode == "graph" and args.fusion_mb:
         # Buckets whose all-reduce overlaps the rest of backward, and
         # buckets of several gradients shared with the runtime: the lowered
