@@ -131,8 +131,14 @@ ms::runtime::readMindSporeCheckpoint(llvm::StringRef path) {
   auto buffer = readRegularFile(path);
   if (!buffer)
     return buffer.takeError();
+  return parseMindSporeCheckpoint(path, (*buffer)->getBuffer());
+}
+
+llvm::Expected<std::vector<std::pair<std::string, HostTensor>>>
+ms::runtime::parseMindSporeCheckpoint(llvm::StringRef path,
+                                      llvm::StringRef bytes) {
   Checkpoint message;
-  if (llvm::Error err = parseCheckpoint(path, (*buffer)->getBuffer(), message))
+  if (llvm::Error err = parseCheckpoint(path, bytes, message))
     return std::move(err);
   std::vector<std::pair<std::string, HostTensor>> out;
   llvm::StringSet<> seen;
@@ -190,21 +196,19 @@ llvm::Error ms::runtime::writeCheckpoint(
 llvm::Expected<CheckpointFile> CheckpointFile::open(llvm::StringRef path) {
   CheckpointFile file;
   file.filePath = path.str();
-  {
-    // The first bytes say the format; the readers open the file again.
-    auto head = readRegularFile(path);
-    if (!head)
-      return head.takeError();
-    file.fileFormat = detectCheckpointFormat((*head)->getBuffer());
-  }
+  // Read once: the first bytes say the format, the rest is parsed.
+  auto contents = readRegularFile(path);
+  if (!contents)
+    return contents.takeError();
+  file.fileFormat = detectCheckpointFormat((*contents)->getBuffer());
   if (file.fileFormat == CheckpointFormat::SafeTensors) {
-    auto st = SafeTensorsFile::open(path);
+    auto st = SafeTensorsFile::fromBuffer(path, std::move(*contents));
     if (!st)
       return st.takeError();
     file.safetensors = std::move(*st);
     return file;
   }
-  auto tensors = readMindSporeCheckpoint(path);
+  auto tensors = parseMindSporeCheckpoint(path, (*contents)->getBuffer());
   if (!tensors)
     return tensors.takeError();
   file.tensors = std::move(*tensors);

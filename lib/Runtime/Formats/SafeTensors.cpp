@@ -288,9 +288,15 @@ llvm::Expected<SafeTensorsFile> SafeTensorsFile::open(StringRef path) {
   auto bufferOrErr = readRegularFile(path);
   if (!bufferOrErr)
     return bufferOrErr.takeError();
+  return fromBuffer(path, std::move(*bufferOrErr));
+}
+
+llvm::Expected<SafeTensorsFile>
+SafeTensorsFile::fromBuffer(StringRef path,
+                            std::unique_ptr<llvm::MemoryBuffer> contents) {
   SafeTensorsFile file;
   file.filePath = path.str();
-  file.buffer = std::move(*bufferOrErr);
+  file.buffer = std::move(contents);
   StringRef bytes = file.buffer->getBuffer();
   llvm::Expected<StringRef> headerText = headerOf(path, bytes);
   if (!headerText)

@@ -46,6 +46,9 @@ std::optional<DType> dtypeOfMindSporeName(llvm::StringRef name);
 /// returned; map tensors and strings are refused by name.
 llvm::Expected<std::vector<std::pair<std::string, HostTensor>>>
 readMindSporeCheckpoint(llvm::StringRef path);
+/// The same, of a file's bytes already read (`path` names it in errors).
+llvm::Expected<std::vector<std::pair<std::string, HostTensor>>>
+parseMindSporeCheckpoint(llvm::StringRef path, llvm::StringRef bytes);
 
 /// Writes `tensors` as a MindSpore .ckpt, atomically.
 llvm::Error writeMindSporeCheckpoint(

@@ -46,6 +46,11 @@ namespace runtime {
 class SafeTensorsFile {
 public:
   static llvm::Expected<SafeTensorsFile> open(llvm::StringRef path);
+  /// The same, of a file's contents already read (`path` names it in
+  /// errors).
+  static llvm::Expected<SafeTensorsFile>
+  fromBuffer(llvm::StringRef path,
+             std::unique_ptr<llvm::MemoryBuffer> contents);
 
   llvm::StringRef path() const { return filePath; }
 
