@@ -43,6 +43,21 @@ inline const std::string &writeScratchFile(const uint8_t *data, size_t size,
 /// Rejected input is fine; only crashes and sanitizer reports are findings.
 inline void ignore(llvm::Error err) { llvm::consumeError(std::move(err)); }
 
+/// Opens `path` as a `File` (SafeTensorsFile, CheckpointFile: open, names,
+/// load) and loads every tensor it lists.
+template <typename File> void openAndLoadAll(const std::string &path) {
+  auto file = File::open(path);
+  if (!file) {
+    ignore(file.takeError());
+    return;
+  }
+  for (const std::string &name : file->names()) {
+    auto tensor = file->load(name);
+    if (!tensor)
+      ignore(tensor.takeError());
+  }
+}
+
 } // namespace fuzz
 } // namespace ms
 

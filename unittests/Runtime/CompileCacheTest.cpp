@@ -427,6 +427,25 @@ protected:
     return cache.key(kNet, "construct", oneThread());
   }
 
+  /// kNet compiled cold into `cache`: the module, its outputs on run()'s
+  /// inputs, and its entry (key, file, bytes).
+  struct StoredNet {
+    std::unique_ptr<JitModule> jit;
+    std::vector<float> expected;
+    std::string key, file, bytes;
+  };
+  StoredNet storeNet(CompileCache &cache) {
+    StoredNet net;
+    net.jit = compile(cache, CacheStatus::Miss);
+    if (!net.jit)
+      return net;
+    net.expected = run(*net.jit);
+    net.key = netKey(cache);
+    net.file = cache.pathOf(net.key);
+    net.bytes = readBytes(net.file);
+    return net;
+  }
+
   std::unique_ptr<JitModule> compile(CompileCache &cache, CacheStatus expected,
                                      const char *net = kNet) {
     auto jit =
@@ -498,21 +517,16 @@ TEST_F(CompileCachedTest, PackedCopiesSurviveTheCache) {
 
 TEST_F(CompileCachedTest, DamagedEntriesAreRebuiltNotRun) {
   CompileCache cache(cacheDir());
-  auto cold = compile(cache, CacheStatus::Miss);
-  ASSERT_TRUE(cold);
-  std::vector<float> expected = run(*cold);
-  std::string key = netKey(cache);
-  std::string file = cache.pathOf(key);
-  std::string good = readBytes(file);
+  StoredNet cold = storeNet(cache);
+  ASSERT_TRUE(cold.jit);
+  const std::vector<float> &expected = cold.expected;
+  const std::string &file = cold.file, &good = cold.bytes;
   ASSERT_FALSE(good.empty());
-  auto overwrite = [&](llvm::StringRef bytes) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(file, ec);
-    ASSERT_FALSE(ec);
-    os << bytes;
+  auto overwrite = [&](const std::string &bytes) {
+    ASSERT_EQ(writeText(file, bytes), "");
   };
 
-  overwrite(llvm::StringRef(good).take_front(good.size() - 100));
+  overwrite(good.substr(0, good.size() - 100));
   auto truncated = compile(cache, CacheStatus::Rebuilt);
   ASSERT_TRUE(truncated);
   EXPECT_NE(truncated->compileTimes().cacheNote.find("truncated"),
@@ -530,8 +544,8 @@ TEST_F(CompileCachedTest, DamagedEntriesAreRebuiltNotRun) {
   expectBitIdentical(run(*corrupted), expected);
 
   // Intact and ours, but the object is not loadable code.
-  CacheEntry garbage{cold->signature(), std::string(256, '\x90')};
-  overwrite(encodeCacheEntry(key, CacheIdentity::host(), garbage));
+  CacheEntry garbage{cold.jit->signature(), std::string(256, '\x90')};
+  overwrite(encodeCacheEntry(cold.key, CacheIdentity::host(), garbage));
   auto unloadable = compile(cache, CacheStatus::Rebuilt);
   ASSERT_TRUE(unloadable);
   EXPECT_NE(unloadable->compileTimes().cacheNote.find("cannot load"),
@@ -545,21 +559,19 @@ TEST_F(CompileCachedTest, DamagedEntriesAreRebuiltNotRun) {
 
 TEST_F(CompileCachedTest, AnEntryForAnotherSignatureIsRebuiltNotRun) {
   CompileCache cache(cacheDir());
-  auto cold = compile(cache, CacheStatus::Miss);
-  ASSERT_TRUE(cold);
-  std::vector<float> expected = run(*cold);
-  std::string key = netKey(cache);
+  StoredNet cold = storeNet(cache);
+  ASSERT_TRUE(cold.jit);
   // A forged entry: whole and checksummed, but recording a smaller input
   // than the graph's, or another dtype. Run, it would read out of bounds.
   for (auto forge : {+[](TensorSpec &x) { x.shape[0] = 1; },
                      +[](TensorSpec &x) { x.dtype = DType::F16; },
                      +[](TensorSpec &x) { x.paramName = "fc.bias"; }}) {
-    CacheEntry forged{cold->signature(), ""};
+    CacheEntry forged{cold.jit->signature(), ""};
     forge(forged.signature.args[0]);
-    auto hit = cache.load(key);
+    auto hit = cache.load(cold.key);
     ASSERT_TRUE(hit);
     forged.object = hit->object;
-    ASSERT_FALSE(bool(cache.store(key, forged)));
+    ASSERT_FALSE(bool(cache.store(cold.key, forged)));
     auto rebuilt = compile(cache, CacheStatus::Rebuilt);
     ASSERT_TRUE(rebuilt);
     EXPECT_NE(rebuilt->compileTimes().cacheNote.find(
@@ -567,7 +579,7 @@ TEST_F(CompileCachedTest, AnEntryForAnotherSignatureIsRebuiltNotRun) {
                   "recorded as"),
               std::string::npos)
         << rebuilt->compileTimes().cacheNote;
-    expectBitIdentical(run(*rebuilt), expected);
+    expectBitIdentical(run(*rebuilt), cold.expected);
   }
 }
 
@@ -597,12 +609,9 @@ std::string mutate(const std::string &bytes, std::mt19937 &rng) {
 
 TEST_F(CompileCachedTest, AThousandMutatedEntriesAreNeverRun) {
   CompileCache cache(cacheDir());
-  auto cold = compile(cache, CacheStatus::Miss);
-  ASSERT_TRUE(cold);
-  std::vector<float> expected = run(*cold);
-  std::string key = netKey(cache);
-  std::string file = cache.pathOf(key);
-  std::string good = readBytes(file);
+  StoredNet cold = storeNet(cache);
+  ASSERT_TRUE(cold.jit);
+  const std::string &key = cold.key, &file = cold.file, &good = cold.bytes;
   std::mt19937 rng(55);
   int rejected = 0;
   for (int i = 0; i < 1000; ++i) {
@@ -618,7 +627,7 @@ TEST_F(CompileCachedTest, AThousandMutatedEntriesAreNeverRun) {
       ASSERT_EQ(writeText(file, bad), "");
       auto rebuilt = compile(cache, CacheStatus::Rebuilt);
       ASSERT_TRUE(rebuilt);
-      expectBitIdentical(run(*rebuilt), expected);
+      expectBitIdentical(run(*rebuilt), cold.expected);
     }
   }
   EXPECT_GE(rejected, 990);
