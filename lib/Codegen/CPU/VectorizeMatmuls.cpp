@@ -24,6 +24,8 @@
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <array>
+
 namespace ms {
 #define GEN_PASS_DEF_MSVECTORIZEMATMULS
 #include "ms/Codegen/CPU/Passes.h.inc"
@@ -144,25 +146,26 @@ private:
   }
 
   void splitRows(const std::string &handle, int64_t rows, int64_t cols) {
-    int64_t main = rows / tiles.microRows * tiles.microRows;
-    if (main == 0 || main == rows) {
-      splitCols(handle, rows, cols);
-      return;
-    }
-    auto [first, second] = split(handle, 0, main);
-    splitCols(first, main, cols);
-    splitCols(second, rows - main, cols);
+    splitAlong(0, handle, {rows, cols});
   }
 
-  void splitCols(const std::string &handle, int64_t rows, int64_t cols) {
-    int64_t main = cols / tiles.microCols * tiles.microCols;
-    if (main == 0 || main == cols) {
-      tileBlock(handle, rows, cols);
-      return;
-    }
-    auto [first, second] = split(handle, 1, main);
-    tileBlock(first, rows, main);
-    tileBlock(second, rows, cols - main);
+  /// Splits the block along `dim` (0: rows, then 1: columns) after its last
+  /// whole micro-tile, so that each part but the leftover tiles evenly; each
+  /// part then splits along the next dim, and after the last is tiled.
+  void splitAlong(unsigned dim, const std::string &handle,
+                  std::array<int64_t, 2> size) {
+    if (dim == size.size())
+      return tileBlock(handle, size[0], size[1]);
+    int64_t micro = dim == 0 ? tiles.microRows : tiles.microCols;
+    int64_t main = size[dim] / micro * micro;
+    if (main == 0 || main == size[dim])
+      return splitAlong(dim + 1, handle, size);
+    auto [first, second] = split(handle, dim, main);
+    std::array<int64_t, 2> rest = size;
+    rest[dim] -= main;
+    size[dim] = main;
+    splitAlong(dim + 1, first, size);
+    splitAlong(dim + 1, second, rest);
   }
 
   /// Cache tiles, then the register tile (column tiles outside row tiles),

@@ -139,14 +139,7 @@ Value floatFloorDiv(Scalar &s, Value a, Value b) {
   return s.select(bZero, quotient, result);
 }
 
-Value floorDivBody(Scalar &s, Kind kind, Value a, Value b) {
-  if (kind == Kind::Float)
-    return floatFloorDiv(s, a, b);
-  SafeDivisor d = safeDivisor(s, b, kind == Kind::Signed);
-  if (kind == Kind::Unsigned) {
-    Value q = arith::DivUIOp::create(s.b, s.loc, a, d.divisor);
-    return s.select(d.isZero, s.intConst(0), q);
-  }
+Value signedFloorDiv(Scalar &s, const SafeDivisor &d, Value a, Value b) {
   Value q = arith::DivSIOp::create(s.b, s.loc, a, d.divisor);
   Value r = arith::RemSIOp::create(s.b, s.loc, a, d.divisor);
   Value step = signsDiffer(s, r, b);
@@ -159,14 +152,7 @@ Value floorDivBody(Scalar &s, Kind kind, Value a, Value b) {
   return s.select(d.isZero, s.intConst(0), result);
 }
 
-Value floorModBody(Scalar &s, Kind kind, Value a, Value b) {
-  if (kind == Kind::Float)
-    return floatRemainder(s, a, b);
-  SafeDivisor d = safeDivisor(s, b, kind == Kind::Signed);
-  if (kind == Kind::Unsigned) {
-    Value r = arith::RemUIOp::create(s.b, s.loc, a, d.divisor);
-    return s.select(d.isZero, s.intConst(0), r);
-  }
+Value signedFloorMod(Scalar &s, const SafeDivisor &d, Value a, Value b) {
   Value r = arith::RemSIOp::create(s.b, s.loc, a, d.divisor);
   Value step = signsDiffer(s, r, b);
   Value rPlusB = arith::AddIOp::create(s.b, s.loc, r, b);
@@ -175,14 +161,29 @@ Value floorModBody(Scalar &s, Kind kind, Value a, Value b) {
   return s.select(d.special, s.intConst(0), stepped);
 }
 
-Value fmodBody(Scalar &s, Kind kind, Value a, Value b) {
-  if (kind == Kind::Float)
-    return arith::RemFOp::create(s.b, s.loc, a, b);
-  SafeDivisor d = safeDivisor(s, b, kind == Kind::Signed);
-  Value r = kind == Kind::Unsigned
-                ? arith::RemUIOp::create(s.b, s.loc, a, d.divisor).getResult()
-                : arith::RemSIOp::create(s.b, s.loc, a, d.divisor).getResult();
+Value signedFmod(Scalar &s, const SafeDivisor &d, Value a, Value) {
+  Value r = arith::RemSIOp::create(s.b, s.loc, a, d.divisor);
   return s.select(d.special, s.intConst(0), r);
+}
+
+Value floatFmod(Scalar &s, Value a, Value b) {
+  return arith::RemFOp::create(s.b, s.loc, a, b);
+}
+
+using FloatRule = Value (*)(Scalar &, Value, Value);
+using SignedRule = Value (*)(Scalar &, const SafeDivisor &, Value, Value);
+
+/// floor_div, floor_mod and fmod: the float rule on floats; on ints, over a
+/// safe divisor, UnsignedOp (0 where the divisor is 0) or the signed rule.
+template <FloatRule onFloat, typename UnsignedOp, SignedRule onSigned>
+Value divisionBody(Scalar &s, Kind kind, Value a, Value b) {
+  if (kind == Kind::Float)
+    return onFloat(s, a, b);
+  SafeDivisor d = safeDivisor(s, b, kind == Kind::Signed);
+  if (kind == Kind::Signed)
+    return onSigned(s, d, a, b);
+  Value result = UnsignedOp::create(s.b, s.loc, a, d.divisor);
+  return s.select(d.isZero, s.intConst(0), result);
 }
 
 /// Integer power by squaring over every exponent bit (unrolled: no loop in
@@ -258,7 +259,10 @@ struct NumericBinaryPattern : OpConversionPattern<SourceOp> {
 void ms::populateArithToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<NumericBinaryPattern<PowOp>>(ctx, powBody);
-  patterns.add<NumericBinaryPattern<FloorDivOp>>(ctx, floorDivBody);
-  patterns.add<NumericBinaryPattern<FloorModOp>>(ctx, floorModBody);
-  patterns.add<NumericBinaryPattern<FmodOp>>(ctx, fmodBody);
+  patterns.add<NumericBinaryPattern<FloorDivOp>>(
+      ctx, divisionBody<floatFloorDiv, arith::DivUIOp, signedFloorDiv>);
+  patterns.add<NumericBinaryPattern<FloorModOp>>(
+      ctx, divisionBody<floatRemainder, arith::RemUIOp, signedFloorMod>);
+  patterns.add<NumericBinaryPattern<FmodOp>>(
+      ctx, divisionBody<floatFmod, arith::RemUIOp, signedFmod>);
 }

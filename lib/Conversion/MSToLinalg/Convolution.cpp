@@ -17,6 +17,7 @@
 #include "llvm/Support/CheckedArithmetic.h"
 
 #include <array>
+#include <type_traits>
 
 using namespace mlir;
 using namespace ms;
@@ -298,6 +299,10 @@ private:
 struct ConvGradGeometry {
   ConvDim h, w;
   int64_t n, c, o, g, kh, kw, height, width;
+  ArrayRef<int64_t> stride, dilation;
+  /// The gradient's type (dx's or dw's) and element type.
+  RankedTensorType resultType;
+  Type elementType;
   template <typename GradOp>
   static FailureOr<ConvGradGeometry> get(GradOp op, ArrayRef<int64_t> input,
                                          ArrayRef<int64_t> weight,
@@ -318,8 +323,39 @@ struct ConvGradGeometry {
     r.kh = weight[2];
     r.kw = weight[3];
     r.g = static_cast<int64_t>(op.getGroup());
+    r.stride = op.getStride();
+    r.dilation = op.getDilation();
+    r.resultType = cast<RankedTensorType>(op.getType());
+    r.elementType = r.resultType.getElementType();
     return r;
   }
+};
+
+/// The backprop patterns' common start: the geometry of the forward conv,
+/// whose x shape is the result's (input gradient) or the `other` operand's
+/// (filter gradient), and w's the other way round; then Derived::rewrite.
+template <typename GradOp, typename Derived>
+struct ConvBackpropPattern : OpConversionPattern<GradOp> {
+  ConvBackpropPattern(MLIRContext *ctx, bool asMatmul)
+      : OpConversionPattern<GradOp>(ctx), asMatmul(asMatmul) {}
+  LogicalResult
+  matchAndRewrite(GradOp op, typename GradOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    ArrayRef<int64_t> result = cast<RankedTensorType>(op.getType()).getShape();
+    ArrayRef<int64_t> other =
+        cast<RankedTensorType>(adaptor.getOther().getType()).getShape();
+    constexpr bool isInputGrad =
+        std::is_same_v<GradOp, Conv2DBackpropInputOp>;
+    auto geom = ConvGradGeometry::get(op, isInputGrad ? result : other,
+                                      isInputGrad ? other : result, rewriter);
+    if (failed(geom))
+      return failure();
+    return static_cast<const Derived *>(this)->rewrite(op, adaptor, *geom,
+                                                       rewriter);
+  }
+
+protected:
+  bool asMatmul;
 };
 
 /// dx[n, c, i, j] = sum over (o in c's group, kh, kw), in that order, of
@@ -327,28 +363,19 @@ struct ConvGradGeometry {
 /// (kh, kw) on (i, j): dy spread out by the strides (zeros between) makes
 /// that an affine read, i + padTop + (KH - 1 - kh) * dilation.
 struct Conv2DBackpropInputPattern
-    : OpConversionPattern<Conv2DBackpropInputOp> {
-  Conv2DBackpropInputPattern(MLIRContext *ctx, bool asMatmul)
-      : OpConversionPattern(ctx), asMatmul(asMatmul) {}
-  LogicalResult
-  matchAndRewrite(Conv2DBackpropInputOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+    : ConvBackpropPattern<Conv2DBackpropInputOp, Conv2DBackpropInputPattern> {
+  using ConvBackpropPattern::ConvBackpropPattern;
+  LogicalResult rewrite(Conv2DBackpropInputOp op, OpAdaptor adaptor,
+                        const ConvGradGeometry &G,
+                        ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    auto resultType = cast<RankedTensorType>(op.getType());
-    auto weightType = cast<RankedTensorType>(adaptor.getOther().getType());
-    auto geom = ConvGradGeometry::get(op, resultType.getShape(),
-                                      weightType.getShape(), rewriter);
-    if (failed(geom))
-      return failure();
-    const ConvGradGeometry &G = *geom;
-    Type elementType = resultType.getElementType();
-    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+    ArrayRef<int64_t> dilation = G.dilation;
     int64_t extentH = (G.kh - 1) * dilation[0], extentW = (G.kw - 1) * dilation[1];
     SmallVector<int64_t> size = {
         G.height + G.h.padBefore + G.h.padAfter + extentH,
         G.width + G.w.padBefore + G.w.padAfter + extentW};
-    Value spread = spreadSpatialDims(rewriter, loc, adaptor.getDy(), stride,
+    Value spread = spreadSpatialDims(rewriter, loc, adaptor.getDy(), G.stride,
                                      {extentH, extentW}, size, 0.0);
     AffineExpr d[8];
     for (unsigned i = 0; i < 8; ++i)
@@ -365,21 +392,21 @@ struct Conv2DBackpropInputPattern
           op, perImageIm2colMatmul(
                   rewriter, loc, spread,
                   transposedWeightMatrix(rewriter, loc, adaptor.getOther()),
-                  {G.o, G.kh, G.kw, G.height, G.width}, read, resultType));
+                  {G.o, G.kh, G.kw, G.height, G.width}, read, G.resultType));
       return success();
     }
     int64_t og = G.o / G.g, cg = G.c / G.g;
     Value groupedDy = tensor::ExpandShapeOp::create(
         rewriter, loc,
-        RankedTensorType::get({G.n, G.g, og, size[0], size[1]}, elementType),
+        RankedTensorType::get({G.n, G.g, og, size[0], size[1]}, G.elementType),
         spread, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
     Value groupedWeight = tensor::ExpandShapeOp::create(
         rewriter, loc,
-        RankedTensorType::get({G.g, og, cg, G.kh, G.kw}, elementType),
+        RankedTensorType::get({G.g, og, cg, G.kh, G.kw}, G.elementType),
         adaptor.getOther(),
         ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
     auto groupedType = RankedTensorType::get(
-        {G.n, G.g, cg, G.height, G.width}, elementType);
+        {G.n, G.g, cg, G.height, G.width}, G.elementType);
     // (n, g, c, i, j, o, kh, kw)
     SmallVector<AffineMap> maps = {
         AffineMap::get(8, 0,
@@ -398,7 +425,7 @@ struct Conv2DBackpropInputPattern
             iterators, yieldProductSum)
             .getResult(0);
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, resultType, grouped,
+        op, G.resultType, grouped,
         ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
     return success();
   }
@@ -422,36 +449,25 @@ private:
         transposed, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
   }
 
-  bool asMatmul;
 };
 
 /// dw[o, c, kh, kw] = sum over (n, oh, ow), in that order, of
 /// dy[n, o, oh, ow] * x_padded[n, c, oh * stride + kh * dilation, ...].
 struct Conv2DBackpropFilterPattern
-    : OpConversionPattern<Conv2DBackpropFilterOp> {
-  Conv2DBackpropFilterPattern(MLIRContext *ctx, bool asMatmul)
-      : OpConversionPattern(ctx), asMatmul(asMatmul) {}
-  LogicalResult
-  matchAndRewrite(Conv2DBackpropFilterOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+    : ConvBackpropPattern<Conv2DBackpropFilterOp,
+                          Conv2DBackpropFilterPattern> {
+  using ConvBackpropPattern::ConvBackpropPattern;
+  LogicalResult rewrite(Conv2DBackpropFilterOp op, OpAdaptor adaptor,
+                        const ConvGradGeometry &G,
+                        ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
-    auto resultType = cast<RankedTensorType>(op.getType());
-    auto inputType = cast<RankedTensorType>(adaptor.getOther().getType());
-    auto geom = ConvGradGeometry::get(op, inputType.getShape(),
-                                      resultType.getShape(), rewriter);
-    if (failed(geom))
-      return failure();
-    const ConvGradGeometry &G = *geom;
-    Type elementType = resultType.getElementType();
-    ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+    ArrayRef<int64_t> stride = G.stride, dilation = G.dilation;
     Value padded =
         padSpatialDims(rewriter, loc, adaptor.getOther(), G.h, G.w, 0.0);
     if (asMatmul && G.g == 1 &&
         im2colFits(G.c, G.kh, G.kw, G.h.output, G.w.output)) {
       rewriter.replaceOp(op, filterAsMatmul(rewriter, loc, padded,
-                                            adaptor.getDy(), G, stride,
-                                            dilation, resultType));
+                                            adaptor.getDy(), G));
       return success();
     }
     auto paddedType = cast<RankedTensorType>(padded.getType());
@@ -460,16 +476,17 @@ struct Conv2DBackpropFilterPattern
         rewriter, loc,
         RankedTensorType::get({G.n, G.g, cg, paddedType.getDimSize(2),
                                paddedType.getDimSize(3)},
-                              elementType),
+                              G.elementType),
         padded, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
     Value groupedDy = tensor::ExpandShapeOp::create(
         rewriter, loc,
         RankedTensorType::get({G.n, G.g, og, G.h.output, G.w.output},
-                              elementType),
+                              G.elementType),
         adaptor.getDy(), ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
     auto groupedType =
-        RankedTensorType::get({G.g, og, cg, G.kh, G.kw}, elementType);
+        RankedTensorType::get({G.g, og, cg, G.kh, G.kw}, G.elementType);
     // (g, o, c, kh, kw, n, oh, ow)
+    MLIRContext *ctx = rewriter.getContext();
     AffineExpr d[8];
     for (unsigned i = 0; i < 8; ++i)
       d[i] = getAffineDimExpr(i, ctx);
@@ -490,7 +507,7 @@ struct Conv2DBackpropFilterPattern
             iterators, yieldProductSum)
             .getResult(0);
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, resultType, grouped,
+        op, G.resultType, grouped,
         ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
     return success();
   }
@@ -500,16 +517,13 @@ private:
   /// for n = 0, 1, ... in turn (an scf.for carrying dw), so the sum runs in
   /// the direct form's (n, oh, ow) order and the bits do not change.
   static Value filterAsMatmul(OpBuilder &b, Location loc, Value padded,
-                              Value dy, const ConvGradGeometry &G,
-                              ArrayRef<int64_t> stride,
-                              ArrayRef<int64_t> dilation,
-                              RankedTensorType resultType) {
+                              Value dy, const ConvGradGeometry &G) {
     MLIRContext *ctx = b.getContext();
-    Type elementType = resultType.getElementType();
+    Type elementType = G.elementType;
     int64_t k = G.c * G.kh * G.kw, pixels = G.h.output * G.w.output;
     auto sumType = RankedTensorType::get({G.o, k}, elementType);
     // (oh, ow, c, kh, kw)
-    AffineMap read = windowRead(ctx, {2, 3, 4, 0, 1}, stride, dilation);
+    AffineMap read = windowRead(ctx, {2, 3, 4, 0, 1}, G.stride, G.dilation);
     Value lower = arith::ConstantIndexOp::create(b, loc, 0);
     Value upper = arith::ConstantIndexOp::create(b, loc, G.n);
     Value step = arith::ConstantIndexOp::create(b, loc, 1);
@@ -531,11 +545,10 @@ private:
           scf::YieldOp::create(nb, l, next);
         });
     return tensor::ExpandShapeOp::create(
-        b, loc, resultType, loop.getResult(0),
+        b, loc, G.resultType, loop.getResult(0),
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
   }
 
-  bool asMatmul;
 };
 
 } // namespace

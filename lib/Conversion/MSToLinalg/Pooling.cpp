@@ -271,9 +271,13 @@ Value gatherWindows(OpBuilder &b, Location loc, RankedTensorType inputType,
 }
 
 /// The geometry shared by both pool gradients.
-template <typename GradOp> struct PoolGradGeometry {
+struct PoolGradGeometry {
   ConvDim h, w;
   SmallVector<int64_t> spreadSize, spreadBefore;
+  /// x's type (the gradient's) and the pooled dy's.
+  RankedTensorType inputType, pooledType;
+  ArrayRef<int64_t> kernel, stride;
+  template <typename GradOp>
   static FailureOr<PoolGradGeometry> get(GradOp op, RewriterBase &rewriter) {
     auto inputType = cast<RankedTensorType>(op.getX().getType());
     ArrayRef<int64_t> kernel = op.getKernelSize();
@@ -287,42 +291,58 @@ template <typename GradOp> struct PoolGradGeometry {
                     inputType.getDimSize(3) + g.w.padBefore + g.w.padAfter +
                         kernel[1] - 1};
     g.spreadBefore = {kernel[0] - 1, kernel[1] - 1};
+    g.inputType = inputType;
+    g.pooledType = cast<RankedTensorType>(op.getDy().getType());
+    g.kernel = kernel;
+    g.stride = op.getStride();
     return g;
   }
 };
 
-/// Routes each window's gradient to its first maximum.
-struct MaxPoolGradPattern : OpConversionPattern<MaxPool2DGradOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// The pool gradients' common start: the geometry, then Derived::rewrite.
+template <typename GradOp, typename Derived>
+struct PoolGradPattern : OpConversionPattern<GradOp> {
+  using OpConversionPattern<GradOp>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(MaxPool2DGradOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto g = PoolGradGeometry<MaxPool2DGradOp>::get(op, rewriter);
+  matchAndRewrite(GradOp op, typename GradOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    auto g = PoolGradGeometry::get(op, rewriter);
     if (failed(g))
       return failure();
-    auto inputType = cast<RankedTensorType>(op.getType());
-    auto pooledType = cast<RankedTensorType>(adaptor.getDy().getType());
-    ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride();
-    if (tilesExactly(*g, inputType, pooledType, kernel, stride) &&
+    return static_cast<const Derived *>(this)->rewrite(op, adaptor, *g,
+                                                       rewriter);
+  }
+};
+
+/// Routes each window's gradient to its first maximum.
+struct MaxPoolGradPattern
+    : PoolGradPattern<MaxPool2DGradOp, MaxPoolGradPattern> {
+  using PoolGradPattern::PoolGradPattern;
+  LogicalResult rewrite(MaxPool2DGradOp op, OpAdaptor adaptor,
+                        const PoolGradGeometry &g,
+                        ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    RankedTensorType inputType = g.inputType, pooledType = g.pooledType;
+    ArrayRef<int64_t> kernel = g.kernel, stride = g.stride;
+    if (tilesExactly(g, inputType, pooledType, kernel, stride) &&
         kernel[0] * kernel[1] <= kMaxTileTaps) {
       rewriter.replaceOp(op, routeWithinTiles(rewriter, loc, inputType,
                                               adaptor.getX(), adaptor.getDy(),
                                               kernel));
       return success();
     }
-    Value padded = padSpatialDims(rewriter, loc, adaptor.getX(), g->h, g->w,
+    Value padded = padSpatialDims(rewriter, loc, adaptor.getX(), g.h, g.w,
                                   -std::numeric_limits<double>::infinity());
     Value argmax =
         firstMaxIndex(rewriter, loc, padded, pooledType, kernel, stride);
     Value dy = spreadSpatialDims(rewriter, loc, adaptor.getDy(), stride,
-                                 g->spreadBefore, g->spreadSize, 0.0);
+                                 g.spreadBefore, g.spreadSize, 0.0);
     // -1 matches no window offset: positions no window starts at.
     Value index = spreadSpatialDims(rewriter, loc, argmax, stride,
-                                    g->spreadBefore, g->spreadSize, -1.0);
+                                    g.spreadBefore, g.spreadSize, -1.0);
     int64_t kw = kernel[1];
     Value result = gatherWindows(
-        rewriter, loc, inputType, ValueRange{dy, index}, kernel, g->h, g->w,
+        rewriter, loc, inputType, ValueRange{dy, index}, kernel, g.h, g.w,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value offset = windowOffset(b, l, kw, args[0].getType());
           Value isMax = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
@@ -339,7 +359,7 @@ struct MaxPoolGradPattern : OpConversionPattern<MaxPool2DGradOp> {
 private:
   /// Whether the windows tile the input: stride == kernel, no padding, and
   /// every row and column in exactly one window (LeNet's 2x2 / 2 pools).
-  static bool tilesExactly(const PoolGradGeometry<MaxPool2DGradOp> &g,
+  static bool tilesExactly(const PoolGradGeometry &g,
                            RankedTensorType inputType,
                            RankedTensorType pooledType,
                            ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride) {
@@ -457,38 +477,34 @@ struct MaxPoolGradGradPattern : OpConversionPattern<MaxPool2DGradGradOp> {
 
 /// Spreads each window's gradient, divided by its count of real elements,
 /// over the window.
-struct AvgPoolGradPattern : OpConversionPattern<AvgPool2DGradOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(AvgPool2DGradOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct AvgPoolGradPattern
+    : PoolGradPattern<AvgPool2DGradOp, AvgPoolGradPattern> {
+  using PoolGradPattern::PoolGradPattern;
+  LogicalResult rewrite(AvgPool2DGradOp op, OpAdaptor adaptor,
+                        const PoolGradGeometry &g,
+                        ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
-    auto g = PoolGradGeometry<AvgPool2DGradOp>::get(op, rewriter);
-    if (failed(g))
-      return failure();
-    auto inputType = cast<RankedTensorType>(op.getType());
-    auto pooledType = cast<RankedTensorType>(adaptor.getDy().getType());
-    ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride();
-    Type elementType = inputType.getElementType();
+    Type elementType = g.inputType.getElementType();
     // The forward op's counts: the pool of a padded tensor of ones.
     auto onesType = RankedTensorType::get(
-        {1, 1, inputType.getDimSize(2), inputType.getDimSize(3)}, elementType);
-    Value paddedOnes = padSpatialDims(
-        rewriter, loc, filled(rewriter, loc, onesType, 1.0), g->h, g->w, 0.0);
-    auto countType = RankedTensorType::get(
-        {1, 1, pooledType.getDimSize(2), pooledType.getDimSize(3)},
+        {1, 1, g.inputType.getDimSize(2), g.inputType.getDimSize(3)},
         elementType);
-    Value counts = poolWindows(rewriter, loc, paddedOnes, countType, kernel,
-                               stride, ReduceKind::Sum);
+    Value paddedOnes = padSpatialDims(
+        rewriter, loc, filled(rewriter, loc, onesType, 1.0), g.h, g.w, 0.0);
+    auto countType = RankedTensorType::get(
+        {1, 1, g.pooledType.getDimSize(2), g.pooledType.getDimSize(3)},
+        elementType);
+    Value counts = poolWindows(rewriter, loc, paddedOnes, countType, g.kernel,
+                               g.stride, ReduceKind::Sum);
     Value share = elementwise(
-        rewriter, loc, pooledType, ValueRange{adaptor.getDy(), counts},
+        rewriter, loc, g.pooledType, ValueRange{adaptor.getDy(), counts},
         [](OpBuilder &b, Location l, ValueRange args) {
           return arith::DivFOp::create(b, l, args[0], args[1]).getResult();
         });
-    Value spread = spreadSpatialDims(rewriter, loc, share, stride,
-                                     g->spreadBefore, g->spreadSize, 0.0);
+    Value spread = spreadSpatialDims(rewriter, loc, share, g.stride,
+                                     g.spreadBefore, g.spreadSize, 0.0);
     Value result = gatherWindows(
-        rewriter, loc, inputType, ValueRange{spread}, kernel, g->h, g->w,
+        rewriter, loc, g.inputType, ValueRange{spread}, g.kernel, g.h, g.w,
         [](OpBuilder &, Location, ValueRange args) { return args[0]; });
     rewriter.replaceOp(op, result);
     return success();

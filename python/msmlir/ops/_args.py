@@ -48,6 +48,15 @@ def _axes(axis, ndim, what):
     return tuple(axes)
 
 
+def _instance(value, kind, name, what):
+    """`value` if it is a `kind` (a class, say Tensor or bool); else a
+    TypeError that names the argument and the op."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{what}: {name} must be a {kind.__name__}, got "
+                        f"{type(value).__name__}")
+    return value
+
+
 def _tensor(x, what):
     if isinstance(x, Tensor):
         return x

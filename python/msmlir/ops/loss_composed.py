@@ -11,7 +11,9 @@ from . import math_func as _math
 from . import reduction_func as _reduction
 from .activation_func import logsigmoid
 from .array_composed import cosine_similarity, norm
-from .loss_func import _check_reduction, _reduce, _tensor
+from .._tensor import Tensor
+from ._args import _instance
+from .loss_func import _check_reduction, _reduce
 from .nn_func import softplus
 
 __all__ = ["smooth_l1_loss", "huber_loss", "kl_div", "binary_cross_entropy",
@@ -24,7 +26,7 @@ __all__ = ["smooth_l1_loss", "huber_loss", "kl_div", "binary_cross_entropy",
 def _checked(what, reduction, *tensors):
     _check_reduction(reduction, what)
     for i, t in enumerate(tensors):
-        _tensor(t, f"input {i}", what)
+        _instance(t, Tensor, f"input {i}", what)
 
 
 def _huber(diff, delta):
@@ -55,7 +57,7 @@ def kl_div(logits, labels, reduction="mean"):
     """labels * (log(labels) - logits), 0 where labels is 0 ('batchmean':
     the sum over the batch size)."""
     what = "ops.kl_div"
-    _tensor(logits, "logits", what)
+    _instance(logits, Tensor, "logits", what)
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"{what}: reduction must be 'mean', 'sum', 'none' "
                          f"or 'batchmean', got {reduction!r}")

@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
+from ._args import _instance
 from . import array_func as _array
 from . import math_func as _math
 from . import nn_func as _nn
@@ -36,13 +37,6 @@ def _reduce(loss, reduction):
     if reduction == "sum":
         return _reduction.reduce_sum(loss)
     return loss
-
-
-def _tensor(x, name, what):
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{what}: {name} must be a Tensor, got "
-                        f"{type(x).__name__}")
-    return x
 
 
 def one_hot_targets(target, num_classes, what):
@@ -115,8 +109,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100,
     [C]) and `target`: class indices [N] (integer) or class probabilities
     shaped like input (float). MindSpore's ``ops.cross_entropy``."""
     what = "ops.cross_entropy"
-    _tensor(input, "input", what)
-    _tensor(target, "target", what)
+    _instance(input, Tensor, "input", what)
+    _instance(target, Tensor, "target", what)
     _check_reduction(reduction, what)
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"{what}: label_smoothing must be in [0, 1], got "
@@ -158,8 +152,8 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100,
     """Negative log-likelihood of log-probabilities `inputs` [N, C] at class
     indices `target` [N] (MindSpore's ``ops.nll_loss``)."""
     what = "ops.nll_loss"
-    _tensor(inputs, "inputs", what)
-    _tensor(target, "target", what)
+    _instance(inputs, Tensor, "inputs", what)
+    _instance(target, Tensor, "target", what)
     _check_reduction(reduction, what)
     if not _is_index_target(target):
         raise TypeError(f"{what}: target must hold class indices (an "
@@ -177,8 +171,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None,
     """Sigmoid plus binary cross entropy, computed stably:
     (1 - y) x + (1 + (pw - 1) y) (log(1 + exp(-|x|)) + max(-x, 0))."""
     what = "ops.binary_cross_entropy_with_logits"
-    _tensor(input, "input", what)
-    _tensor(target, "target", what)
+    _instance(input, Tensor, "input", what)
+    _instance(target, Tensor, "target", what)
     _check_reduction(reduction, what)
     softplus_neg = _math.log(_math.exp(_math.neg(_math.abs(input))) + 1.0) + \
         _math.maximum(_math.neg(input), 0.0)
@@ -195,7 +189,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None,
 def mse_loss(input, target, reduction="mean"):
     """(input - target)^2, reduced (MindSpore's ``ops.mse_loss``)."""
     what = "ops.mse_loss"
-    _tensor(input, "input", what)
+    _instance(input, Tensor, "input", what)
     _check_reduction(reduction, what)
     diff = input - target
     return _reduce(diff * diff, reduction)
@@ -204,6 +198,6 @@ def mse_loss(input, target, reduction="mean"):
 def l1_loss(input, target, reduction="mean"):
     """|input - target|, reduced (MindSpore's ``ops.l1_loss``)."""
     what = "ops.l1_loss"
-    _tensor(input, "input", what)
+    _instance(input, Tensor, "input", what)
     _check_reduction(reduction, what)
     return _reduce(_math.abs(input - target), reduction)

@@ -13,7 +13,7 @@ import numbers
 
 from .. import dtype as mstype
 from .._tensor import Tensor, binary, unary, op
-from ._args import _int
+from ._args import _instance, _int
 from .math_func import cast
 
 __all__ = ["cumsum", "argsort", "sort", "topk", "gather_elements", "max",
@@ -42,13 +42,6 @@ def _axis(axis, ndim, what, name="axis"):
         raise ValueError(f"{what}: {name} {axis} is out of range for a "
                          f"{ndim}-d tensor (expected [{-ndim}, {ndim}))")
     return axis + ndim if axis < 0 else axis
-
-
-def _bool(value, name, what):
-    if not isinstance(value, bool):
-        raise TypeError(f"{what}: {name} must be a bool, got "
-                        f"{type(value).__name__}")
-    return value
 
 
 #===---------------------------------------------------------------------===#
@@ -99,7 +92,7 @@ def argsort(input, axis=-1, descending=False):
     what = "ops.argsort"
     input = _input(input, what)
     axis = _axis(axis, input.ndim, what)
-    _bool(descending, "descending", what)
+    _instance(descending, bool, "descending", what)
     return unary(_argsort_op(axis, descending, None), input)
 
 
@@ -109,7 +102,7 @@ def sort(input_x, axis=-1, descending=False):
     what = "ops.sort"
     x = _input(input_x, what)
     axis = _axis(axis, x.ndim, what)
-    _bool(descending, "descending", what)
+    _instance(descending, bool, "descending", what)
     indices = unary(_argsort_op(axis, descending, None), x)
     return binary(_gather_elements_op(axis, what), x, indices), indices
 
@@ -122,8 +115,8 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     x = _input(input, what)
     axis = _axis(-1 if dim is None else dim, x.ndim, what, "dim")
     k = _int(k, "k", what)
-    _bool(largest, "largest", what)
-    _bool(sorted, "sorted", what)
+    _instance(largest, bool, "largest", what)
+    _instance(sorted, bool, "sorted", what)
     if not 0 <= k <= x.shape[axis]:
         raise ValueError(f"{what}: k {k} is out of range for dim {axis} of "
                          f"size {x.shape[axis]} (expected [0, "
@@ -162,7 +155,7 @@ def _extreme(name, input, axis, keepdims, initial, where):
         value = binary(_gather_elements_op(0, what), flat, best)
         return value.reshape(()), Tensor(0, mstype.int32)
     axis = _axis(axis, x.ndim, what)
-    _bool(keepdims, "keepdims", what)
+    _instance(keepdims, bool, "keepdims", what)
     kept = unary(op(arg, f"{{axis = {axis} : i64, keep_dims, output_type = "
                          f"{_INDEX}}}", what), x)
     values = binary(_gather_elements_op(axis, what), x, kept)

@@ -16,9 +16,6 @@ namespace ms {
 namespace grad {
 namespace {
 
-using Grads = ArrayRef<Value>;
-using OperandGrads = MutableArrayRef<Value>;
-
 bool isFloat(Value v) { return isa<FloatType>(tensorType(v).getElementType()); }
 
 void setBinary(Operation *op, OpBuilder &b, Value lhsFull, Value rhsFull,

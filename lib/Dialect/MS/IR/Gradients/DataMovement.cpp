@@ -14,9 +14,6 @@ namespace ms {
 namespace grad {
 namespace {
 
-using Grads = ArrayRef<Value>;
-using OperandGrads = MutableArrayRef<Value>;
-
 template <typename OpTy>
 LogicalResult reshapeBackRule(OpTy op, OpBuilder &b, Grads dys,
                               OperandGrads dxs) {

@@ -18,9 +18,6 @@ namespace ms {
 namespace grad {
 namespace {
 
-using Grads = ArrayRef<Value>;
-using OperandGrads = MutableArrayRef<Value>;
-
 // Rules create one op per statement (never two in the arguments of one
 // call), so the IR does not depend on the host compiler's evaluation order.
 

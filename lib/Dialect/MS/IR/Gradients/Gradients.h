@@ -17,12 +17,15 @@
 namespace ms {
 namespace grad {
 
-/// A rule: the op, a builder placed after it, the result cotangents (null
-/// where none flows; never all null), the operand cotangents to fill.
+/// The result cotangents a rule reads (null where none flows; never all
+/// null) and the operand cotangents it fills.
+using Grads = llvm::ArrayRef<mlir::Value>;
+using OperandGrads = llvm::MutableArrayRef<mlir::Value>;
+
+/// A rule: the op, a builder placed after it, its Grads and OperandGrads.
 template <typename OpTy>
-using RuleFn = llvm::LogicalResult (*)(OpTy, mlir::OpBuilder &,
-                                       llvm::ArrayRef<mlir::Value>,
-                                       llvm::MutableArrayRef<mlir::Value>);
+using RuleFn = llvm::LogicalResult (*)(OpTy, mlir::OpBuilder &, Grads,
+                                       OperandGrads);
 
 template <typename OpTy, RuleFn<OpTy> Rule>
 struct GradientModel

@@ -13,9 +13,6 @@ namespace ms {
 namespace grad {
 namespace {
 
-using Grads = ArrayRef<Value>;
-using OperandGrads = MutableArrayRef<Value>;
-
 /// y[..., out] = x[..., in] @ w[out, in]^T + b[out]. With the leading dims
 /// flattened to M rows: dx = dy @ w, dw = dy^T @ x, db = the column sums.
 LogicalResult denseRule(DenseOp op, OpBuilder &b, Grads dys,

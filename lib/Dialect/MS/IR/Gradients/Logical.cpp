@@ -16,9 +16,6 @@ namespace ms {
 namespace grad {
 namespace {
 
-using Grads = ArrayRef<Value>;
-using OperandGrads = MutableArrayRef<Value>;
-
 /// d true_value = select(cond, dy, 0), d false_value = select(cond, 0, dy),
 /// each summed back to its operand's shape; the condition has none.
 LogicalResult selectRule(SelectOp op, OpBuilder &b, Grads dys,

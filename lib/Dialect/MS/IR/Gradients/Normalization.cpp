@@ -16,9 +16,6 @@ namespace ms {
 namespace grad {
 namespace {
 
-using Grads = ArrayRef<Value>;
-using OperandGrads = MutableArrayRef<Value>;
-
 DenseI64ArrayAttr axesAttr(OpBuilder &b, ArrayRef<int64_t> axes) {
   return b.getDenseI64ArrayAttr(axes);
 }

@@ -14,9 +14,6 @@ namespace ms {
 namespace grad {
 namespace {
 
-using Grads = ArrayRef<Value>;
-using OperandGrads = MutableArrayRef<Value>;
-
 template <typename ReduceOp>
 Value spread(ReduceOp op, OpBuilder &b, Value value) {
   return unreduce(b, op.getLoc(), value, op.getNormalizedAxes(),

@@ -25,9 +25,6 @@ namespace ms {
 namespace grad {
 namespace {
 
-using Grads = ArrayRef<Value>;
-using OperandGrads = MutableArrayRef<Value>;
-
 /// The [out, in] interpolation matrix of one axis, or its transpose [in,
 /// out] when `transposed`, in `element` (f32 or f64). A weight is added in
 /// the table's precision, so an edge sample (i0 == i1) gets w0 + w1 as

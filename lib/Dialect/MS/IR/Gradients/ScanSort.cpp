@@ -19,9 +19,6 @@ namespace ms {
 namespace grad {
 namespace {
 
-using Grads = ArrayRef<Value>;
-using OperandGrads = MutableArrayRef<Value>;
-
 bool isFloat(Value v) { return isa<FloatType>(tensorType(v).getElementType()); }
 
 LogicalResult cumsumRule(CumsumOp op, OpBuilder &b, Grads dys,
