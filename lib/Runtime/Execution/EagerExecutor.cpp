@@ -2,6 +2,7 @@
 
 #include "ms/Runtime/Execution/EagerExecutor.h"
 
+#include "ms/Dialect/MS/IR/CellPath.h"
 #include "ms/Runtime/Execution/KernelCache.h"
 #include "ms/Runtime/Formats/NumpyFormat.h"
 #include "ms/Runtime/Jit/Diagnostics.h"
@@ -101,19 +102,6 @@ private:
   uint64_t startTicks;
   Wall::time_point startTime;
 };
-
-/// The Cell path(s) a location names ("dense_relu_sequential.0").
-std::string cellPathOf(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location part : fused.getLocations())
-      if (std::string path = cellPathOf(part); !path.empty())
-        return path;
-  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
-    return cellPathOf(callSite.getCallee());
-  return "";
-}
 
 } // namespace
 
