@@ -12,6 +12,8 @@ PACKAGES=(
   # MindSpore's protobuf schemas (.ckpt), compiled at build time; protobuf's
   # own Python implementation is the tests' independent reader and writer.
   libprotobuf-dev protobuf-compiler python3-protobuf
+  # save_graphs pictures (dot -Tsvg); without it only the .dot is written.
+  graphviz
   # Fashion-MNIST (gzipped IDX), for the LeNet-5 example and its tests.
   dataset-fashion-mnist
   # The sanitizer and fuzzing build (CMakePresets.json `asan`, libFuzzer).

@@ -255,6 +255,37 @@ def test_save_graphs_writes_the_captured_mlir(tmp_path):
     assert dumped and os.listdir(tmp_path / dumped[0])
 
 
+
+class _PictureNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 3)
+        self.act = nn.ReLU()
+
+    def construct(self, x):
+        return self.act(self.fc(x))
+
+
+def test_save_graphs_draws_the_graph_with_cell_paths_and_shapes(tmp_path):
+    import shutil
+    import xml.etree.ElementTree as ET
+    ms.set_context(mode=ms.GRAPH_MODE, save_graphs=True,
+                   save_graphs_path=str(tmp_path))
+    _PictureNet()(Tensor(rand(2, 4)))
+    (graph_dir,) = [d for d in tmp_path.iterdir() if d.is_dir()]
+    dot = (graph_dir / "00_input.dot").read_text()
+    # A box per op: its name, the Cell that ran it, its result's shape.
+    assert 'label="ms.dense\\lfc\\ltensor<2x3xf32>\\l"' in dot
+    assert 'label="ms.relu\\lact\\ltensor<2x3xf32>\\l"' in dot
+    assert 'label="fc.weight\\ltensor<3x4xf32>\\l"' in dot
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is not installed: only the .dot is written")
+    svg = ET.parse(graph_dir / "00_input.svg").getroot()
+    texts = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+    for label in ("ms.dense", "fc", "ms.relu", "act", "tensor<2x3xf32>",
+                  "fc.weight", "fc.bias"):
+        assert label in texts, (label, texts)
+
 # -- jit_syntax_level --------------------------------------------------------------
 
 def branchy(x):

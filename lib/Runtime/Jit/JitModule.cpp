@@ -1,6 +1,7 @@
 //===- JitModule.cpp - A compiled ms module, ready to call ----------------===//
 
 #include "ms/Runtime/Jit/JitModule.h"
+#include "ms/Dialect/MS/Transforms/GraphDot.h"
 #include "ms/Runtime/Communication/Communication.h"
 #include "ms/Runtime/Memory/CachingAllocator.h"
 
@@ -17,6 +18,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 #include <chrono>
 #include <cstring>
@@ -48,6 +50,36 @@ llvm::Error writeModule(ModuleOp module, llvm::StringRef dir, unsigned index,
     return makeError("--dump-ir-after-all: cannot write '" + path +
                  "': " + ec.message());
   module.print(os);
+  return llvm::Error::success();
+}
+
+/// The captured graph as <dir>/00_input.dot and, when Graphviz's `dot` is
+/// on PATH, 00_input.svg (save_graphs' picture). A picture that cannot be
+/// drawn is a warning on stderr, not a failed compile: the .dot stays.
+llvm::Error writeGraphPicture(ModuleOp module, llvm::StringRef dir) {
+  llvm::SmallString<128> dotPath(dir), svgPath(dir);
+  llvm::sys::path::append(dotPath, "00_input.dot");
+  llvm::sys::path::append(svgPath, "00_input.svg");
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream os(dotPath, ec);
+    if (ec)
+      return makeError("--dump-ir-after-all: cannot write '" + dotPath +
+                       "': " + ec.message());
+    writeGraphDot(module, os);
+  }
+  llvm::ErrorOr<std::string> dot = llvm::sys::findProgramByName("dot");
+  if (!dot)
+    return llvm::Error::success();
+  std::string message;
+  llvm::StringRef args[] = {*dot, "-Tsvg", dotPath, "-o", svgPath};
+  // Large graphs take Graphviz a while; a minute bounds the wait.
+  int rc = llvm::sys::ExecuteAndWait(*dot, args, std::nullopt, {},
+                                     /*SecondsToWait=*/60, 0, &message);
+  if (rc != 0)
+    llvm::errs() << "ms: warning: save_graphs: 'dot -Tsvg " << dotPath
+                 << "' failed" << (message.empty() ? "" : ": " + message)
+                 << "; the graph is in the .dot file\n";
   return llvm::Error::success();
 }
 
@@ -143,9 +175,12 @@ JitModule::compile(ModuleOp module, llvm::StringRef entry,
   // stage.
   auto start = std::chrono::steady_clock::now();
   DiagnosticCollector diagnostics(ctx);
-  if (!options.dumpIRDir.empty())
+  if (!options.dumpIRDir.empty()) {
     if (auto err = writeModule(module, options.dumpIRDir, 0, "input"))
       return std::move(err);
+    if (auto err = writeGraphPicture(module, options.dumpIRDir))
+      return std::move(err);
+  }
   std::optional<StagePassManagers> ownManagers;
   if (!passManagers)
     passManagers = &ownManagers.emplace(*ctx);

@@ -180,4 +180,22 @@ def MSStartCollectivesEarly : Pass<"ms-start-collectives-early"> {
   }];
 }
 
+def MSPrintGraphDot : Pass<"ms-print-graph-dot", "::mlir::ModuleOp"> {
+  let summary = "Write the graph as Graphviz DOT, labelled with Cell paths";
+  let description = [{
+    Writes the module's functions as one Graphviz digraph (`dot -Tsvg`
+    draws it): a node per op with its name, the Cell path its location
+    names and its result types; an ellipse per argument, a parameter by its
+    name (`ms.param`); an edge from each value's definition to each user.
+    A region's ops (scf.if, scf.while) sit in a box named after their op.
+    The IR is unchanged. save_graphs writes the same picture of each
+    captured graph (`00_input.dot` and, with Graphviz installed,
+    `00_input.svg`).
+  }];
+  let options = [
+    Option<"outputFile", "output-file", "std::string", /*default=*/"\"-\"",
+           "Where the DOT text goes (- for stdout)">
+  ];
+}
+
 #endif // MS_DIALECT_MS_TRANSFORMS_PASSES_TD
