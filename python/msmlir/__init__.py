@@ -39,6 +39,7 @@ from ._parallel_context import (ParallelMode, set_auto_parallel_context,
                                 reset_auto_parallel_context)
 from . import communication
 from . import runtime
+from .profiler import Profiler
 from . import context, common
 from .ops import composite as _composite  # noqa: F401 (ms.ops.composite)
 from ._runtime import executor as _executor, pynative_level as _pn_level
@@ -75,6 +76,7 @@ __all__ = [
     "pytype_to_dtype", "vjp", "vmap", "tensor", "get_py_obj_dtype",
     "manual_seed", "initial_seed", "seed", "lazy_inline", "no_inline",
     "run_check", "check_checkpoint", "constexpr", "ms_function", "ms_class",
+    "Profiler",
 ]
 
 

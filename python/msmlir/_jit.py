@@ -16,7 +16,7 @@ from collections import OrderedDict
 
 from . import _msmlir as native
 from ._autograph import convert
-from . import _fallback, _syntax
+from . import _fallback, _syntax, _trace
 from ._graph import Graph, Sym
 from ._runtime import (STATE, MSError, HostTensor,
                        DEFAULT_JIT_LEVEL, compile_options, executor,
@@ -434,6 +434,10 @@ class Compiled:
             if st.graph is not None:
                 return convert(self.fn)(*args, **kwargs)
             return self.fn(*args, **kwargs)
+        recorder = _trace.RECORDER
+        if recorder is not None:
+            return recorder.timed(_trace.GRAPHS, self.name, self._call, args,
+                                  kwargs)
         fast = self._fast
         if fast is not None and not kwargs and fast[0] == st.epoch:
             # Fast path: tensor arguments only, as in the last call. The
@@ -539,6 +543,15 @@ class Compiled:
         return module
 
     def _compile(self, args, kwargs, leaves, cfg, shapes=None):
+        recorder = _trace.RECORDER
+        if recorder is not None:
+            return recorder.timed(_trace.COMPILES, self.name,
+                                  self._capture_and_compile, args, kwargs,
+                                  leaves, cfg, shapes)
+        return self._capture_and_compile(args, kwargs, leaves, cfg, shapes)
+
+    def _capture_and_compile(self, args, kwargs, leaves, cfg, shapes=None):
+        """_compile without the Profiler's span."""
         captured = self._capture(args, kwargs, leaves, cfg, shapes)
         graph = captured[0]
         if graph.segment:

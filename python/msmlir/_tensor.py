@@ -24,6 +24,7 @@ import numpy as np
 from . import dtype as mstype
 from . import _initializers
 from . import _graph
+from . import _trace
 from ._graph import Sym, concrete, value_dependent
 from . import _msmlir as _native
 from ._runtime import (STATE, MSError, HostTensor, OpCall, executor,
@@ -40,10 +41,14 @@ _call = _runn = None
 
 def bind_executor(level):
     """Points PyNative dispatch at the executor of `level` (and the
-    context's thread count)."""
+    context's thread count), timing each op while a Profiler records."""
     global _call, _runn
     ex = executor(level)
     _call, _runn = ex.call, ex.run
+    recorder = _trace.RECORDER
+    if recorder is not None:
+        _call = recorder.traced_kernel(_call)
+        _runn = recorder.traced_kernel(_runn)
 
 
 bind_executor(PYNATIVE_JIT_LEVEL)

@@ -20,7 +20,7 @@ SOURCE = os.path.join(os.path.dirname(__file__), "..", "msmlir")
 
 # Lowest first. A module's layer is that of the longest prefix listed.
 LAYERS = [
-    ("core", ["dtype", "_runtime", "_graph", "_tensor", "_random",
+    ("core", ["dtype", "_runtime", "_trace", "_graph", "_tensor", "_random",
               "_parallel_context", "runtime", "_initializers",
               "_checkparam"]),
     ("communication and data", ["communication", "dataset"]),
@@ -32,7 +32,7 @@ LAYERS = [
                     "ops.composite", "context", "common",
                     "_functional_transforms"]),
     ("nn", ["nn"]),
-    ("train", ["train", "_toplevel"]),
+    ("train", ["train", "_toplevel", "profiler"]),
     ("package", [""]),
 ]
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._msmlir import HostTensor as _HostTensor
 from .._msmlir import data as _data
+from .. import _trace
 from .._tensor import Tensor as _Tensor
 from .._tensor import wrap as _wrap
 from . import config
@@ -447,11 +448,17 @@ class _Iterator:
     def __iter__(self):
         return self
 
-    def _row(self):
+    def _next(self):
         if self._output_numpy:
-            row = self._it.next()
+            return self._it.next()
+        return self._it.next_for_tensors()
+
+    def _row(self):
+        recorder = _trace.RECORDER
+        if recorder is None:
+            row = self._next()
         else:
-            row = self._it.next_for_tensors()
+            row = recorder.timed(_trace.DATA, "next", self._next)
         if row is None:
             raise StopIteration
         if self._select is not None:

@@ -9,6 +9,7 @@ path into every op's location, and errors raised inside a Cell name it.
 
 from collections import OrderedDict
 
+from .. import _trace
 from .._graph import user_location
 from .._runtime import (STATE, GRAPH_MODE, MSError, GraphSyntaxError,
                         structure_changed)
@@ -345,7 +346,11 @@ class Cell:
                 _annotate(e, self)
                 raise
         try:
-            return self.construct(*args, **kwargs)
+            recorder = _trace.RECORDER
+            if recorder is None:
+                return self.construct(*args, **kwargs)
+            return recorder.run_cell(self._scope or type(self).__name__,
+                                     self.construct, args, kwargs)
         except _ANNOTATED as e:
             _annotate(e, self)
             raise
