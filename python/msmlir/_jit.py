@@ -259,6 +259,12 @@ def _rebuild(spec, values):
 # Cache entries
 #===---------------------------------------------------------------------===#
 
+def _tensor_of(host):
+    r = _onew(Tensor)
+    r._t = host
+    return r
+
+
 class _Entry:
     """One compiled graph: the module, what it reads besides the inputs, and
     how to rebuild the result."""
@@ -317,6 +323,40 @@ class _Entry:
         for param, host in zip(self.assigns, values[n:]):
             param._t = host
         return values[:n]
+
+
+    def run_steps(self, native_iterator, steps):
+        """Dataset sink mode: up to `steps` calls in one native loop, each
+        on the next row of `native_iterator` (a dataset iterator's native
+        half), the Parameters this graph assigns carried from call to call.
+        They hold the last values after. The loop stops early at a row
+        this graph was not compiled for (a last partial batch). Returns
+        (the last call's output, or None when none ran; calls made; that
+        row as Tensors, or None)."""
+        n = len(self.module.signature()[1]) - len(self.assigns)
+        updates = [(self._param_index(p), n + j)
+                   for j, p in enumerate(self.assigns)]
+        outputs, params, ran, unmatched = self.module.run_steps(
+            native_iterator, steps, self.params, self.captures, updates)
+        for (index, _), param in zip(updates, self.assigns):
+            param._t = params[index]
+        if unmatched is not None:
+            unmatched = [_tensor_of(h) for h in unmatched]
+        if not ran:
+            return None, 0, unmatched
+        values = list(outputs[:n])
+        if self.single:
+            return _tensor_of(values[0]), ran, unmatched
+        return _rebuild(self.out, values), ran, unmatched
+
+    def can_run_steps(self):
+        """Whether run_steps can carry every assigned Parameter: each is
+        one of the graph's inputs."""
+        return self.module is not None and all(
+            any(p is q for q in self.params) for p in self.assigns)
+
+    def _param_index(self, param):
+        return next(i for i, q in enumerate(self.params) if q is param)
 
 
 class _Segmented:
@@ -657,6 +697,16 @@ class Compiled:
                 from None
         _count_cache(module)
         return module
+
+    def sink_entry(self):
+        """The graph the last call ran, when a native step loop can run it
+        (dataset sink mode): called on Tensors only, one compiled graph
+        (not JIT Fallback's segments). Else None."""
+        fast = self._fast
+        if fast is None or fast[0] != STATE.epoch:
+            return None
+        entry = fast[4]
+        return entry if entry.can_run_steps() else None
 
     def graphs(self):
         """The captured MLIR source of every cached graph (for inspection)."""

@@ -23,6 +23,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -353,6 +354,52 @@ py::array applyOpEagerly(const PyOp &op, py::handle data, uint64_t seed) {
   return arrayToPython(unwrap(applyOp(op.op, in, rng)));
 }
 
+/// The runtime's dtype of a pipeline element type (the same twelve).
+ms::runtime::DType dtypeOf(ElemType type) {
+  using ms::runtime::DType;
+  switch (type) {
+  case ElemType::Bool: return DType::Bool;
+  case ElemType::I8: return DType::I8;
+  case ElemType::U8: return DType::U8;
+  case ElemType::I16: return DType::I16;
+  case ElemType::U16: return DType::U16;
+  case ElemType::I32: return DType::I32;
+  case ElemType::U32: return DType::U32;
+  case ElemType::I64: return DType::I64;
+  case ElemType::U64: return DType::U64;
+  case ElemType::F16: return DType::F16;
+  case ElemType::F32: return DType::F32;
+  case ElemType::F64: return DType::F64;
+  }
+  return DType::F32;
+}
+
+/// `a`'s buffer as a HostTensor, when nothing else holds it and it is
+/// aligned as HostTensors are (a batch): the Tensor may have it, writable.
+std::optional<ms::runtime::HostTensor> adoptAlone(Array &a,
+                                                  ms::runtime::DType dtype) {
+  bool alone = a.buffer.use_count() == 1 && a.bytes == a.buffer.get() &&
+               reinterpret_cast<uintptr_t>(a.bytes) %
+                       ms::runtime::HostTensor::kAlignment ==
+                   0;
+  if (!alone)
+    return std::nullopt;
+  std::shared_ptr<void> storage(std::const_pointer_cast<void>(a.buffer));
+  return ms::runtime::HostTensor::adopt(dtype, a.shape, std::move(storage));
+}
+
+/// `a` as a HostTensor of its own dtype: adopted, or else copied.
+llvm::Expected<ms::runtime::HostTensor> hostTensorOf(Array &a) {
+  ms::runtime::DType dtype = dtypeOf(a.type);
+  if (std::optional<ms::runtime::HostTensor> adopted = adoptAlone(a, dtype))
+    return std::move(*adopted);
+  llvm::Expected<ms::runtime::HostTensor> copy =
+      ms::runtime::HostTensor::allocate(dtype, a.shape);
+  if (copy && a.byteSize())
+    std::memcpy(copy->data(), a.bytes, a.byteSize());
+  return copy;
+}
+
 class PyIterator {
 public:
   PyIterator(const PyNode &root, int64_t numEpochs, bool prefetch,
@@ -397,28 +444,39 @@ public:
     py::tuple out(row.size());
     for (size_t i = 0; i < row.size(); ++i) {
       Array &a = row[i];
-      std::optional<ms::runtime::DType> dtype;
+      std::optional<ms::runtime::HostTensor> adopted;
       switch (a.type) {
-      case ElemType::F32: dtype = ms::runtime::DType::F32; break;
-      case ElemType::F16: dtype = ms::runtime::DType::F16; break;
-      case ElemType::I32: dtype = ms::runtime::DType::I32; break;
-      case ElemType::I64: dtype = ms::runtime::DType::I64; break;
-      default: break;
+      case ElemType::F32:
+      case ElemType::F16:
+      case ElemType::I32:
+      case ElemType::I64:
+        adopted = adoptAlone(a, dtypeOf(a.type));
+        break;
+      default:
+        break;
       }
-      bool alone = a.buffer.use_count() == 1 && a.bytes == a.buffer.get() &&
-                   reinterpret_cast<uintptr_t>(a.bytes) %
-                           ms::runtime::HostTensor::kAlignment ==
-                       0;
-      if (dtype && alone) {
-        // Sole owner: the Tensor may have the buffer, writable.
-        std::shared_ptr<void> storage(std::const_pointer_cast<void>(a.buffer));
-        out[i] = py::cast(
-            ms::runtime::HostTensor::adopt(*dtype, a.shape, std::move(storage)));
-      } else {
-        out[i] = arrayToPython(a);
-      }
+      out[i] = adopted ? py::cast(std::move(*adopted)) : arrayToPython(a);
     }
     return out;
+  }
+
+  /// Dataset sink mode's next batch, every column a HostTensor, on a
+  /// thread that need not hold the GIL; an epoch's end is passed over
+  /// (false only once every epoch is consumed, or for an empty epoch).
+  llvm::Expected<bool> nextBatch(std::vector<ms::runtime::HostTensor> &batch) {
+    Row row;
+    llvm::Expected<bool> more = it->next(row);
+    if (more && !*more && !it->finished())
+      more = it->next(row);
+    if (!more || !*more)
+      return more;
+    for (Array &a : row) {
+      llvm::Expected<ms::runtime::HostTensor> t = hostTensorOf(a);
+      if (!t)
+        return t.takeError();
+      batch.push_back(std::move(*t));
+    }
+    return true;
   }
 
   bool finished() const { return it->finished(); }
@@ -554,6 +612,18 @@ void registerOperations(py::module_ &d) {
 }
 
 } // namespace
+
+ms::python::BatchSource ms::python::batchSource(py::handle iterator) {
+  auto *it = iterator.cast<PyIterator *>();
+  return [it](std::vector<ms::runtime::HostTensor> &batch) {
+    return it->nextBatch(batch);
+  };
+}
+
+void ms::python::rethrowPipelineError() {
+  if (auto pending = std::move(pendingError()))
+    throw std::move(*pending);
+}
 
 void ms::python::registerDataset(py::module_ &m) {
   msErrorType = py::object(m.attr("MSError")).release();

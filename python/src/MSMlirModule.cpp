@@ -24,6 +24,7 @@
 #include "DatasetBindings.h"
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Runtime/Execution/EagerExecutor.h"
+#include "ms/Runtime/Execution/StepLoop.h"
 #include "ms/Runtime/Formats/Checkpoint.h"
 #include "ms/Runtime/Formats/Npy.h"
 #include "ms/Runtime/Formats/NumpyFormat.h"
@@ -223,6 +224,24 @@ template <typename T> T *unwrapExact(PyObject *object) {
   return vh ? static_cast<T *>(vh.value_ptr()) : nullptr;
 }
 
+/// The HostTensor in a Tensor's `_t`, or null (not a concrete Tensor).
+/// `alone`: nothing but the Tensor holds it or its buffer, so an update in
+/// place changes no one else's values.
+HostTensor *hostOfTensor(PyObject *tensor, bool &alone) {
+  // Interned once and never released (it must outlive the interpreter's
+  // teardown of static objects).
+  static PyObject *attrName = PyUnicode_InternFromString("_t");
+  PyObject *host = PyObject_GetAttr(tensor, attrName);
+  if (!host) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  HostTensor *t = unwrapExact<HostTensor>(host);
+  Py_DECREF(host); // the Tensor keeps it alive
+  alone = t && Py_REFCNT(host) == 1 && t->buffer().use_count() == 1;
+  return t;
+}
+
 /// A new Python HostTensor owning `tensor`.
 py::object wrapHost(HostTensor &&tensor) {
   return py::reinterpret_steal<py::object>(
@@ -414,9 +433,6 @@ public:
   /// the types differ (the caller then takes its slow path).
   py::object callTensors(PyObject *args, PyObject *params, PyObject *captures,
                          PyObject *tensorType) {
-    // Interned once and never released (it must outlive the interpreter's
-    // teardown of static objects).
-    static PyObject *attrName = PyUnicode_InternFromString("_t");
     if (!PyTuple_Check(args) || !PyList_Check(params) ||
         !PyList_Check(captures))
       throw py::type_error("call_tensors(graph, tuple, list, list, type)");
@@ -428,17 +444,11 @@ public:
     // (JitModule::bindInPlaceResults).
     llvm::SmallVector<bool, 8> donated;
     auto appendTensor = [&](PyObject *tensor, bool parameter) {
-      PyObject *host = PyObject_GetAttr(tensor, attrName);
-      if (!host) {
-        PyErr_Clear();
-        return false;
-      }
-      HostTensor *t = unwrapExact<HostTensor>(host);
-      Py_DECREF(host); // the Tensor keeps it alive
+      bool alone = false;
+      HostTensor *t = hostOfTensor(tensor, alone);
       if (!t)
         return false;
-      donated.push_back(parameter && Py_REFCNT(host) == 1 &&
-                        t->buffer().use_count() == 1);
+      donated.push_back(parameter && alone);
       hosts.push_back(*t);
       return true;
     };
@@ -462,6 +472,7 @@ public:
     std::vector<HostTensor> results =
         runChecked(hosts, [&](size_t i) { return donated[i]; });
     if (tensorType != Py_None && results.size() == 1) {
+      static PyObject *attrName = PyUnicode_InternFromString("_t");
       if (!PyType_Check(tensorType))
         throw py::type_error("call_tensors: tensor_type must be a class");
       auto *type = reinterpret_cast<PyTypeObject *>(tensorType);
@@ -478,6 +489,77 @@ public:
     for (size_t i = 0; i < results.size(); ++i)
       out[i] = wrapHost(std::move(results[i]));
     return std::move(out);
+  }
+
+  /// Dataset sink mode (Model.train): up to `steps` steps, each on the
+  /// next batch of `iterator` (a data.Iterator), the parameters as the
+  /// last step left them (the Tensors `params` at first) and `captures`
+  /// (HostTensors); result `r` of a step is parameter `p`'s new value for
+  /// each (p, r) of `updates`. No Python runs between steps. Stops early
+  /// at the end of the data or at a batch the graph was not compiled for.
+  /// Returns (the last step's results, the parameters' final values, steps
+  /// run, that batch as a tuple of HostTensors or None).
+  py::tuple runSteps(py::handle iterator, int64_t steps, py::list params,
+                     py::list captures,
+                     const std::vector<std::pair<size_t, size_t>> &updates) {
+    python::BatchSource next = python::batchSource(iterator);
+    StepLoopState state;
+    for (py::handle tensor : params) {
+      bool alone = false;
+      HostTensor *t = hostOfTensor(tensor.ptr(), alone);
+      if (!t)
+        throw py::type_error("run_steps: params must be concrete Tensors");
+      state.params.push_back(*t);
+      state.owned.push_back(alone);
+    }
+    std::vector<HostTensor> captured =
+        captures.cast<std::vector<HostTensor>>();
+    std::vector<ParamUpdate> paramUpdates;
+    for (auto [param, result] : updates) {
+      if (param >= state.params.size())
+        throw py::index_error("run_steps: no parameter " +
+                              std::to_string(param));
+      paramUpdates.push_back({param, result});
+    }
+    auto matches = [&](llvm::ArrayRef<HostTensor> args) {
+      if (llvm::Error err = signatureRef().checkArguments(args)) {
+        llvm::consumeError(std::move(err));
+        return false;
+      }
+      return true;
+    };
+    auto run = [&](llvm::ArrayRef<HostTensor> args,
+                   llvm::function_ref<bool(size_t)> donated)
+        -> llvm::Expected<std::vector<HostTensor>> {
+      if (kernels)
+        return kernels->run(args);
+      return module->runChecked(args, donated);
+    };
+    llvm::Error err = llvm::Error::success();
+    {
+      py::gil_scoped_release release;
+      err = runStepLoop(next, matches, run, captured, paramUpdates, steps,
+                        state);
+    }
+    if (err) {
+      std::string message = llvm::toString(std::move(err));
+      python::rethrowPipelineError();
+      throw MSErrorException(message);
+    }
+    py::tuple outputs(state.outputs.size());
+    for (size_t i = 0; i < state.outputs.size(); ++i)
+      outputs[i] = wrapHost(std::move(state.outputs[i]));
+    py::list finalParams;
+    for (HostTensor &t : state.params)
+      finalParams.append(wrapHost(std::move(t)));
+    py::object unmatched = py::none();
+    if (!state.unmatched.empty()) {
+      py::tuple row(state.unmatched.size());
+      for (size_t i = 0; i < state.unmatched.size(); ++i)
+        row[i] = wrapHost(std::move(state.unmatched[i]));
+      unmatched = std::move(row);
+    }
+    return py::make_tuple(outputs, finalParams, state.steps, unmatched);
   }
 
   py::tuple signature() const {
@@ -797,6 +879,13 @@ void registerGraphs(py::module_ &m) {
   py::class_<CompiledGraph, std::shared_ptr<CompiledGraph>>(m, "CompiledGraph")
       .def("run", &CompiledGraph::run)
       .def("run_if_match", &CompiledGraph::runIfMatch)
+      .def("run_steps", &CompiledGraph::runSteps, py::arg("iterator"),
+           py::arg("steps"), py::arg("params"), py::arg("captures"),
+           py::arg("updates"),
+           "Dataset sink mode: up to `steps` steps on the batches of a "
+           "data.Iterator, the parameters carried from step to step; "
+           "returns (last results, final parameters, steps run, the "
+           "batch it stopped at for not matching, or None)")
       .def("signature", &CompiledGraph::signature)
       .def_property_readonly("packed_param_count",
                              &CompiledGraph::packedParamCount)

@@ -472,6 +472,11 @@ class _Iterator:
         return [_wrap(a) if type(a) is _HostTensor else _Tensor(a)
                 for a in row]
 
+    def native(self):
+        """The pipeline's native iterator, which dataset sink mode's step
+        loop reads (rows taken there are gone from this iterator too)."""
+        return self._it
+
     def stop(self):
         """Stops the pipeline's thread now (dropping the iterator does too)."""
         self._it.close()

@@ -7,11 +7,13 @@ network WithEvalCell(network, loss_fn) (or the given eval_network), the
 predict network the network itself. Each dataset row's columns are the
 train network's arguments.
 
-dataset_sink_mode: MindSpore on CPU falls back to the per-batch loop, and
-so does msmlir, with the train step compiled (ms.jit of the train network,
-one native call per batch) and sink_size batches per epoch, taken from the
-dataset without restarting it between epochs. Running sink_size steps as
-one compiled loop fed by the C++ pipeline is pending (docs/python.md).
+dataset_sink_mode: each epoch is sink_size steps of the train network
+compiled as one graph (ms.jit), taken from the dataset without restarting
+it between epochs, and is one step for the callbacks, as in MindSpore on
+Ascend. The first step of each runs from Python; the rest run in a native
+loop (CompiledGraph.run_steps) that feeds each step the C++ pipeline's
+next batch and the parameters the last step left, with no Python between
+steps (docs/python.md, "Sink mode").
 """
 
 import itertools
@@ -250,7 +252,7 @@ class Model:
                                 initial_epoch)
         listeners = CallbackList(callbacks)
         run_context = RunContext(cb)
-        rows = self._rows(dataset, sink, batch_num, epoch - initial_epoch)
+        rows = self._rows(dataset, sink, epoch - initial_epoch)
         step = self._step_function(sink)
         self._train_network.set_train()
         try:
@@ -258,8 +260,12 @@ class Model:
             for i in range(initial_epoch, epoch):
                 cb.cur_epoch_num = i + 1
                 listeners.on_train_epoch_begin(run_context)
-                self._train_epoch(step, next(rows), cb, listeners,
-                                  run_context)
+                if sink:
+                    self._train_sink(step, rows, batch_num, cb, listeners,
+                                     run_context)
+                else:
+                    self._train_epoch(step, next(rows), cb, listeners,
+                                      run_context)
                 if valid is not None:
                     valid(cb, callbacks)
                 listeners.on_train_epoch_end(run_context)
@@ -271,6 +277,9 @@ class Model:
         except Exception:
             self._save_breakpoint(callbacks, cb)
             raise
+        finally:
+            if sink:
+                rows.stop()
 
     def _check_callbacks(self, callbacks, fitting):
         for cb in callbacks:
@@ -296,17 +305,42 @@ class Model:
         return self._compiled_step
 
     @staticmethod
-    def _rows(dataset, sink, batch_num, epochs):
-        """One iterable of rows per epoch. In sink mode each epoch takes
-        batch_num (sink_size) rows, continuing from the last epoch's."""
+    def _rows(dataset, sink, epochs):
+        """One iterable of rows per epoch; in sink mode one iterator over
+        the dataset's passes without end, from which each epoch takes its
+        sink_size rows, continuing where the last epoch stopped."""
         if not sink:
             iterator = dataset.create_tuple_iterator(num_epochs=epochs)
             return (iterator for _ in itertools.count())
-        stream = itertools.chain.from_iterable(
-            dataset.create_tuple_iterator(num_epochs=1)
-            for _ in itertools.count())
-        return (itertools.islice(stream, batch_num)
-                for _ in itertools.count())
+        return dataset.create_tuple_iterator(num_epochs=-1)
+
+    def _train_sink(self, step, rows, batch_num, cb, listeners, run_context):
+        """Dataset sink mode: batch_num steps are one callback step, as in
+        MindSpore. The first runs from Python (it compiles the step, and
+        re-checks it after callbacks changed Parameters); the others run in
+        the native step loop, batches straight from the C++ pipeline."""
+        first = _next_row(rows)
+        self._check_row(first)
+        cb.train_dataset_element = first
+        listeners.on_train_step_begin(run_context)
+        out, ran = step(*first), 1
+        while ran < batch_num:
+            entry = step.sink_entry()
+            if entry is None:   # JIT Fallback's segments: from Python
+                last, more = _python_steps(step, rows, batch_num - ran)
+                unmatched = None
+            else:
+                last, more, unmatched = entry.run_steps(rows.native(),
+                                                        batch_num - ran)
+            if more:
+                out, ran = last, ran + more
+            if unmatched is None:
+                break
+            # A batch of another shape: it compiles its own step here.
+            out, ran = step(*unmatched), ran + 1
+        cb.cur_step_num += ran
+        cb.net_outputs = out
+        listeners.on_train_step_end(run_context)
 
     def _train_epoch(self, step, rows, cb, listeners, run_context):
         for row in rows:
@@ -429,3 +463,24 @@ class Model:
         cb.eval_results = dict(results)
         self._train_network.set_train()
         cb.update(saved)
+
+
+def _next_row(rows):
+    """The next row of an endless dataset iterator, past an epoch's end."""
+    try:
+        return next(rows)
+    except StopIteration:
+        pass
+    try:
+        return next(rows)
+    except StopIteration:
+        raise ValueError("dataset_sink_mode: the dataset has no rows") \
+            from None
+
+
+def _python_steps(step, rows, count):
+    """`count` steps on the next rows, from Python: (last output, count)."""
+    out = None
+    for _ in range(count):
+        out = step(*_next_row(rows))
+    return out, count
