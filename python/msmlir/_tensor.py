@@ -25,6 +25,7 @@ from . import dtype as mstype
 from . import _initializers
 from . import _graph
 from . import _trace
+from ._tensor_repr import values_repr
 from ._graph import Sym, concrete, value_dependent
 from . import _msmlir as _native
 from ._runtime import (STATE, MSError, HostTensor, OpCall, executor,
@@ -819,11 +820,11 @@ class Tensor:
         if t.__class__ is not _HT:
             return (f"Tensor(shape={shape}, dtype={self.dtype}, "
                     f"value=<symbolic {t.name}>)")
-        values = _np_values(t)
-        return (f"Tensor(shape={shape}, dtype={self.dtype}, value=\n"
-                f"{values})" if shape else
-                f"Tensor(shape=[], dtype={self.dtype}, "
-                f"value= {values})")
+        # MindSpore's layout (_tensor_repr.py), not numpy's: str() is
+        # numpy's, as in MindSpore.
+        text = values_repr(_np_values(t), str(self.dtype))
+        return (f"Tensor(shape={shape}, dtype={self.dtype}, value="
+                f"{chr(10) if len(shape) > 1 else ' '}{text})")
 
     def __format__(self, spec):
         if not spec:

@@ -20,7 +20,8 @@ SOURCE = os.path.join(os.path.dirname(__file__), "..", "msmlir")
 
 # Lowest first. A module's layer is that of the longest prefix listed.
 LAYERS = [
-    ("core", ["dtype", "_runtime", "_trace", "_graph", "_tensor", "_random",
+    ("core", ["dtype", "_runtime", "_trace", "_tensor_repr", "_graph",
+              "_tensor", "_random",
               "_parallel_context", "runtime", "_initializers",
               "_checkparam"]),
     ("communication and data", ["communication", "dataset"]),

@@ -59,15 +59,63 @@ def test_asnumpy_shares_the_buffer():
     assert np.asarray(t)[1, 1] == 5
 
 
-def test_printing_is_numpy_formatting():
+def test_str_is_numpy_formatting():
     a = rand(64, 10)
     t = Tensor(a)
     assert str(t) == str(a)
     assert len(str(t).splitlines()) == 128  # 64 rows, each wrapped once
-    r = repr(Tensor(np.ones((2, 2), np.float32)))
-    assert r.startswith("Tensor(shape=[2, 2], dtype=Float32, value=")
-    assert "[[1. 1.]" in r
-    assert repr(Tensor(2.0)) == "Tensor(shape=[], dtype=Float32, value= 2.0)"
+
+
+# repr is MindSpore's layout (its C++ TensorStringifier: scientific floats
+# in 15 columns, ", " between values, integers aligned to the widest, a dim
+# over 6 long summarized around "...", a 1-D line broken every 12 floats).
+# The first row is the MindSpore example; the others follow that
+# code's rules, worked out by hand.
+_E = "1.00000000e+00"
+REPRS = [
+    (np.ones(2), f"Tensor(shape=[2], dtype=Float64, value= [ {_E},  {_E}])"),
+    (np.float32(2.0), "Tensor(shape=[], dtype=Float32, value= 2)"),
+    (np.float32(0.5), "Tensor(shape=[], dtype=Float32, value= 0.5)"),
+    (np.array(True), "Tensor(shape=[], dtype=Bool, value= True)"),
+    (np.array([[1, 2], [3, 4]], np.int32),
+     "Tensor(shape=[2, 2], dtype=Int32, value=\n[[1, 2],\n [3, 4]])"),
+    (np.array([1, -20, 300], np.int32),
+     "Tensor(shape=[3], dtype=Int32, value= [  1, -20, 300])"),
+    (np.array([True, False]),
+     "Tensor(shape=[2], dtype=Bool, value= [ True, False])"),
+    (np.ones(13, np.float32),
+     "Tensor(shape=[13], dtype=Float32, value= [" +
+     ", ".join([" " + _E] * 12) + ", \n  " + _E + "])"),
+    (np.ones((1, 2), np.float16),
+     "Tensor(shape=[1, 2], dtype=Float16, value=\n"
+     "[[ 1.0000e+00,  1.0000e+00]])"),
+    (np.array([np.nan, -np.inf], np.float32),
+     "Tensor(shape=[2], dtype=Float32, value= [" + " " * 12 + "nan, " +
+     " " * 11 + "-inf])"),
+    (np.arange(64, dtype=np.int32).reshape(8, 8),
+     "Tensor(shape=[8, 8], dtype=Int32, value=\n"
+     "[[ 0,  1,  2 ...  5,  6,  7],\n"
+     " [ 8,  9, 10 ... 13, 14, 15],\n"
+     " [16, 17, 18 ... 21, 22, 23],\n"
+     " ...\n"
+     " [40, 41, 42 ... 45, 46, 47],\n"
+     " [48, 49, 50 ... 53, 54, 55],\n"
+     " [56, 57, 58 ... 61, 62, 63]])"),
+    (np.zeros((2, 0), np.float32),
+     "Tensor(shape=[2, 0], dtype=Float32, value=\n)"),
+]
+
+
+@pytest.mark.parametrize("values, text", REPRS)
+def test_repr_is_mindspores_layout(values, text):
+    assert repr(Tensor(values)) == text
+
+
+def test_repr_summarizes_a_long_1d_tensor_beyond_1000_values():
+    text = repr(Tensor(np.arange(1001, dtype=np.int32)))
+    assert text == ("Tensor(shape=[1001], dtype=Int32, value= "
+                    "[   0,    1,    2 ...  998,  999, 1000])")
+    assert "..." not in repr(Tensor(np.arange(1000, dtype=np.int32)))
 
 
 def test_item_float_int_bool_len():
