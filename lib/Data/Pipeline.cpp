@@ -671,15 +671,10 @@ ms::data::makeMap(NodePtr child, std::vector<MapStep> steps,
     inputColumns = {have.front()}; // MindSpore: the first column.
   std::vector<size_t> inputs;
   for (const std::string &name : inputColumns) {
-    auto it = llvm::find(have, name);
-    if (it == have.end()) {
-      std::string known;
-      for (const std::string &h : have)
-        known += (known.empty() ? "'" : ", '") + h + "'";
-      return makeError("map: input column '" + name +
-                       "' is not in the dataset (columns: " + known + ")");
-    }
-    inputs.push_back(it - have.begin());
+    llvm::Expected<size_t> index = columnIndex(*child, name, "map: input");
+    if (!index)
+      return index.takeError();
+    inputs.push_back(*index);
   }
   if (outputColumns.empty())
     outputColumns = inputColumns;

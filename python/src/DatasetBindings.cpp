@@ -524,6 +524,13 @@ py::object readIdxArray(const std::string &path) {
   return big.attr("astype")(dtype.attr("newbyteorder")("="));
 }
 
+std::vector<NodePtr> nodesOf(const std::vector<PyNode> &children) {
+  std::vector<NodePtr> nodes;
+  for (const PyNode &c : children)
+    nodes.push_back(c.node);
+  return nodes;
+}
+
 /// The bound classes: pipeline nodes, MNIST data, transforms, iterators.
 void registerDataClasses(py::module_ &d) {
   py::class_<PyNode>(d, "Node")
@@ -586,8 +593,8 @@ void registerSources(py::module_ &d) {
         py::arg("num_shards"), py::arg("shard_id"), py::arg("seed"));
 }
 
-/// Transforms and the nodes that map, batch, shuffle, repeat, take and
-/// skip.
+/// Transforms and the nodes that map, batch, shuffle, repeat, take, skip,
+/// project, rename, zip and concat.
 void registerOperations(py::module_ &d) {
   d.def("apply_op", &applyOpEagerly, py::arg("op"), py::arg("data"),
         py::arg("seed"));
@@ -608,6 +615,20 @@ void registerOperations(py::module_ &d) {
   });
   d.def("skip", [](const PyNode &c, int64_t n) {
     return PyNode{makeSkip(c.node, n)};
+  });
+  d.def("project", [](const PyNode &c, std::vector<std::string> columns) {
+    return PyNode{unwrap(makeProject(c.node, std::move(columns)))};
+  });
+  d.def("rename", [](const PyNode &c, std::vector<std::string> inputs,
+                     std::vector<std::string> outputs) {
+    return PyNode{
+        unwrap(makeRename(c.node, std::move(inputs), std::move(outputs)))};
+  });
+  d.def("zip", [](const std::vector<PyNode> &children) {
+    return PyNode{unwrap(makeZip(nodesOf(children)))};
+  });
+  d.def("concat", [](const std::vector<PyNode> &children) {
+    return PyNode{unwrap(makeConcat(nodesOf(children)))};
   });
 }
 

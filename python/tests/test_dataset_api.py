@@ -437,6 +437,72 @@ def test_repeat_take_skip():
     assert passes[:20] != passes[20:]
 
 
+def columns(n, **offsets):
+    """n rows of columns named by `offsets`: column k holds i + offset."""
+    return ds.NumpySlicesDataset(
+        {name: np.arange(n, dtype=np.int64) + off
+         for name, off in offsets.items()}, shuffle=False)
+
+
+def table(dataset):
+    return [[int(v) for v in row] for row in rows(dataset)]
+
+
+def test_project_and_rename():
+    data = columns(2, a=0, b=10, c=20)
+    assert data.project(["c", "a"]).get_col_names() == ["c", "a"]
+    assert table(data.project(["c", "a"])) == [[20, 0], [21, 1]]
+    assert table(data.project("b")) == [[10], [11]]
+    renamed = data.rename(["a", "c"], ["x", "z"])
+    assert renamed.get_col_names() == ["x", "b", "z"]
+    assert table(renamed) == table(data)
+    assert data.rename("a", "y").get_col_names() == ["y", "b", "c"]
+
+
+def test_zip_and_concat():
+    left, right = columns(3, a=0), columns(2, b=100)
+    zipped = left.zip(right)
+    assert zipped.get_col_names() == ["a", "b"]
+    assert table(zipped) == [[0, 100], [1, 101]]
+    assert zipped.get_dataset_size() == 2
+    assert table(ds.zip((left, right, columns(5, c=7)))) == [
+        [0, 100, 7], [1, 101, 8]]
+    joined = left.concat(columns(2, a=50))
+    assert values(joined) == [0, 1, 2, 50, 51]
+    assert joined.get_dataset_size() == 5
+    assert values(left + columns(1, a=9) + columns(1, a=8)) == [0, 1, 2, 9, 8]
+    assert values(left.concat([columns(1, a=9), columns(1, a=8)])) == [
+        0, 1, 2, 9, 8]
+    # Each epoch runs every part again; batches may span the parts.
+    assert values(joined.batch(2).repeat(2)) == [[0, 1], [2, 50], [51]] * 2
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: columns(1, a=0).project(["z"]),
+     "project: column 'z' is not in the dataset \\(columns: 'a'\\)"),
+    (lambda: columns(1, a=0, b=0).rename(["a", "b"], ["c"]),
+     "rename: input_columns has 2 names, output_columns 1"),
+    (lambda: columns(1, a=0, b=0).rename("a", "b"),
+     "rename: column 'b' appears twice"),
+    (lambda: columns(1, a=0).zip(columns(1, a=0)),
+     "zip: column 'a' appears twice"),
+    (lambda: columns(1, a=0).concat(columns(1, b=0)),
+     "concat: dataset 1 has columns 'b', the first has 'a'"),
+])
+def test_column_errors_name_the_columns(make, message):
+    with pytest.raises(ms.MSError, match=message):
+        make().get_col_names()
+
+
+def test_combining_needs_datasets():
+    with pytest.raises(TypeError, match="zip: datasets must be a Dataset"):
+        columns(1, a=0).zip([1])
+    with pytest.raises(TypeError, match="concat: datasets must be a Dataset"):
+        columns(1, a=0).concat(3)
+    with pytest.raises(TypeError, match="project: columns must be a str"):
+        columns(1, a=0).project(3)
+
+
 #===-------------------------------------------------------------------===#
 # Python sources and operations
 #===-------------------------------------------------------------------===#

@@ -391,4 +391,85 @@ TEST_F(DataMnistTest, ReadsSplitsAndYieldsUint8ImagesAndUint32Labels) {
                                "t10k-labels.idx1-ubyte, each also with .gz)");
 }
 
+/// Rows (i * scale, i * scale + 1) of columns `a` and `b`, i < n.
+NodePtr pairs(int64_t n, int64_t scale, std::string a, std::string b) {
+  return makeIndexedSource(
+      n,
+      [scale](int64_t i) -> llvm::Expected<Row> {
+        return Row{scalarI64(i * scale), scalarI64(i * scale + 1)};
+      },
+      {a, b}, {}, false);
+}
+
+/// Each row of one epoch, as its columns' values.
+std::vector<std::vector<int64_t>> rowsOf(const NodePtr &node) {
+  std::vector<std::vector<int64_t>> out;
+  EXPECT_FALSE(bool(node->reset(0)));
+  Row row;
+  while (true) {
+    auto more = node->next(row);
+    if (!more) {
+      ADD_FAILURE() << llvm::toString(more.takeError());
+      break;
+    }
+    if (!*more)
+      break;
+    std::vector<int64_t> values;
+    for (const Array &a : row)
+      values.push_back(*a.data<int64_t>());
+    out.push_back(values);
+  }
+  return out;
+}
+
+template <typename T> std::string errorText(llvm::Expected<T> result) {
+  return result ? "no error" : llvm::toString(result.takeError());
+}
+
+TEST(DataColumnsTest, ProjectAndRenameChooseAndNameColumns) {
+  auto swapped = makeProject(pairs(2, 10, "a", "b"), {"b", "a"});
+  ASSERT_TRUE(bool(swapped));
+  EXPECT_EQ((*swapped)->columns(), (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(rowsOf(*swapped),
+            (std::vector<std::vector<int64_t>>{{1, 0}, {11, 10}}));
+  auto renamed = makeRename(pairs(2, 10, "a", "b"), {"b"}, {"c"});
+  ASSERT_TRUE(bool(renamed));
+  EXPECT_EQ((*renamed)->columns(), (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(rowsOf(*renamed)[1], (std::vector<int64_t>{10, 11}));
+  EXPECT_EQ(errorText(makeProject(pairs(1, 1, "a", "b"), {"z"})),
+            "project: column 'z' is not in the dataset (columns: 'a', 'b')");
+  EXPECT_EQ(errorText(makeProject(pairs(1, 1, "a", "b"), {"a", "a"})),
+            "project: column 'a' appears twice (columns: 'a', 'a')");
+  EXPECT_EQ(errorText(makeRename(pairs(1, 1, "a", "b"), {"a"}, {"b"})),
+            "rename: column 'b' appears twice (columns: 'b', 'b')");
+  EXPECT_EQ(errorText(makeRename(pairs(1, 1, "a", "b"), {"a", "b"}, {"c"})),
+            "rename: input_columns has 2 names, output_columns 1; they must "
+            "pair up");
+}
+
+TEST(DataColumnsTest, ZipEndsWithTheShortestChild) {
+  auto zipped = makeZip({pairs(3, 10, "a", "b"), pairs(2, 100, "c", "d")});
+  ASSERT_TRUE(bool(zipped));
+  EXPECT_EQ((*zipped)->columns(),
+            (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ((*zipped)->size(), 2);
+  EXPECT_EQ(rowsOf(*zipped), (std::vector<std::vector<int64_t>>{
+                                 {0, 1, 0, 1}, {10, 11, 100, 101}}));
+  EXPECT_EQ(errorText(makeZip({pairs(1, 1, "a", "b"), pairs(1, 1, "b", "c")})),
+            "zip: column 'b' appears twice (columns: 'a', 'b', 'b', 'c')");
+}
+
+TEST(DataColumnsTest, ConcatRunsEachChildInTurnEveryEpoch) {
+  auto joined = makeConcat({pairs(2, 10, "a", "b"), pairs(1, 100, "a", "b")});
+  ASSERT_TRUE(bool(joined));
+  EXPECT_EQ((*joined)->size(), 3);
+  std::vector<std::vector<int64_t>> want = {{0, 1}, {10, 11}, {0, 1}};
+  EXPECT_EQ(rowsOf(*joined), want);
+  EXPECT_EQ(rowsOf(*joined), want); // a second epoch starts over
+  EXPECT_EQ(errorText(makeConcat({pairs(1, 1, "a", "b"),
+                                  pairs(1, 1, "a", "c")})),
+            "concat: dataset 1 has columns 'a', 'c', the first has 'a', 'b'; "
+            "concat needs the same columns in the same order");
+}
+
 } // namespace

@@ -137,6 +137,24 @@ NodePtr makeTake(NodePtr child, int64_t count);
 /// All but the first `count` rows.
 NodePtr makeSkip(NodePtr child, int64_t count);
 
+/// The index of column `name` of `node`, or an error "<op> column 'name'
+/// is not in the dataset (columns: ...)".
+llvm::Expected<size_t> columnIndex(const Node &node, llvm::StringRef name,
+                                   llvm::StringRef op);
+
+/// The columns `columns` of each row, in that order (project).
+llvm::Expected<NodePtr> makeProject(NodePtr child,
+                                    std::vector<std::string> columns);
+/// The same rows with columns `inputColumns` named `outputColumns`.
+llvm::Expected<NodePtr> makeRename(NodePtr child,
+                                   std::vector<std::string> inputColumns,
+                                   std::vector<std::string> outputColumns);
+/// Each child's row side by side, their columns in order (their names must
+/// differ); an epoch ends with the shortest child's.
+llvm::Expected<NodePtr> makeZip(std::vector<NodePtr> children);
+/// The rows of each child in turn (their columns must be the same).
+llvm::Expected<NodePtr> makeConcat(std::vector<NodePtr> children);
+
 } // namespace data
 } // namespace ms
 

@@ -17,9 +17,10 @@ The numpy helpers read_idx, load_fashion_mnist and lenet_input remain.
 from . import config, transforms, vision
 from ._datasets import (Dataset, FashionMnistDataset, GeneratorDataset,
                         MnistDataset, NumpySlicesDataset)
+from ._datasets import zip_datasets as zip  # noqa: A001 (MindSpore's name)
 from ._idx import FASHION_MNIST_DIR, lenet_input, load_fashion_mnist, read_idx
 
 __all__ = ["Dataset", "MnistDataset", "FashionMnistDataset",
            "GeneratorDataset", "NumpySlicesDataset", "vision", "transforms",
            "config", "read_idx", "load_fashion_mnist", "lenet_input",
-           "FASHION_MNIST_DIR"]
+           "FASHION_MNIST_DIR", "zip"]

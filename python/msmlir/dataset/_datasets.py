@@ -180,6 +180,33 @@ class Dataset:
                              f"{count!r}")
         return _Stage(self, "skip", int(count))
 
+    def project(self, columns):
+        """Only ``columns`` (a name or a list of names), in that order."""
+        return _Stage(self, "project",
+                      _column_list("project", "columns", columns))
+
+    def rename(self, input_columns, output_columns):
+        """The columns ``input_columns`` named ``output_columns`` (a name or
+        a list each, paired in order)."""
+        return _Stage(self, "rename",
+                      _column_list("rename", "input_columns", input_columns),
+                      _column_list("rename", "output_columns",
+                                   output_columns))
+
+    def zip(self, datasets):
+        """Rows of this dataset and ``datasets`` (one, or a tuple) side by
+        side; an epoch ends with the shortest. Column names must differ."""
+        return _Combined("zip", [self] + _dataset_list("zip", datasets))
+
+    def concat(self, datasets):
+        """This dataset's rows, then each of ``datasets``' (one, or a
+        list), which must have the same columns; also ``a + b``."""
+        return _Combined("concat",
+                         [self] + _dataset_list("concat", datasets))
+
+    def __add__(self, other):
+        return self.concat(other)
+
     # Inspection ----------------------------------------------------------
 
     def get_dataset_size(self):
@@ -237,6 +264,38 @@ class _Stage(Dataset):
         if self._kind == "shuffle":
             return _data.shuffle(parent, self._args[0], seeds.next())
         return getattr(_data, self._kind)(parent, *self._args)
+
+
+def _dataset_list(op, datasets):
+    if isinstance(datasets, Dataset):
+        return [datasets]
+    if isinstance(datasets, (list, tuple)) and datasets and all(
+            isinstance(d, Dataset) for d in datasets):
+        return list(datasets)
+    raise TypeError(f"{op}: datasets must be a Dataset or a non-empty "
+                    f"list or tuple of Datasets, got {datasets!r}")
+
+
+class _Combined(Dataset):
+    """zip or concat of several pipelines (each built with the same
+    seeds, one after the other)."""
+
+    def __init__(self, kind, datasets):
+        super().__init__(None)
+        self._kind = kind
+        self._datasets = datasets
+
+    def _build(self, seeds=None):
+        seeds = seeds or _Seeds()
+        return getattr(_data, self._kind)(
+            [d._build(seeds) for d in self._datasets])
+
+
+def zip_datasets(datasets):
+    """mindspore.dataset.zip: the rows of ``datasets`` (a tuple of at least
+    two) side by side."""
+    datasets = _dataset_list("zip", datasets)
+    return _Combined("zip", datasets)
 
 
 def _flatten_operations(operations):
