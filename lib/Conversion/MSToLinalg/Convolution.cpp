@@ -172,6 +172,24 @@ void yieldProductSum(OpBuilder &b, Location l, ValueRange args) {
       b, l, arith::AddFOp::create(b, l, args[2], prod).getResult());
 }
 
+/// The grouped backprops' sum: a linalg.generic over 8 loops, the last 3 a
+/// reduction, of a * b into a zero-filled `groupedType`; then collapsed
+/// to `resultType` by `groups` (the group dim merged back).
+Value groupedProductSum(OpBuilder &b, Location loc,
+                        RankedTensorType groupedType, Value lhs, Value rhs,
+                        ArrayRef<AffineMap> maps, RankedTensorType resultType,
+                        ArrayRef<ReassociationIndices> groups) {
+  SmallVector<IteratorType> iterators(5, IteratorType::parallel);
+  iterators.append(3, IteratorType::reduction);
+  Value grouped =
+      linalg::GenericOp::create(b, loc, TypeRange{groupedType},
+                                ValueRange{lhs, rhs},
+                                ValueRange{filled(b, loc, groupedType, 0.0)},
+                                maps, iterators, yieldProductSum)
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(b, loc, resultType, grouped, groups);
+}
+
 /// conv2d as one linalg.generic over (n, g, o, oh, ow, c, kh, kw): channels
 /// split into groups by reshapes, padding by tensor.pad, then a zero-filled
 /// accumulation in (c, kh, kw) order and the bias added afterwards.
@@ -415,18 +433,10 @@ struct Conv2DBackpropInputPattern
                        ctx),
         AffineMap::get(8, 0, {d[1], d[5], d[2], d[6], d[7]}, ctx),
         AffineMap::get(8, 0, {d[0], d[1], d[2], d[3], d[4]}, ctx)};
-    SmallVector<IteratorType> iterators(5, IteratorType::parallel);
-    iterators.append(3, IteratorType::reduction);
-    Value grouped =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{groupedType},
-            ValueRange{groupedDy, groupedWeight},
-            ValueRange{filled(rewriter, loc, groupedType, 0.0)}, maps,
-            iterators, yieldProductSum)
-            .getResult(0);
-    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, G.resultType, grouped,
-        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    rewriter.replaceOp(
+        op, groupedProductSum(
+                rewriter, loc, groupedType, groupedDy, groupedWeight, maps,
+                G.resultType, {{0}, {1, 2}, {3}, {4}}));
     return success();
   }
 
@@ -497,18 +507,10 @@ struct Conv2DBackpropFilterPattern
                         d[7] * stride[1] + d[4] * dilation[1]},
                        ctx),
         AffineMap::get(8, 0, {d[0], d[1], d[2], d[3], d[4]}, ctx)};
-    SmallVector<IteratorType> iterators(5, IteratorType::parallel);
-    iterators.append(3, IteratorType::reduction);
-    Value grouped =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{groupedType},
-            ValueRange{groupedDy, groupedInput},
-            ValueRange{filled(rewriter, loc, groupedType, 0.0)}, maps,
-            iterators, yieldProductSum)
-            .getResult(0);
-    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, G.resultType, grouped,
-        ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+    rewriter.replaceOp(
+        op, groupedProductSum(
+                rewriter, loc, groupedType, groupedDy, groupedInput, maps,
+                G.resultType, {{0, 1}, {2}, {3}, {4}}));
     return success();
   }
 
