@@ -67,11 +67,25 @@ private:
   Row whole;
 };
 
+/// A node over several children (zip, concat).
+class CombinedNode : public Node {
+public:
+  explicit CombinedNode(std::vector<NodePtr> children)
+      : children(std::move(children)) {}
+  bool callsPython() const override {
+    return llvm::any_of(children,
+                        [](const NodePtr &c) { return c->callsPython(); });
+  }
+
+protected:
+  std::vector<NodePtr> children;
+};
+
 /// Each child's row side by side; the epoch ends with the shortest child.
-class ZipNode : public Node {
+class ZipNode : public CombinedNode {
 public:
   explicit ZipNode(std::vector<NodePtr> children)
-      : children(std::move(children)) {
+      : CombinedNode(std::move(children)) {
     for (const NodePtr &c : this->children)
       llvm::append_range(columnNames, c->columns());
   }
@@ -103,21 +117,16 @@ public:
                ? n
                : -1;
   }
-  bool callsPython() const override {
-    return llvm::any_of(children,
-                        [](const NodePtr &c) { return c->callsPython(); });
-  }
 
 private:
-  std::vector<NodePtr> children;
   Row part;
 };
 
 /// The rows of each child in turn.
-class ConcatNode : public Node {
+class ConcatNode : public CombinedNode {
 public:
   explicit ConcatNode(std::vector<NodePtr> children)
-      : children(std::move(children)) {
+      : CombinedNode(std::move(children)) {
     columnNames = this->children.front()->columns();
   }
   llvm::Error reset(uint64_t epoch) override {
@@ -145,13 +154,8 @@ public:
     }
     return n;
   }
-  bool callsPython() const override {
-    return llvm::any_of(children,
-                        [](const NodePtr &c) { return c->callsPython(); });
-  }
 
 private:
-  std::vector<NodePtr> children;
   size_t current = 0;
   uint64_t epoch = 0;
 };
